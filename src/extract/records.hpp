@@ -1,0 +1,81 @@
+#pragma once
+// The records the extraction stage writes (JSONL, one object per line; schema in
+// docs/RECORDS.md) and the merge stage reads. Field names are the JSON keys, so the structs
+// mirror the files exactly.
+#include <cstdint>
+#include <string>
+
+#include "core/json.hpp"
+
+namespace strata::extract {
+
+// One archived image: a response/resource record whose payload is an image, or an inline
+// data: URI found in a page (inline = true, file/offset are the page's).
+struct ImageCapture {
+  std::string imgSurt;
+  std::string imgUrl;
+  std::string timestamp;        // 14 digits
+  std::string collection;
+  std::string file;             // archive path as given on the command line
+  uint64_t offset = 0;          // record offset in that file
+  uint64_t length = 0;          // record length on disk
+  std::string recordType;       // "response", "resource" or "inline"
+  int status = 0;               // HTTP status, 0 if none
+  std::string mimeReported;     // HTTP Content-Type without parameters ("" if none)
+  std::string mimeDetected;     // sniffed from the bytes ("" if unknown)
+  int width = 0;
+  int height = 0;
+  std::string digest;           // SHA-256 of the payload, lower-case hex
+  uint64_t size = 0;            // payload bytes
+  std::string warcDigest;       // WARC-Payload-Digest as written (revisit resolution)
+  bool inline_ = false;         // JSON key "inline"
+};
+
+// A revisit record that may repeat an image: merge resolves it to the capture with the same
+// warcDigest (under refersToUrl's SURT, or imgSurt), adding a capture time to that image.
+struct ImageRevisit {
+  std::string imgSurt;
+  std::string imgUrl;
+  std::string timestamp;
+  std::string collection;
+  std::string file;
+  uint64_t offset = 0;
+  uint64_t length = 0;
+  std::string warcDigest;
+  std::string refersToUrl;
+  std::string refersToSurt;
+  std::string refersToDate;
+  std::string mimeReported;
+};
+
+// One reference from an HTML page to an image, with the words that describe it.
+struct PageReference {
+  std::string imgSurt;
+  std::string imgUrl;
+  std::string imgUrlTokens;
+  std::string imgAlt;
+  std::string imgTitle;
+  std::string imgCaption;
+  std::string tag;              // "img", "source" (picture/srcset), "a", "css", "inline"
+  std::string pageUrl;
+  std::string pageTimestamp;    // 14 digits
+  std::string pageTitle;
+  std::string pageUrlTokens;
+  std::string pageHost;
+  int imagesInPage = 0;         // <img> elements in the page
+  std::string collection;
+  std::string file;             // the page's archive file and record offset
+  uint64_t offset = 0;
+  uint64_t length = 0;
+  bool inline_ = false;         // the image is a data: URI (JSON key "inline")
+};
+
+// JSON: {"type":"image"|"revisit"|"ref", ...fields}.
+Json to_json(const ImageCapture& r);
+Json to_json(const ImageRevisit& r);
+Json to_json(const PageReference& r);
+bool from_json(const Json& j, ImageCapture& out);
+bool from_json(const Json& j, ImageRevisit& out);
+bool from_json(const Json& j, PageReference& out);
+
+}  // namespace strata::extract
