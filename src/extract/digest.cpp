@@ -1,0 +1,108 @@
+#include "extract/digest.hpp"
+
+#include <openssl/evp.h>
+
+#include <cstdint>
+#include <stdexcept>
+
+namespace strata::extract {
+namespace {
+
+const EVP_MD* evp_md(DigestAlgorithm algorithm) {
+  switch (algorithm) {
+    case DigestAlgorithm::kSha256:
+      return EVP_sha256();
+    case DigestAlgorithm::kSha1:
+      return EVP_sha1();
+    case DigestAlgorithm::kMd5:
+      return EVP_md5();
+  }
+  return EVP_sha256();
+}
+
+}  // namespace
+
+struct Hasher::Impl {
+  EVP_MD_CTX* ctx = nullptr;
+  const EVP_MD* md = nullptr;
+
+  void init() {
+    if (EVP_DigestInit_ex(ctx, md, nullptr) != 1)
+      throw std::runtime_error("EVP_DigestInit_ex failed");
+  }
+  ~Impl() { EVP_MD_CTX_free(ctx); }
+};
+
+Hasher::Hasher(DigestAlgorithm algorithm) : impl_(std::make_unique<Impl>()) {
+  impl_->ctx = EVP_MD_CTX_new();
+  if (impl_->ctx == nullptr) throw std::runtime_error("EVP_MD_CTX_new failed");
+  impl_->md = evp_md(algorithm);
+  impl_->init();
+}
+
+Hasher::~Hasher() = default;
+Hasher::Hasher(Hasher&&) noexcept = default;
+Hasher& Hasher::operator=(Hasher&&) noexcept = default;
+
+void Hasher::update(std::string_view bytes) {
+  if (!bytes.empty() && EVP_DigestUpdate(impl_->ctx, bytes.data(), bytes.size()) != 1)
+    throw std::runtime_error("EVP_DigestUpdate failed");
+}
+
+std::string Hasher::finish() {
+  unsigned char out[EVP_MAX_MD_SIZE];
+  unsigned int size = 0;
+  if (EVP_DigestFinal_ex(impl_->ctx, out, &size) != 1)
+    throw std::runtime_error("EVP_DigestFinal_ex failed");
+  impl_->init();
+  return std::string(reinterpret_cast<const char*>(out), size);
+}
+
+std::string Hasher::to_hex(std::string_view raw) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string hex;
+  hex.reserve(raw.size() * 2);
+  for (unsigned char c : raw) {
+    hex.push_back(kDigits[c >> 4]);
+    hex.push_back(kDigits[c & 15]);
+  }
+  return hex;
+}
+
+std::string Hasher::to_base32(std::string_view raw) {
+  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  std::string out;
+  uint32_t buffer = 0;
+  int bits = 0;
+  for (unsigned char c : raw) {
+    buffer = (buffer << 8) | c;
+    bits += 8;
+    while (bits >= 5) {
+      out.push_back(kAlphabet[(buffer >> (bits - 5)) & 31]);
+      bits -= 5;
+    }
+  }
+  if (bits > 0) out.push_back(kAlphabet[(buffer << (5 - bits)) & 31]);
+  while (out.size() % 8 != 0) out.push_back('=');
+  return out;
+}
+
+namespace {
+std::string digest_of(DigestAlgorithm algorithm, std::string_view bytes) {
+  Hasher hasher(algorithm);
+  hasher.update(bytes);
+  return hasher.finish();
+}
+}  // namespace
+
+std::string sha256_hex(std::string_view bytes) {
+  return Hasher::to_hex(digest_of(DigestAlgorithm::kSha256, bytes));
+}
+std::string sha1_base32(std::string_view bytes) {
+  return Hasher::to_base32(digest_of(DigestAlgorithm::kSha1, bytes));
+}
+std::string md5_hex(std::string_view bytes) {
+  return Hasher::to_hex(digest_of(DigestAlgorithm::kMd5, bytes));
+}
+
+}  // namespace strata::extract
