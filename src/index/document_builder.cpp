@@ -1,0 +1,147 @@
+#include "index/document_builder.hpp"
+
+#include <algorithm>
+#include <functional>
+
+#include "core/json.hpp"
+#include "index/analysis.hpp"
+#include "index/schema.hpp"
+
+namespace strata::index {
+namespace {
+
+constexpr size_t kMaxTermBytes = 240;
+
+std::string lower_ascii(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+std::string term(std::string_view prefix, std::string_view word) {
+  std::string t(prefix);
+  t += word;
+  return t;
+}
+
+void index_values(Xapian::Document& xd, const TextField& f, const std::vector<std::string>& vals) {
+  Xapian::termpos pos = 1;
+  for (const std::string& value : vals) {
+    for (const Token& tok : analyze(value)) {
+      xd.add_posting(term(f.prefix, tok.exact), pos++);
+      xd.add_term(tok.exact, f.weight);
+      if (tok.stop) continue;
+      xd.add_term(term(std::string(prefix::stem) + std::string(f.prefix), tok.stem), 1);
+      xd.add_term(term(prefix::stem, tok.stem), f.weight);
+    }
+    pos += kValueGap;
+  }
+}
+
+std::vector<std::string> field_values(const merge::ImageDocument& d, std::string_view name) {
+  if (name == "imgTitle") return d.imgTitle;
+  if (name == "imgAlt") return d.imgAlt;
+  if (name == "imgCaption") return d.imgCaption;
+  if (name == "imgUrlTokens") return {d.imgUrlTokens};
+  if (name == "pageTitle") return {d.pageTitle};
+  return {d.pageUrlTokens};
+}
+
+void add_number(Xapian::Document& xd, Xapian::valueno slot, double v) {
+  xd.add_value(slot, Xapian::sortable_serialise(v));
+}
+
+void add_values(Xapian::Document& xd, const merge::ImageDocument& d, const Moderation& m) {
+  xd.add_value(slot::timestamp, d.imgCrawlTimestamp);
+  xd.add_value(slot::latest, d.imgCrawlTimestampLatest);
+  add_number(xd, slot::width, d.imgWidth);
+  add_number(xd, slot::height, d.imgHeight);
+  add_number(xd, slot::area, static_cast<double>(d.imgWidth) * d.imgHeight);
+  xd.add_value(slot::mime, d.imgMimeType);
+  xd.add_value(slot::host, lower_ascii(d.pageHost));
+  std::string joined;
+  for (const auto& c : d.collection) joined += (joined.empty() ? "" : "\n") + c;
+  xd.add_value(slot::collections, joined);
+  add_number(xd, slot::safe, m.safe);
+  xd.add_value(slot::blocked, m.blocked ? "1" : "0");
+  add_number(xd, slot::matching_images, static_cast<double>(d.matchingImages));
+  add_number(xd, slot::matching_pages, static_cast<double>(d.matchingPages));
+  add_number(xd, slot::image_changes, static_cast<double>(d.imageMetadataChanges));
+  add_number(xd, slot::page_changes, static_cast<double>(d.pageMetadataChanges));
+  xd.add_value(slot::img_url, d.imgUrl);
+  if (d.imgCrawlTimestamp.size() >= 4) xd.add_value(slot::year, d.imgCrawlTimestamp.substr(0, 4));
+}
+
+void add_filter_terms(Xapian::Document& xd, const merge::ImageDocument& d, const Moderation& m) {
+  xd.add_boolean_term(id_term(d.id));
+  std::string sub = mime_subtype(d.imgMimeType);
+  if (!sub.empty()) xd.add_boolean_term(term(prefix::mime, sub));
+  std::string host = lower_ascii(d.pageHost);
+  if (!host.empty() && host.size() < kMaxTermBytes) {
+    xd.add_boolean_term(term(prefix::host, host));
+    for (const auto& p : parent_domains(host)) xd.add_boolean_term(term(prefix::domain, p));
+  }
+  for (const auto& c : d.collection)
+    if (!c.empty() && c.size() < kMaxTermBytes) xd.add_boolean_term(term(prefix::collection, c));
+  if (d.imgCrawlTimestamp.size() >= 4)
+    xd.add_boolean_term(term(prefix::year, d.imgCrawlTimestamp.substr(0, 4)));
+  if (m.blocked) xd.add_boolean_term(std::string(prefix::blocked));
+  if (d.isInline) xd.add_boolean_term(std::string(prefix::inline_img));
+  if (!d.imgUrl.empty()) xd.add_boolean_term(url_term(prefix::img_url, d.imgUrl));
+  if (!d.pageUrl.empty()) xd.add_boolean_term(url_term(prefix::page_url, d.pageUrl));
+}
+
+}  // namespace
+
+std::string id_term(const std::string& id) { return term(prefix::id, id); }
+
+std::string url_term(std::string_view prefix, const std::string& url) {
+  if (url.size() + prefix.size() <= kMaxTermBytes) return term(prefix, url);
+  std::string head = url.substr(0, 200);
+  return term(prefix, head + "#" + std::to_string(std::hash<std::string>{}(url)));
+}
+
+std::vector<std::string> parent_domains(const std::string& host) {
+  std::vector<std::string> out;
+  for (size_t dot = host.find('.'); dot != std::string::npos; dot = host.find('.', dot + 1))
+    if (dot + 1 < host.size()) out.push_back(host.substr(dot + 1));
+  return out;
+}
+
+std::string mime_subtype(const std::string& mime) {
+  std::string m = lower_ascii(mime.substr(0, mime.find(';')));
+  m.erase(std::remove_if(m.begin(), m.end(), [](char c) { return c == ' ' || c == '\t'; }),
+          m.end());
+  size_t slash = m.find('/');
+  return slash == std::string::npos ? m : m.substr(slash + 1);
+}
+
+std::string document_data(const merge::ImageDocument& doc, const Moderation& m) {
+  Json j = merge::to_json(doc);
+  j["safe"] = m.safe;
+  j["blocked"] = m.blocked;
+  return j.dump();
+}
+
+bool parse_document_data(const std::string& data, merge::ImageDocument& doc, Moderation& m) {
+  try {
+    Json j = Json::parse(data);
+    if (!merge::from_json(j, doc)) return false;
+    read_field(j, "safe", m.safe);
+    read_field(j, "blocked", m.blocked);
+    return true;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+Xapian::Document build_document(const merge::ImageDocument& doc, const Moderation& m) {
+  Xapian::Document xd;
+  for (const TextField& f : kTextFields) index_values(xd, f, field_values(doc, f.name));
+  add_values(xd, doc, m);
+  add_filter_terms(xd, doc, m);
+  xd.set_data(document_data(doc, m));
+  return xd;
+}
+
+}  // namespace strata::index

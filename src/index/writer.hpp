@@ -1,0 +1,55 @@
+#pragma once
+// IndexWriter: adds merged ImageDocuments to a Xapian image index (the single writer; any
+// number of readers may have it open). Re-adding an id merges the stored document with the
+// incoming one through the merge stage's merge function (cross-collection merge), so
+// re-indexing a collection changes nothing.
+#include <xapian.h>
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "index/document_builder.hpp"
+#include "merge/document.hpp"
+
+namespace strata::index {
+
+using MergeFn = std::function<void(merge::ImageDocument& existing, const merge::ImageDocument&)>;
+
+// The merge function the writer uses by default (merge::merge_into once available).
+MergeFn default_merge();
+
+enum class AddOutcome { added, merged, unchanged };
+
+class IndexWriter {
+ public:
+  // Opens (creating if needed) the index at `dir`.
+  explicit IndexWriter(const std::filesystem::path& dir, MergeFn merge = default_merge());
+  ~IndexWriter();
+  IndexWriter(const IndexWriter&) = delete;
+  IndexWriter& operator=(const IndexWriter&) = delete;
+
+  AddOutcome add(const merge::ImageDocument& doc);
+  // Sets the classifier / block-list state of a stored document; false if the id is absent.
+  bool set_moderation(const std::string& id, const Moderation& m);
+  std::optional<merge::ImageDocument> get(const std::string& id);
+
+  // Everything between begin() and commit() becomes visible atomically; an interrupted or
+  // cancelled batch leaves the index as it was before begin().
+  void begin();
+  void commit();
+  void cancel();
+  bool in_batch() const { return in_batch_; }
+
+  Xapian::doccount size() const { return db_.get_doccount(); }
+
+ private:
+  void register_archive(const std::string& file);
+
+  Xapian::WritableDatabase db_;
+  MergeFn merge_;
+  bool in_batch_ = false;
+};
+
+}  // namespace strata::index
