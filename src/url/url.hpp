@@ -1,0 +1,53 @@
+#pragma once
+// URL handling shared by every stage: the two canonical keys (Arquivo's SURT, which decides
+// which image records and page references meet, and the pywb CDXJ key), browser-like
+// resolution of references found in HTML, and the search tokens derived from URLs.
+// docs/url.md states every rule precisely.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace strata::url {
+
+// Arquivo's WARCInformationParser.toSURT: data:/hash: pass through; one of "//", "https://",
+// "http://" and then one of "www.", "ww2.", "ww3." are stripped; the rest goes through
+// webarchive-commons 1.1.9 SURT.toSURT (Heritrix fix-up, host reversal, all lower-case,
+// query unsorted). Never fails: unusable input comes back as the stripped string.
+std::string surt(std::string_view url);
+
+// The pywb / cdxj-indexer key (Python `surt.surt` defaults): no scheme, "www\d*." dropped,
+// default port and userinfo dropped, path and query lower-cased, query arguments sorted,
+// trailing slash dropped, e.g. "org,iana)/domains/example". Empty input gives "-".
+std::string cdx_surt(std::string_view url);
+
+// Browser-like resolution (RFC 3986 plus the WHATWG fix-ups browsers apply): surrounding
+// whitespace and control characters trimmed, TAB/CR/LF removed, '\' read as '/' for
+// http(s), protocol-relative "//host", "?query", "#frag", "./x", "../x" all handled.
+// nullopt when neither `relative` is absolute nor `base` is a usable absolute URL.
+std::optional<std::string> resolve(std::string_view base, std::string_view relative);
+
+// The lower-cased host of an absolute (or scheme-less "host/path") URL, without userinfo,
+// port or trailing dot; empty when there is none.
+std::string host(std::string_view url);
+
+// The host as pageHost stores it: case-folded, "www." kept (site search expands it).
+std::string page_host(std::string_view url);
+
+// Whether the path (query and fragment ignored) ends in an image extension: Arquivo's
+// jpg jpeg png tif tiff gif svg webp bmp ico, plus avif; case-insensitive.
+bool has_image_extension(std::string_view url);
+
+// URLs longer than this are not indexed (they are nearly always generated garbage).
+inline constexpr std::size_t kMaxUrlLength = 10000;
+inline bool within_length_limit(std::string_view url) {
+  return url.size() <= kMaxUrlLength;
+}
+
+// Search tokens of a URL (imgUrlTokens / pageUrlTokens): scheme and a leading "www."
+// dropped, %XX escapes decoded where they form valid UTF-8, then split on ASCII and
+// Unicode punctuation, symbols and whitespace; tokens joined by single spaces, case kept.
+// data: and hash: URLs give "".
+std::string url_tokens(std::string_view url);
+
+}  // namespace strata::url
