@@ -201,7 +201,8 @@ std::string strip_query_session_ids(std::string query) {
     return v;
   }();
   std::string lower = to_lower_ascii(query);
-  if (lower.find("sid") == std::string::npos && lower.find("cfid") == std::string::npos)
+  if (lower.find("sid") == std::string::npos && lower.find("sessionid") == std::string::npos &&
+      lower.find("cfid") == std::string::npos)
     return query;  // cheap pre-check: none of the patterns can match
   for (const auto& re : patterns) {
     std::smatch m;
