@@ -1,0 +1,542 @@
+// Record framing: WARC and ARC headers, block bounds, resynchronisation, payload decoding.
+#include "archive/reader.hpp"
+
+#include <strings.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+
+#include "archive/http.hpp"
+#include "archive/reader_impl.hpp"
+#include "core/timestamp.hpp"
+
+namespace strata::archive {
+namespace {
+
+constexpr size_t kScanWindow = 64 << 10;
+constexpr size_t kMaxArcLine = 8 << 10;
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
+  return s;
+}
+
+bool parse_u64(std::string_view s, uint64_t& out) {
+  s = trim(s);
+  if (s.empty() || s.size() > 19) return false;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+
+std::vector<std::string_view> split_spaces(std::string_view line) {
+  std::vector<std::string_view> fields;
+  size_t pos = 0;
+  while (pos < line.size()) {
+    size_t sp = line.find(' ', pos);
+    if (sp == std::string_view::npos) sp = line.size();
+    if (sp > pos) fields.push_back(line.substr(pos, sp - pos));
+    pos = sp + 1;
+  }
+  return fields;
+}
+
+std::string join(const std::vector<std::string_view>& fields, size_t n) {
+  std::string out;
+  for (size_t i = 0; i < n; ++i) {
+    if (i) out += ' ';
+    out += fields[i];
+  }
+  return out;
+}
+
+// "URL IP DATE MIME LEN" (or the 10-field v2 form): the first field has a scheme and the last
+// is a length. Used to find records, so it must reject body text.
+bool plausible_arc_line(std::string_view line) {
+  auto fields = split_spaces(trim(line));
+  if (fields.size() < 5 || fields.size() > 64) return false;
+  std::string_view url = fields[0];
+  size_t colon = url.find(':');
+  if (colon == std::string_view::npos || colon == 0 || colon > 12) return false;
+  for (size_t i = 0; i < colon; ++i)
+    if (!std::isalpha(static_cast<unsigned char>(url[i]))) return false;
+  std::string_view len = fields.back();
+  return !len.empty() && (std::isdigit(static_cast<unsigned char>(len[0])) || len[0] == '-');
+}
+
+enum class Boundary { yes, no, need_more };
+
+Boundary boundary_at(std::string_view data, Dialect dialect, bool at_end) {
+  if (dialect != Dialect::arc) {
+    if (data.size() < 5) return at_end ? Boundary::no : Boundary::need_more;
+    return data.substr(0, 5) == "WARC/" ? Boundary::yes : Boundary::no;
+  }
+  size_t nl = data.find('\n');
+  if (nl == std::string_view::npos) {
+    if (!at_end && data.size() < kMaxArcLine) return Boundary::need_more;
+    nl = data.size();
+  }
+  return plausible_arc_line(data.substr(0, nl)) ? Boundary::yes : Boundary::no;
+}
+
+// The URI without the angle brackets some writers add (wget) and with spaces escaped.
+std::string clean_uri(std::string_view uri) {
+  uri = trim(uri);
+  if (uri.size() >= 2 && uri.front() == '<' && uri.back() == '>')
+    uri = uri.substr(1, uri.size() - 2);
+  std::string out;
+  out.reserve(uri.size());
+  for (char c : uri) {
+    if (c == ' ')
+      out += "%20";
+    else
+      out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string_view to_string(PayloadStatus status) {
+  switch (status) {
+    case PayloadStatus::ok:
+      return "ok";
+    case PayloadStatus::oversized:
+      return "oversized";
+    case PayloadStatus::truncated:
+      return "truncated";
+    case PayloadStatus::decode_failed:
+      return "decode_failed";
+  }
+  return "unknown";
+}
+
+ArchiveReader::ArchiveReader(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+ArchiveReader::~ArchiveReader() = default;
+
+bool ArchiveReader::usable() const {
+  return impl_->usable;
+}
+
+uint64_t ArchiveReader::bytes_read() const {
+  return impl_->bytes_before + (impl_->stream ? impl_->stream->compressed_position() : 0);
+}
+
+void ArchiveReader::report(uint64_t offset, std::string kind, std::string detail) {
+  counters_.add("problems");
+  if (problems_) problems_(Problem{impl_->file, offset, std::move(kind), std::move(detail)});
+}
+
+bool ArchiveReader::next() {
+  if (impl_->single && impl_->have_record) {
+    finish_record();
+    return false;
+  }
+  for (;;) {
+    if (impl_->stream && next_in_stream()) return true;
+    if (impl_->single) return false;
+    StreamProblem problem = [this](uint64_t offset, const char* kind, const std::string& d) {
+      report(offset, kind, d);
+    };
+    if (!open_next_wacz_entry(*impl_, problem)) return false;
+  }
+}
+
+bool ArchiveReader::next_in_stream() {
+  if (impl_->have_record) finish_record();
+  while (find_record_start()) {
+    bool ok = impl_->dialect == Dialect::arc ? read_arc_header() : read_warc_header();
+    if (ok) {
+      impl_->have_record = true;
+      counters_.add("records");
+      counters_.add("records." + std::string(to_string(record_.type)));
+      return true;
+    }
+    if (impl_->single) return false;
+  }
+  return false;
+}
+
+bool ArchiveReader::find_record_start() {
+  Stream& s = *impl_->stream;
+  for (;;) {
+    std::string_view view = s.peek(64);
+    size_t ws = 0;
+    while (ws < view.size() && (view[ws] == '\r' || view[ws] == '\n' || view[ws] == ' ' ||
+                                view[ws] == '\t' || view[ws] == '\0'))
+      ++ws;
+    s.consume(ws);
+    if (ws == view.size()) {
+      if (view.empty()) return false;
+      continue;
+    }
+    view = s.peek(kMaxArcLine);
+    bool at_end = view.size() < kMaxArcLine;
+    if (impl_->dialect == Dialect::unknown) {
+      if (view.substr(0, 5) == "WARC/")
+        impl_->dialect = Dialect::warc;
+      else if (boundary_at(view, Dialect::arc, at_end) == Boundary::yes)
+        impl_->dialect = Dialect::arc;
+      else {
+        impl_->usable = false;
+        report(s.disk_offset(s.position()), "not_an_archive",
+               "no WARC/ or ARC header at the start");
+        return false;
+      }
+    }
+    if (boundary_at(view, impl_->dialect, at_end) == Boundary::yes) return true;
+    uint64_t at = s.position();
+    report(s.disk_offset(at), "junk_between_records",
+           "no record header where one was expected (wrong Content-Length?)");
+    resync(at);
+  }
+}
+
+// Scans forward from just after `from` to the next line (or gzip member) that starts a
+// record. Always consumes at least one byte, so it cannot loop.
+void ArchiveReader::resync(uint64_t from) {
+  Stream& s = *impl_->stream;
+  if (s.position() <= from) s.skip(from + 1 - s.position());
+  for (;;) {
+    std::string_view view = s.peek(kScanWindow);
+    if (view.empty()) return;
+    bool at_end = view.size() < kScanWindow;
+    uint64_t base = s.position();
+    std::vector<uint64_t> candidates = s.member_starts_between(base - 1, base + view.size());
+    for (auto& c : candidates) c -= base;
+    for (const char* p = view.data();
+         (p = static_cast<const char*>(std::memchr(p, '\n', view.data() + view.size() - p))); ++p)
+      candidates.push_back(static_cast<uint64_t>(p - view.data()) + 1);
+    std::sort(candidates.begin(), candidates.end());
+    for (uint64_t c : candidates) {
+      if (c >= view.size()) break;
+      Boundary b = boundary_at(view.substr(c), impl_->dialect, at_end);
+      if (b == Boundary::yes || (b == Boundary::need_more && c > 0)) {
+        s.consume(c);
+        if (b == Boundary::yes) return;
+        break;
+      }
+    }
+    if (s.position() == base)
+      s.consume(view.size() > 1 ? view.size() - 1 : 1);
+    else if (boundary_at(s.peek(kMaxArcLine), impl_->dialect, true) == Boundary::yes)
+      return;
+  }
+}
+
+namespace {
+
+// Length of the head up to and including the blank line, or npos.
+size_t find_head_end(std::string_view data) {
+  size_t crlf = data.find("\r\n\r\n");
+  size_t lf = data.find("\n\n");
+  if (crlf == std::string_view::npos && lf == std::string_view::npos) return std::string_view::npos;
+  if (lf == std::string_view::npos || (crlf != std::string_view::npos && crlf < lf))
+    return crlf + 4;
+  return lf + 2;
+}
+
+void parse_warc_fields(std::string_view head, Record& r) {
+  size_t pos = head.find('\n') + 1;
+  while (pos < head.size()) {
+    size_t nl = head.find('\n', pos);
+    if (nl == std::string_view::npos) nl = head.size();
+    std::string_view line = head.substr(pos, nl - pos);
+    pos = nl + 1;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.empty()) break;
+    if ((line[0] == ' ' || line[0] == '\t') && !r.headers.empty()) {
+      r.headers.back().second += " ";
+      r.headers.back().second += trim(line);
+      continue;
+    }
+    size_t colon = line.find(':');
+    if (colon == std::string_view::npos) continue;
+    r.headers.emplace_back(std::string(trim(line.substr(0, colon))),
+                           std::string(trim(line.substr(colon + 1))));
+  }
+}
+
+std::string date14(std::string_view iso) {
+  auto ts = timestamp_from_iso8601(trim(iso));
+  return ts ? *ts : std::string();
+}
+
+void fill_warc_record(Record& r) {
+  r.type_name = r.header("WARC-Type");
+  r.type = record_type_from_string(r.type_name);
+  r.target_uri = clean_uri(r.header("WARC-Target-URI"));
+  r.date_raw = r.header("WARC-Date");
+  r.date = date14(r.date_raw);
+  r.record_id = r.header("WARC-Record-ID");
+  r.content_type = r.header("Content-Type");
+  r.ip_address = r.header("WARC-IP-Address");
+  r.block_digest = r.header("WARC-Block-Digest");
+  r.payload_digest = r.header("WARC-Payload-Digest");
+  r.refers_to = r.header("WARC-Refers-To");
+  r.refers_to_target_uri = clean_uri(r.header("WARC-Refers-To-Target-URI"));
+  r.refers_to_date = date14(r.header("WARC-Refers-To-Date"));
+  r.profile = r.header("WARC-Profile");
+  r.truncated = r.header("WARC-Truncated");
+  r.warcinfo_id = r.header("WARC-Warcinfo-ID");
+}
+
+}  // namespace
+
+bool ArchiveReader::read_warc_header() {
+  Stream& s = *impl_->stream;
+  uint64_t start = s.position();
+  std::string_view view = s.peek(kScanWindow);
+  size_t end = find_head_end(view);
+  if (end == std::string_view::npos && view.size() >= kScanWindow) {
+    view = s.peek(options_.max_header_bytes);
+    end = find_head_end(view);
+  }
+  if (end == std::string_view::npos) {
+    report(s.disk_offset(start), "bad_record_header", "no end of WARC header");
+    resync(start);
+    return false;
+  }
+  record_ = Record{};
+  record_.format = Format::warc;
+  std::string_view head = view.substr(0, end);
+  record_.version = trim(head.substr(0, head.find('\n')));
+  parse_warc_fields(head, record_);
+  fill_warc_record(record_);
+  if (!parse_u64(record_.header("Content-Length"), record_.content_length)) {
+    report(s.disk_offset(start), "bad_content_length",
+           "Content-Length missing or invalid: '" + std::string(record_.header("Content-Length")) +
+               "'");
+    resync(start);
+    return false;
+  }
+  s.consume(end);
+  after_header(start);
+  return true;
+}
+
+bool ArchiveReader::read_arc_header() {
+  Stream& s = *impl_->stream;
+  uint64_t start = s.position();
+  std::string_view view = s.peek(kMaxArcLine);
+  size_t nl = view.find('\n');
+  if (nl == std::string_view::npos) nl = view.size();
+  auto fields = split_spaces(trim(view.substr(0, nl)));
+  record_ = Record{};
+  record_.format = Format::arc;
+  size_t n = fields.size();
+  // v2 lines have 10 fields: URL IP DATE MIME STATUS CHECKSUM LOCATION OFFSET FILENAME LENGTH.
+  bool v2 = n >= 10 && impl_->arc_version == 2;
+  size_t url_fields = v2 ? n - 9 : n - 4;
+  record_.target_uri = join(fields, url_fields);
+  record_.ip_address = fields[url_fields];
+  record_.date_raw = fields[url_fields + 1];
+  record_.content_type = fields[url_fields + 2];
+  record_.version = impl_->arc_version == 2 ? "ARC/2" : "ARC/1";
+  auto ts = timestamp_from_digits(record_.date_raw);
+  if (ts)
+    record_.date = *ts;
+  else
+    report(s.disk_offset(start), "bad_date", "unparsable ARC date '" + record_.date_raw + "'");
+  if (!parse_u64(fields.back(), record_.content_length)) {
+    report(s.disk_offset(start), "bad_content_length",
+           "ARC length '" + std::string(fields.back()) + "' taken as 0");
+    record_.content_length = 0;
+  }
+  std::string_view url = record_.target_uri;
+  if (url.starts_with("filedesc:")) {
+    record_.type = RecordType::warcinfo;
+    record_.type_name = "filedesc";
+  } else {
+    bool http =
+        strncasecmp(url.data(), "http:", 5) == 0 || strncasecmp(url.data(), "https:", 6) == 0;
+    record_.type = http ? RecordType::response : RecordType::resource;
+    record_.type_name = "arc-record";
+  }
+  s.consume(std::min(nl + 1, view.size()));
+  after_header(start);
+  if (record_.type == RecordType::warcinfo && impl_->block_start == s.position()) {
+    std::string_view body = s.peek(64);  // "1 0 Alexa Internet": major version first
+    if (!body.empty() && (body[0] == '1' || body[0] == '2') && block_left() > 0) {
+      impl_->arc_version = body[0] - '0';
+      record_.version = impl_->arc_version == 2 ? "ARC/2" : "ARC/1";
+    }
+  }
+  return true;
+}
+
+uint64_t ArchiveReader::block_left() const {
+  uint64_t pos = impl_->stream->position();
+  return pos < impl_->block_end ? impl_->block_end - pos : 0;
+}
+
+void ArchiveReader::after_header(uint64_t start) {
+  Impl& im = *impl_;
+  Stream& s = *im.stream;
+  s.forget_before(start);
+  im.record_start = start;
+  im.block_start = s.position();
+  im.block_end = im.block_start + record_.content_length;
+  im.http_head_len = 0;
+  im.block_touched = im.length_settled = im.truncation_reported = false;
+  record_.file = im.file;
+  record_.offset = s.disk_offset(start);
+  if (!s.member_starts_at(start)) {
+    record_.decoded_offset = start;
+    if (!im.reported_not_per_record) {
+      im.reported_not_per_record = true;
+      report(record_.offset, "not_per_record_compression",
+             "records share compressed members: offsets point at the member, not the record");
+    }
+  }
+  bool buffered = record_.content_length <= options_.prebuffer_bytes;
+  if (buffered) {
+    std::string_view view = s.peek(static_cast<size_t>(record_.content_length) + 5);
+    uint64_t brk = s.next_break(im.block_start);
+    if (brk < im.block_end) im.block_end = brk;
+    // A record that starts a member but runs into a member starting with a new record has
+    // a wrong Content-Length: end it there rather than swallow the next record.
+    if (s.codec() != Codec::plain && s.member_starts_at(start)) {
+      for (uint64_t m : s.member_starts_between(im.block_start, im.block_end)) {
+        if (boundary_at(view.substr(m - im.block_start), im.dialect, true) == Boundary::yes) {
+          report(record_.offset, "content_length_mismatch",
+                 "block runs into the next record's gzip member");
+          im.block_end = m;
+          break;
+        }
+      }
+    }
+  }
+  parse_http();
+  if (buffered) settle_length();
+}
+
+void ArchiveReader::parse_http() {
+  Impl& im = *impl_;
+  RecordType t = record_.type;
+  if (!options_.parse_http ||
+      !(t == RecordType::response || t == RecordType::request || t == RecordType::revisit))
+    return;
+  uint64_t len = im.block_end - im.block_start;
+  std::string_view view =
+      im.stream->peek(static_cast<size_t>(std::min<uint64_t>(len, kScanWindow)));
+  bool whole = view.size() >= len;
+  view = view.substr(0, static_cast<size_t>(std::min<uint64_t>(view.size(), len)));
+  im.http_head_len = parse_http_head(view, whole, record_.http);
+}
+
+// Record::length from where the record (with its separator) ends on disk.
+void ArchiveReader::settle_length() {
+  Impl& im = *impl_;
+  Stream& s = *im.stream;
+  uint64_t end = std::max(im.block_end, s.position());
+  if (s.position() <= im.block_end) {
+    std::string_view view = s.peek(static_cast<size_t>(im.block_end - s.position()) + 5);
+    size_t i = static_cast<size_t>(im.block_end - s.position());
+    size_t sep = 0;
+    while (i + sep < view.size() && sep < 4 && (view[i + sep] == '\r' || view[i + sep] == '\n'))
+      ++sep;
+    end = std::min<uint64_t>(im.block_end, s.position() + view.size()) + sep;
+  }
+  im.length_settled = true;
+  if (s.codec() == Codec::plain) {
+    record_.length = end - im.record_start;
+    return;
+  }
+  uint64_t disk_end = s.disk_end(end > im.record_start ? end - 1 : end);
+  record_.length =
+      disk_end > record_.offset && !record_.decoded_offset ? disk_end - record_.offset : 0;
+}
+
+void ArchiveReader::finish_record() {
+  Impl& im = *impl_;
+  if (!im.have_record) return;
+  Stream& s = *im.stream;
+  uint64_t left = block_left();
+  if (left > 0 && s.skip(left) < left && !im.truncation_reported) {
+    im.truncation_reported = true;
+    report(record_.offset, "truncated_record", "file ends inside the record block");
+  }
+  if (!im.length_settled) settle_length();
+  std::string_view view = s.peek(4);
+  size_t sep = 0;
+  while (sep < view.size() && (view[sep] == '\r' || view[sep] == '\n')) ++sep;
+  s.consume(sep);
+  im.have_record = false;
+}
+
+PayloadStatus ArchiveReader::read_block(std::string& out, size_t cap) {
+  out.clear();
+  Impl& im = *impl_;
+  if (!im.have_record || im.block_touched) return PayloadStatus::ok;
+  im.block_touched = true;
+  uint64_t left = block_left();
+  if (left > cap) {
+    im.stream->skip(left);
+    return PayloadStatus::oversized;
+  }
+  out.reserve(static_cast<size_t>(left));
+  char buf[1 << 16];
+  while (size_t got = read_block_some(buf, sizeof buf)) out.append(buf, got);
+  if (out.size() < left) {
+    if (!im.truncation_reported)
+      report(record_.offset, "truncated_record", "file ends inside the record block");
+    im.truncation_reported = true;
+    return PayloadStatus::truncated;
+  }
+  return PayloadStatus::ok;
+}
+
+size_t ArchiveReader::read_block_some(char* out, size_t n) {
+  if (!impl_->have_record) return 0;
+  impl_->block_touched = true;
+  size_t want = static_cast<size_t>(std::min<uint64_t>(n, block_left()));
+  if (want == 0) return 0;
+  std::string_view view = impl_->stream->peek(want);
+  size_t take = std::min(want, view.size());
+  std::memcpy(out, view.data(), take);
+  impl_->stream->consume(take);
+  return take;
+}
+
+PayloadStatus ArchiveReader::read_payload(std::string& out, size_t cap) {
+  out.clear();
+  Impl& im = *impl_;
+  if (!im.have_record || im.block_touched) return PayloadStatus::ok;
+  uint64_t head = std::min<uint64_t>(im.http_head_len, block_left());
+  im.stream->skip(head);
+  std::string raw;
+  PayloadStatus status = read_block(raw, cap);
+  if (status == PayloadStatus::oversized || !record_.http.present) {
+    out = std::move(raw);
+    return status;
+  }
+  const HttpHead& http = record_.http;
+  bool declared = strcasestr(std::string(http.header("Transfer-Encoding")).c_str(), "chunked");
+  if (!raw.empty() && (declared || looks_chunked(std::string_view(raw).substr(0, 4096)))) {
+    std::string plain;
+    DechunkResult r = dechunk(raw, plain);
+    if (r != DechunkResult::invalid) raw.swap(plain);
+    if (r == DechunkResult::truncated) counters_.add("payload.chunked_truncated");
+    if (r == DechunkResult::invalid) counters_.add("payload.chunked_declared_not_chunked");
+  }
+  std::string_view coding = http.header("Content-Encoding");
+  if (!coding.empty() && !raw.empty()) {
+    std::string decoded;
+    DecodeResult r = decode_content(coding, raw, decoded, cap);
+    if (r == DecodeResult::oversized) return PayloadStatus::oversized;
+    if (r == DecodeResult::failed) {
+      report(record_.offset, "content_decoding_failed",
+             "Content-Encoding '" + std::string(coding) + "' could not be undone; raw bytes kept");
+      out = std::move(raw);
+      return PayloadStatus::decode_failed;
+    }
+    raw.swap(decoded);
+  }
+  out = std::move(raw);
+  return status;
+}
+
+}  // namespace strata::archive

@@ -1,0 +1,145 @@
+// Opening readers: files (plain/gzip/zstd/WACZ by magic bytes), memory, and single records.
+#include <zip.h>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+
+#include "archive/reader_impl.hpp"
+
+namespace strata::archive {
+namespace {
+
+bool is_archive_entry(std::string_view name) {
+  for (std::string_view suffix : {".warc", ".warc.gz", ".warc.zst", ".arc", ".arc.gz"})
+    if (name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix)
+      return true;
+  return false;
+}
+
+bool has_zip_magic(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  char magic[4] = {};
+  in.read(magic, 4);
+  return in.gcount() == 4 && std::memcmp(magic, "PK\x03\x04", 4) == 0;
+}
+
+StreamProblem stream_problem(ArchiveReader::Impl* impl, ProblemSink sink) {
+  return [impl, sink](uint64_t offset, const char* kind, const std::string& detail) {
+    if (sink) sink(Problem{impl->file, offset, kind, detail});
+  };
+}
+
+std::unique_ptr<ArchiveReader> failed(std::unique_ptr<ArchiveReader::Impl> impl,
+                                      const ProblemSink& sink, const char* kind,
+                                      const std::string& detail) {
+  impl->usable = false;
+  if (sink) sink(Problem{impl->path, 0, kind, detail});
+  return std::make_unique<ArchiveReader>(std::move(impl));
+}
+
+// Lists the archive entries of a WACZ (archive/*.warc.gz normally), in name order.
+bool open_wacz(ArchiveReader::Impl& impl, std::string& error) {
+  int code = 0;
+  impl.zip = zip_open(impl.path.c_str(), ZIP_RDONLY, &code);
+  if (!impl.zip) {
+    zip_error_t err;
+    zip_error_init_with_code(&err, code);
+    error = zip_error_strerror(&err);
+    zip_error_fini(&err);
+    return false;
+  }
+  zip_int64_t n = zip_get_num_entries(impl.zip, 0);
+  std::vector<std::pair<std::string, zip_uint64_t>> found;
+  for (zip_int64_t i = 0; i < n; ++i) {
+    const char* name = zip_get_name(impl.zip, static_cast<zip_uint64_t>(i), 0);
+    if (name && is_archive_entry(name)) found.emplace_back(name, static_cast<zip_uint64_t>(i));
+  }
+  std::sort(found.begin(), found.end());
+  for (const auto& entry : found) impl.entries.push_back(entry.second);
+  return true;
+}
+
+}  // namespace
+
+std::unique_ptr<ArchiveReader> ArchiveReader::open(const std::filesystem::path& path,
+                                                   const ReaderOptions& options,
+                                                   ProblemSink problems) {
+  auto impl = std::make_unique<Impl>();
+  impl->path = impl->file = path.string();
+  std::string error;
+  auto input = open_file_input(path, error);
+  if (!input) return failed(std::move(impl), problems, "unreadable_file", error);
+  uint64_t size = input->size();
+  Impl* raw = impl.get();
+  if (has_zip_magic(path)) {
+    input.reset();
+    if (!open_wacz(*impl, error)) return failed(std::move(impl), problems, "bad_wacz", error);
+    if (impl->entries.empty())
+      return failed(std::move(impl), problems, "bad_wacz", "no archive/*.warc entries");
+  } else {
+    impl->stream = std::make_unique<Stream>(std::move(input), stream_problem(raw, problems));
+  }
+  auto reader = std::make_unique<ArchiveReader>(std::move(impl));
+  reader->options_ = options;
+  reader->problems_ = std::move(problems);
+  reader->file_size_ = size;
+  return reader;
+}
+
+std::unique_ptr<ArchiveReader> ArchiveReader::open_memory(std::string_view data, std::string name,
+                                                          const ReaderOptions& options,
+                                                          ProblemSink problems) {
+  auto impl = std::make_unique<Impl>();
+  impl->path = impl->file = std::move(name);
+  impl->stream = std::make_unique<Stream>(memory_input(data), stream_problem(impl.get(), problems));
+  auto reader = std::make_unique<ArchiveReader>(std::move(impl));
+  reader->options_ = options;
+  reader->problems_ = std::move(problems);
+  reader->file_size_ = data.size();
+  return reader;
+}
+
+std::unique_ptr<ArchiveReader> read_record_at(const std::string& file, uint64_t offset,
+                                              const ReaderOptions& options, ProblemSink problems) {
+  auto impl = std::make_unique<ArchiveReader::Impl>();
+  impl->file = file;
+  impl->single = true;
+  size_t hash = file.find(".wacz#");
+  std::string error;
+  std::unique_ptr<Input> input;
+  if (hash != std::string::npos) {
+    impl->path = file.substr(0, hash + 5);
+    if (open_wacz(*impl, error)) {
+      zip_int64_t index = zip_name_locate(impl->zip, file.c_str() + hash + 6, 0);
+      if (index >= 0)
+        input = zip_entry_input(impl->zip, static_cast<zip_uint64_t>(index), error);
+      else
+        error = "no such entry";
+    }
+  } else {
+    impl->path = file;
+    input = open_file_input(file, error);
+  }
+  if (!input) {
+    if (problems) problems(Problem{file, offset, "unreadable_file", error});
+    return nullptr;
+  }
+  if (!input->seek(offset)) {  // deflated ZIP entries: read up to the record instead
+    std::vector<char> sink(1 << 16);
+    for (uint64_t left = offset; left > 0;) {
+      size_t got = input->read(sink.data(), std::min<uint64_t>(left, sink.size()));
+      if (got == 0) return nullptr;
+      left -= got;
+    }
+  }
+  ArchiveReader::Impl* raw = impl.get();
+  impl->stream = std::make_unique<Stream>(std::move(input), stream_problem(raw, problems), offset);
+  auto reader = std::make_unique<ArchiveReader>(std::move(impl));
+  reader->options_ = options;
+  reader->problems_ = std::move(problems);
+  if (!reader->next()) return nullptr;
+  return reader;
+}
+
+}  // namespace strata::archive

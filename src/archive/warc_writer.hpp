@@ -1,0 +1,68 @@
+#pragma once
+// Writes WARC/1.1 records, each as its own gzip member (or plain), with WARC-Record-ID,
+// WARC-Date, Content-Length, WARC-Block-Digest and, for HTTP records, WARC-Payload-Digest.
+// Used to generate sample archives and by tests; not a crawler-grade writer.
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "archive/record.hpp"
+
+namespace strata::archive {
+
+struct WarcRecordSpec {
+  RecordType type = RecordType::resource;
+  std::string target_uri;
+  std::string date;                   // 14 digits or ISO 8601; empty = now
+  std::string content_type;           // defaults per type (application/http;msgtype=... for HTTP)
+  std::string block;                  // full block: HTTP message for request/response/revisit
+  std::vector<Header> extra_headers;  // appended after the standard ones
+  // Revisits: the original record and the digest of its payload.
+  std::string refers_to;
+  std::string refers_to_target_uri;
+  std::string refers_to_date;  // 14 digits or ISO 8601
+  std::string payload_digest;  // overrides the computed one (revisits)
+  std::string profile;         // default: identical-payload-digest (WARC/1.1)
+};
+
+struct WrittenRecord {
+  std::string record_id;  // "<urn:uuid:...>"
+  uint64_t offset = 0;    // of the gzip member (or record) in the file
+  uint64_t length = 0;    // bytes on disk
+};
+
+class WarcWriter {
+ public:
+  // Truncates or creates `path`; throws std::runtime_error when it cannot be opened.
+  explicit WarcWriter(const std::filesystem::path& path, bool gzip = true);
+
+  WrittenRecord write(const WarcRecordSpec& spec);
+  WrittenRecord write_warcinfo(const std::vector<Header>& fields, std::string_view filename);
+  WrittenRecord write_request(std::string_view uri, std::string_view date, std::string http);
+  WrittenRecord write_response(std::string_view uri, std::string_view date, std::string http);
+  WrittenRecord write_resource(std::string_view uri, std::string_view date,
+                               std::string_view content_type, std::string data);
+  // `http_head` is the HTTP head of the revisit capture (no body).
+  WrittenRecord write_revisit(std::string_view uri, std::string_view date, std::string http_head,
+                              const WrittenRecord& original, std::string_view original_uri,
+                              std::string_view original_date, std::string_view payload_digest);
+  void flush();
+  uint64_t bytes_written() const { return offset_; }
+
+ private:
+  std::string compress(std::string_view data) const;
+
+  std::ofstream out_;
+  bool gzip_;
+  uint64_t offset_ = 0;
+};
+
+// "<urn:uuid:xxxxxxxx-...>" from random bytes.
+std::string new_record_id();
+// Payload digest of an HTTP message: SHA-1 of what follows the head (raw, as stored).
+std::string http_payload_digest(std::string_view http_message);
+
+}  // namespace strata::archive
