@@ -5,6 +5,7 @@ namespace strata::merge {
 Json to_json(const ImageDocument& d) {
   return Json{{"type", "document"},
               {"id", d.id},
+              {"imgDigest", d.imgDigest},
               {"imgUrl", d.imgUrl},
               {"imgSurt", d.imgSurt},
               {"imgUrlTokens", d.imgUrlTokens},
@@ -43,6 +44,7 @@ Json to_json(const ImageDocument& d) {
 bool from_json(const Json& j, ImageDocument& d) {
   if (!has_type(j, "document")) return false;
   read_field(j, "id", d.id);
+  read_field(j, "imgDigest", d.imgDigest);
   read_field(j, "imgUrl", d.imgUrl);
   read_field(j, "imgSurt", d.imgSurt);
   read_field(j, "imgUrlTokens", d.imgUrlTokens);

@@ -11,7 +11,8 @@
 namespace strata::merge {
 
 struct ImageDocument {
-  std::string id;                        // SHA-256 hex of the image bytes (imgDigest)
+  std::string id;                        // imgDigest; in full mode imgDigest/pageTimestamp/hash
+  std::string imgDigest;                 // SHA-256 hex of the image bytes
   // Image fields, from the oldest capture of this digest.
   std::string imgUrl;
   std::string imgSurt;
@@ -48,7 +49,7 @@ struct ImageDocument {
   int64_t pageMetadataChanges = 0;
   int64_t matchingImages = 0;
   int64_t matchingPages = 0;
-  std::vector<std::string> collection;   // collections the image was found in, in order added
+  std::vector<std::string> collection;   // collections the image was found in, sorted
 };
 
 Json to_json(const ImageDocument& doc);

@@ -1,0 +1,112 @@
+#include "merge/codec.hpp"
+
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+
+namespace strata::merge {
+namespace {
+
+class Writer {
+ public:
+  explicit Writer(std::string& out) : out_(out) {}
+  template <typename T>
+  void raw(T value) {
+    out_.append(reinterpret_cast<const char*>(&value), sizeof value);
+  }
+  void str(const std::string& s) {
+    raw(static_cast<uint32_t>(s.size()));
+    out_.append(s);
+  }
+
+ private:
+  std::string& out_;
+};
+
+class Reader {
+ public:
+  explicit Reader(std::string_view in) : in_(in) {}
+  template <typename T>
+  void raw(T& value) {
+    need(sizeof value);
+    std::memcpy(&value, in_.data() + pos_, sizeof value);
+    pos_ += sizeof value;
+  }
+  void str(std::string& s) {
+    uint32_t size = 0;
+    raw(size);
+    need(size);
+    s.assign(in_.data() + pos_, size);
+    pos_ += size;
+  }
+
+ private:
+  void need(size_t n) const {
+    if (in_.size() - pos_ < n) throw std::runtime_error("merge codec: truncated record");
+  }
+  std::string_view in_;
+  size_t pos_ = 0;
+};
+
+// One field list per record type, used both ways so encode and decode cannot drift apart.
+template <typename IO, typename C>
+void fields(IO& io, C& c) {
+  io.str(c.imgSurt), io.str(c.imgUrl), io.str(c.timestamp), io.str(c.collection);
+  io.str(c.file), io.raw(c.offset), io.raw(c.length), io.str(c.recordType), io.raw(c.status);
+  io.str(c.mimeReported), io.str(c.mimeDetected), io.raw(c.width), io.raw(c.height);
+  io.str(c.digest), io.raw(c.size), io.str(c.warcDigest), io.raw(c.inline_);
+}
+
+template <typename IO, typename R>
+void revisit_fields(IO& io, R& r) {
+  io.str(r.imgSurt), io.str(r.imgUrl), io.str(r.timestamp), io.str(r.collection);
+  io.str(r.file), io.raw(r.offset), io.raw(r.length), io.str(r.warcDigest);
+  io.str(r.refersToUrl), io.str(r.refersToSurt), io.str(r.refersToDate), io.str(r.mimeReported);
+}
+
+template <typename IO, typename P>
+void reference_fields(IO& io, P& p) {
+  io.str(p.imgSurt), io.str(p.imgUrl), io.str(p.imgUrlTokens), io.str(p.imgAlt);
+  io.str(p.imgTitle), io.str(p.imgCaption), io.str(p.tag), io.str(p.pageUrl);
+  io.str(p.pageTimestamp), io.str(p.pageTitle), io.str(p.pageUrlTokens), io.str(p.pageHost);
+  io.raw(p.imagesInPage), io.str(p.collection), io.str(p.file), io.raw(p.offset);
+  io.raw(p.length), io.raw(p.inline_);
+}
+
+// Writer::raw takes values, Reader::raw references: adapt Writer to the shared lists.
+struct ConstWriter {
+  Writer& w;
+  template <typename T>
+  void raw(const T& v) { w.raw(v); }
+  void str(const std::string& s) { w.str(s); }
+};
+
+}  // namespace
+
+void encode(const Record& record, std::string& out) {
+  Writer writer(out);
+  ConstWriter io{writer};
+  if (const auto* c = std::get_if<ImageCapture>(&record)) {
+    out.push_back('i');
+    fields(io, *c);
+  } else if (const auto* r = std::get_if<ImageRevisit>(&record)) {
+    out.push_back('v');
+    revisit_fields(io, *r);
+  } else {
+    out.push_back('r');
+    reference_fields(io, std::get<PageReference>(record));
+  }
+}
+
+void decode(std::string_view bytes, Record& out) {
+  if (bytes.empty()) throw std::runtime_error("merge codec: empty record");
+  Reader io(bytes.substr(1));
+  switch (bytes[0]) {
+    case 'i': fields(io, out.emplace<ImageCapture>()); return;
+    case 'v': revisit_fields(io, out.emplace<ImageRevisit>()); return;
+    case 'r': reference_fields(io, out.emplace<PageReference>()); return;
+    default: throw std::runtime_error("merge codec: unknown record type");
+  }
+}
+
+}  // namespace strata::merge

@@ -1,0 +1,189 @@
+#include "merge/digest_merge.hpp"
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+#include <utility>
+
+#include "merge/descriptions.hpp"
+#include "merge/order.hpp"
+#include "merge/text.hpp"
+
+namespace strata::merge {
+namespace {
+
+template <typename T>
+void sort_unique(std::vector<T>& values) {
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+}
+
+// Image fields from the oldest capture, capture times from all of them.
+void set_image_fields(ImageDocument& doc, const std::vector<ImageCapture>& captures,
+                      Counters& counters) {
+  const ImageCapture& oldest = captures.front();
+  doc.imgDigest = oldest.digest;
+  doc.imgUrl = oldest.imgUrl;
+  doc.imgSurt = oldest.imgSurt;
+  doc.imgMimeType = oldest.mimeDetected;
+  doc.imgMimeTypeReported = oldest.mimeReported;
+  doc.imgWidth = oldest.width;
+  doc.imgHeight = oldest.height;
+  doc.imgSize = oldest.size;
+  doc.imgFile = oldest.file;
+  doc.imgOffset = oldest.offset;
+  doc.imgLength = oldest.length;
+  doc.isInline = oldest.inline_;
+  doc.imgCrawlTimestamp = oldest.timestamp;
+  doc.imgCaptureTimes.clear();
+  for (const auto& capture : captures) doc.imgCaptureTimes.push_back(capture.timestamp);
+  sort_unique(doc.imgCaptureTimes);
+  doc.imgCrawlTimestampLatest = doc.imgCaptureTimes.back();
+  if (doc.imgCaptureTimes.size() > kMaxCaptureTimes) {
+    counters.add("capture_time_lists_capped");
+    doc.imgCaptureTimes.resize(kMaxCaptureTimes);
+  }
+  doc.matchingImages = static_cast<int64_t>(captures.size());
+}
+
+void set_page_fields(ImageDocument& doc, const PageReference& ref) {
+  doc.pageUrl = ref.pageUrl;
+  doc.pageTitle = ref.pageTitle;
+  doc.pageUrlTokens = ref.pageUrlTokens;
+  doc.pageHost = ref.pageHost;
+  doc.pageCrawlTimestamp = ref.pageTimestamp;
+  doc.pageFile = ref.file;
+  doc.pageOffset = ref.offset;
+  doc.pageLength = ref.length;
+  doc.imagesInOriginalPage = ref.imagesInPage;
+}
+
+// The tokens the extraction stage computed for the chosen imgUrl: from the oldest reference
+// naming that URL, else from the oldest reference (refs are sorted oldest first).
+std::string image_url_tokens(const std::string& img_url, const std::vector<PageReference>& refs) {
+  for (const auto& ref : refs)
+    if (ref.imgUrl == img_url) return ref.imgUrlTokens;
+  return refs.front().imgUrlTokens;
+}
+
+void set_descriptions(ImageDocument& doc, const std::vector<PageReference>& refs,
+                      Counters& counters) {
+  doc.imgTitle = collect_descriptions(refs, &PageReference::imgTitle, kMaxDescriptions, counters);
+  doc.imgAlt = collect_descriptions(refs, &PageReference::imgAlt, kMaxDescriptions, counters);
+  doc.imgCaption =
+      collect_descriptions(refs, &PageReference::imgCaption, kMaxDescriptions, counters);
+  doc.tags.clear();
+  for (const auto& ref : refs)
+    if (!ref.tag.empty()) doc.tags.push_back(ref.tag);
+  sort_unique(doc.tags);
+}
+
+// Change counters: distinct (title, alt, caption) triples and distinct (pageUrl, pageTitle)
+// pairs, each minus one (so an image seen with one description has 0 changes).
+void set_change_counters(ImageDocument& doc, const std::vector<PageReference>& refs) {
+  std::set<std::tuple<std::string_view, std::string_view, std::string_view>> triples;
+  std::set<std::pair<std::string_view, std::string_view>> pages;
+  for (const auto& ref : refs) {
+    triples.emplace(trim(ref.imgTitle), trim(ref.imgAlt), trim(ref.imgCaption));
+    pages.emplace(ref.pageUrl, ref.pageTitle);
+  }
+  doc.imageMetadataChanges = std::max<int64_t>(0, static_cast<int64_t>(triples.size()) - 1);
+  doc.pageMetadataChanges = std::max<int64_t>(0, static_cast<int64_t>(pages.size()) - 1);
+  doc.matchingPages = static_cast<int64_t>(refs.size());
+}
+
+void set_collections(ImageDocument& doc, const DigestGroup& group) {
+  doc.collection.clear();
+  for (const auto& capture : group.captures) doc.collection.push_back(capture.collection);
+  for (const auto& ref : group.refs) doc.collection.push_back(ref.collection);
+  sort_unique(doc.collection);
+}
+
+// The references of the page capture (same pageUrl and pageTimestamp) starting at `first`;
+// contiguous because references sort by pageTimestamp, then pageUrl.
+std::vector<PageReference> same_page(const std::vector<PageReference>& refs, size_t first) {
+  std::vector<PageReference> out;
+  for (size_t i = first; i < refs.size(); ++i) {
+    if (refs[i].pageTimestamp != refs[first].pageTimestamp || refs[i].pageUrl != refs[first].pageUrl)
+      break;
+    out.push_back(refs[i]);
+  }
+  return out;
+}
+
+ImageDocument base_document(const DigestGroup& group, Counters& counters) {
+  ImageDocument doc;
+  doc.id = group.digest;
+  set_image_fields(doc, group.captures, counters);
+  doc.imgUrlTokens = image_url_tokens(doc.imgUrl, group.refs);
+  set_page_fields(doc, group.refs.front());
+  set_change_counters(doc, group.refs);
+  set_collections(doc, group);
+  return doc;
+}
+
+std::vector<ImageDocument> full_documents(const DigestGroup& group, const ImageDocument& base,
+                                          Counters& counters) {
+  std::vector<ImageDocument> docs;
+  for (size_t i = 0; i < group.refs.size();) {
+    std::vector<PageReference> page = same_page(group.refs, i);
+    i += page.size();
+    ImageDocument doc = base;
+    doc.id = full_document_id(group.digest, page.front());
+    set_page_fields(doc, page.front());
+    set_descriptions(doc, page, counters);
+    docs.push_back(std::move(doc));
+  }
+  std::sort(docs.begin(), docs.end(),
+            [](const ImageDocument& a, const ImageDocument& b) { return a.id < b.id; });
+  // Two page URLs of one capture time with colliding hashes would share an id: keep one.
+  docs.erase(std::unique(docs.begin(), docs.end(),
+                         [](const ImageDocument& a, const ImageDocument& b) { return a.id == b.id; }),
+             docs.end());
+  return docs;
+}
+
+}  // namespace
+
+bool parse_mode(const std::string& text, Mode& out) {
+  if (text == "compact") out = Mode::compact;
+  else if (text == "legacy") out = Mode::legacy;
+  else if (text == "full") out = Mode::full;
+  else return false;
+  return true;
+}
+
+const char* to_string(Mode mode) {
+  switch (mode) {
+    case Mode::legacy: return "legacy";
+    case Mode::full: return "full";
+    case Mode::compact: break;
+  }
+  return "compact";
+}
+
+std::string full_document_id(const std::string& digest, const PageReference& ref) {
+  return digest + "/" + ref.pageTimestamp + "/" + hex64(fnv1a64(ref.pageUrl));
+}
+
+std::vector<ImageDocument> build_documents(DigestGroup& group, Mode mode, Counters& counters) {
+  if (group.captures.empty()) return {};
+  if (group.refs.empty()) {
+    counters.add("digests_without_pages");
+    return {};
+  }
+  std::sort(group.captures.begin(), group.captures.end(), capture_before);
+  std::sort(group.refs.begin(), group.refs.end(), reference_before);
+  counters.add("digests_merged");
+  ImageDocument doc = base_document(group, counters);
+  if (mode == Mode::full) return full_documents(group, doc, counters);
+  if (mode == Mode::legacy)
+    set_descriptions(doc, same_page(group.refs, 0), counters);
+  else
+    set_descriptions(doc, group.refs, counters);
+  std::vector<ImageDocument> out;
+  out.push_back(std::move(doc));
+  return out;
+}
+
+}  // namespace strata::merge

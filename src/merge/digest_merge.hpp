@@ -1,0 +1,31 @@
+#pragma once
+// Job 2 (key = image digest): turns every capture and reference of one image into the
+// documents the index stores (paper Algorithm 5; modes of paper §4.1).
+#include <string>
+#include <vector>
+
+#include "core/counters.hpp"
+#include "merge/document.hpp"
+#include "merge/groups.hpp"
+
+namespace strata::merge {
+
+enum class Mode {
+  compact,  // one document per digest: oldest page + every distinct description (default)
+  legacy,   // one document per digest: oldest page and only its descriptions
+  full,     // one document per (digest, page capture)
+};
+
+bool parse_mode(const std::string& text, Mode& out);
+const char* to_string(Mode mode);
+
+inline constexpr size_t kMaxDescriptions = 50;   // per field, like Arquivo's Solr script
+inline constexpr size_t kMaxCaptureTimes = 1000;
+
+// Documents sorted by id; none when the group has no capture or no reference.
+std::vector<ImageDocument> build_documents(DigestGroup& group, Mode mode, Counters& counters);
+
+// The id of a full-mode document: digest/pageTimestamp/fnv1a64(pageUrl) in hex.
+std::string full_document_id(const std::string& digest, const PageReference& ref);
+
+}  // namespace strata::merge

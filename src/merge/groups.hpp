@@ -1,0 +1,42 @@
+#pragma once
+// The units the two merge jobs work on: job 1 gets every record of one image SURT, job 2
+// every capture and reference of one image digest (SHA-256). See docs/merge.md.
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "extract/records.hpp"
+
+namespace strata::merge {
+
+using extract::ImageCapture;
+using extract::ImageRevisit;
+using extract::PageReference;
+
+// One extraction record of any kind.
+using Record = std::variant<ImageCapture, ImageRevisit, PageReference>;
+
+// Job 1 input: everything filed under one SURT (revisits under refersToSurt, or imgSurt).
+struct SurtGroup {
+  std::string surt;
+  std::vector<ImageCapture> images;
+  std::vector<ImageRevisit> revisits;
+  std::vector<PageReference> refs;
+};
+
+// Job 1 output and job 2 input: captures (resolved revisits included, as copies of the
+// capture they repeat) and the references assigned to one digest.
+struct DigestGroup {
+  std::string digest;
+  std::vector<ImageCapture> captures;
+  std::vector<PageReference> refs;
+};
+
+// The key a record is grouped by in job 1: imgSurt, or a revisit's refersToSurt.
+const std::string& surt_key(const Record& record);
+
+// Reads one extraction JSONL object; false when its "type" is none of image/revisit/ref.
+bool record_from_json(const Json& j, Record& out);
+Json record_to_json(const Record& record);
+
+}  // namespace strata::merge

@@ -1,0 +1,36 @@
+#include "merge/order.hpp"
+
+#include <string_view>
+#include <tuple>
+
+namespace strata::merge {
+namespace {
+
+using V = std::string_view;
+
+auto capture_key(const ImageCapture& c) {
+  return std::make_tuple(V(c.timestamp), c.imgUrl.size(), V(c.imgUrl), V(c.digest),
+                         V(c.collection), V(c.file), c.offset, c.length, V(c.imgSurt),
+                         V(c.recordType), c.status, V(c.mimeReported), V(c.mimeDetected),
+                         c.width, c.height, c.size, V(c.warcDigest), c.inline_);
+}
+
+auto reference_key(const PageReference& r) {
+  return std::make_tuple(V(r.pageTimestamp), r.pageUrl.size(), V(r.pageUrl), V(r.pageTitle),
+                         V(r.imgSurt), V(r.imgUrl), V(r.imgTitle), V(r.imgAlt),
+                         V(r.imgCaption), V(r.tag), V(r.collection), V(r.file), r.offset,
+                         r.length, r.imagesInPage, V(r.pageHost), V(r.pageUrlTokens),
+                         V(r.imgUrlTokens), r.inline_);
+}
+
+}  // namespace
+
+bool capture_before(const ImageCapture& a, const ImageCapture& b) {
+  return capture_key(a) < capture_key(b);
+}
+
+bool reference_before(const PageReference& a, const PageReference& b) {
+  return reference_key(a) < reference_key(b);
+}
+
+}  // namespace strata::merge

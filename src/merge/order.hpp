@@ -1,0 +1,15 @@
+#pragma once
+// Total orders on captures and references. Every choice merge makes ("the oldest capture",
+// "the oldest page") is the first element under these orders, so the output never depends
+// on input order, thread count or how Hadoop sorted the values of a key.
+#include "merge/groups.hpp"
+
+namespace strata::merge {
+
+// Earliest timestamp, then shorter imgUrl, then smaller imgUrl, then every other field.
+bool capture_before(const ImageCapture& a, const ImageCapture& b);
+
+// Earliest pageTimestamp, then shorter pageUrl, then smaller pageUrl, then every other field.
+bool reference_before(const PageReference& a, const PageReference& b);
+
+}  // namespace strata::merge

@@ -1,0 +1,244 @@
+#include "merge/pipeline.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <queue>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include "merge/codec.hpp"
+#include "merge/sorter.hpp"
+#include "merge/streaming.hpp"
+#include "merge/surt_merge.hpp"
+
+namespace strata::merge {
+namespace {
+
+// Runs work(i, counters) for i in [0, n) on up to `jobs` threads; counters are merged.
+void parallel_for(size_t n, unsigned jobs, Counters& counters,
+                  const std::function<void(size_t, Counters&, size_t worker)>& work) {
+  std::atomic<size_t> next{0};
+  std::mutex mutex;
+  std::exception_ptr error;
+  auto worker = [&](size_t w) {
+    Counters local;
+    try {
+      for (size_t i; (i = next++) < n;) work(i, local, w);
+    } catch (...) {
+      std::lock_guard lock(mutex);
+      if (!error) error = std::current_exception();
+    }
+    std::lock_guard lock(mutex);
+    counters.merge(local);
+  };
+  size_t threads = std::max<size_t>(1, std::min<size_t>(jobs, n));
+  std::vector<std::thread> pool;
+  for (size_t w = 1; w < threads; ++w) pool.emplace_back(worker, w);
+  worker(0);
+  for (auto& t : pool) t.join();
+  if (error) std::rethrow_exception(error);
+}
+
+void count_record(const Record& record, Counters& counters) {
+  static const char* names[] = {"records_image", "records_revisit", "records_ref"};
+  counters.add(names[record.index()]);
+}
+
+// Phase 1: every record keyed by its SURT.
+void read_sources(const std::vector<Source>& sources, const MergeOptions& options,
+                  uint64_t budget, RunSet& runs, Counters& counters) {
+  unsigned workers = std::max<unsigned>(1, std::min<unsigned>(options.jobs, sources.size()));
+  std::vector<std::unique_ptr<SpillBuffer>> buffers;
+  for (unsigned w = 0; w < workers; ++w)
+    buffers.push_back(std::make_unique<SpillBuffer>(runs, budget / workers));
+  parallel_for(sources.size(), workers, counters, [&](size_t i, Counters& local, size_t w) {
+    std::string bytes;
+    sources[i](
+        [&](const Record& record) {
+          count_record(record, local);
+          const std::string& key = surt_key(record);
+          if (key.empty()) return local.add("records_without_surt");
+          bytes.clear();
+          encode(record, bytes);
+          buffers[w]->add(key, bytes);
+        },
+        local);
+  });
+  for (auto& buffer : buffers) buffer->finish();
+}
+
+void decode_surt_group(std::string_view key, const std::vector<std::string_view>& values,
+                       SurtGroup& group) {
+  group.surt.assign(key);
+  group.images.clear();
+  group.revisits.clear();
+  group.refs.clear();
+  Record record;
+  for (auto value : values) {
+    decode(value, record);
+    if (auto* c = std::get_if<ImageCapture>(&record)) group.images.push_back(std::move(*c));
+    else if (auto* r = std::get_if<ImageRevisit>(&record)) group.revisits.push_back(std::move(*r));
+    else group.refs.push_back(std::move(std::get<PageReference>(record)));
+  }
+}
+
+// Phase 2: job 1 per SURT; its output keyed by digest.
+void merge_surts(const RunSet& in, unsigned jobs, uint64_t budget, RunSet& out,
+                 Counters& counters) {
+  std::vector<std::unique_ptr<SpillBuffer>> buffers;
+  for (unsigned w = 0; w < jobs; ++w)
+    buffers.push_back(std::make_unique<SpillBuffer>(out, budget / jobs));
+  parallel_for(in.partitions(), jobs, counters, [&](size_t p, Counters& local, size_t w) {
+    SurtGroup group;
+    std::string bytes;
+    merge_partition(in, p, [&](std::string_view key, const std::vector<std::string_view>& values) {
+      local.add("surts");
+      decode_surt_group(key, values, group);
+      for (auto& digest_group : merge_surt(group, local)) {
+        for (auto& capture : digest_group.captures) {
+          bytes.clear();
+          encode(Record(std::move(capture)), bytes);
+          buffers[w]->add(digest_group.digest, bytes);
+        }
+        for (auto& ref : digest_group.refs) {
+          bytes.clear();
+          encode(Record(std::move(ref)), bytes);
+          buffers[w]->add(digest_group.digest, bytes);
+        }
+      }
+    });
+  });
+  for (auto& buffer : buffers) buffer->finish();
+}
+
+// Phase 3: job 2 per digest; documents as "id\tjson" lines, sorted by id, per partition.
+std::vector<std::filesystem::path> build_parts(const RunSet& in, const MergeOptions& options,
+                                               Counters& counters) {
+  std::vector<std::filesystem::path> parts(in.partitions());
+  parallel_for(in.partitions(), options.jobs, counters, [&](size_t p, Counters& local, size_t) {
+    parts[p] = options.work_dir / ("documents-" + std::to_string(p) + ".part");
+    std::ofstream out(parts[p], std::ios::binary);
+    DigestGroup group;
+    Record record;
+    merge_partition(in, p, [&](std::string_view key, const std::vector<std::string_view>& values) {
+      group.digest.assign(key);
+      group.captures.clear();
+      group.refs.clear();
+      for (auto value : values) {
+        decode(value, record);
+        if (auto* c = std::get_if<ImageCapture>(&record)) group.captures.push_back(std::move(*c));
+        else group.refs.push_back(std::move(std::get<PageReference>(record)));
+      }
+      for (const auto& doc : build_documents(group, options.mode, local)) {
+        local.add("documents");
+        out << doc.id << '\t' << document_json(doc)
+            << '\n';
+      }
+    });
+    if (!out) throw std::runtime_error("cannot write " + parts[p].string());
+  });
+  return parts;
+}
+
+// Phase 4: the part files merged by id; the id prefix is dropped.
+void merge_parts(const std::vector<std::filesystem::path>& parts, std::ostream& out) {
+  struct Part {
+    std::ifstream in;
+    std::string line;
+    std::string_view id() const { return std::string_view(line).substr(0, line.find('\t')); }
+  };
+  std::vector<std::unique_ptr<Part>> open;
+  for (const auto& path : parts) {
+    auto part = std::make_unique<Part>();
+    part->in.open(path, std::ios::binary);
+    if (std::getline(part->in, part->line)) open.push_back(std::move(part));
+  }
+  auto greater = [&](size_t a, size_t b) { return open[a]->id() > open[b]->id(); };
+  std::priority_queue<size_t, std::vector<size_t>, decltype(greater)> heap(greater);
+  for (size_t i = 0; i < open.size(); ++i) heap.push(i);
+  while (!heap.empty()) {
+    size_t i = heap.top();
+    heap.pop();
+    out << std::string_view(open[i]->line).substr(open[i]->line.find('\t') + 1) << '\n';
+    if (std::getline(open[i]->in, open[i]->line)) heap.push(i);
+  }
+}
+
+}  // namespace
+
+Counters run_merge(const std::vector<Source>& sources, const MergeOptions& options,
+                   std::ostream& out) {
+  MergeOptions opts = options;
+  opts.jobs = std::max(1u, opts.jobs);
+  if (opts.work_dir.empty()) throw std::runtime_error("merge: no work dir");
+  std::filesystem::create_directories(opts.work_dir);
+  Counters counters;
+  // Half of the memory for each job's buffers: job 1's in-memory runs live until phase 2
+  // ends, while job 2's buffers fill.
+  uint64_t budget = std::max<uint64_t>(opts.memory / 2, 1 << 20);
+  RunSet by_surt(opts.work_dir, "surt", opts.jobs);
+  read_sources(sources, opts, budget, by_surt, counters);
+  RunSet by_digest(opts.work_dir, "digest", opts.jobs);
+  merge_surts(by_surt, opts.jobs, budget, by_digest, counters);
+  counters.add("spilled_runs", static_cast<int64_t>(by_surt.spilled_runs() + by_digest.spilled_runs()));
+  by_surt.clear();
+  auto parts = build_parts(by_digest, opts, counters);
+  by_digest.clear();
+  merge_parts(parts, out);
+  for (const auto& part : parts) std::filesystem::remove(part);
+  return counters;
+}
+
+Source jsonl_file_source(std::filesystem::path file, std::function<void(uint64_t)> on_bytes) {
+  return [file = std::move(file), on_bytes](const RecordEmit& emit, Counters& counters) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) {
+      counters.add("input_files_unreadable");
+      return;
+    }
+    std::string line;
+    Record record;
+    while (std::getline(in, line)) {
+      if (on_bytes) on_bytes(line.size() + 1);
+      if (line.empty()) continue;
+      try {
+        if (record_from_json(Json::parse(line), record)) emit(record);
+        else counters.add("lines_not_records");
+      } catch (const Json::exception&) {
+        counters.add("lines_malformed");
+      }
+    }
+  };
+}
+
+std::string table2_report(const Counters& c) {
+  int64_t base = c.get("records_ref");
+  auto row = [base](std::ostringstream& out, const char* label, int64_t n, int64_t prev) {
+    char line[160];
+    auto pct = [](int64_t a, int64_t b) { return b ? 100.0 * static_cast<double>(a) / static_cast<double>(b) : 0.0; };
+    if (prev < 0)
+      std::snprintf(line, sizeof line, "%-34s %14lld %8.1f%% %9s\n", label,
+                    static_cast<long long>(n), pct(n, base), "-");
+    else
+      std::snprintf(line, sizeof line, "%-34s %14lld %8.1f%% %+8.1f%%\n", label,
+                    static_cast<long long>(n), pct(n, base), pct(n, prev) - 100.0);
+    out << line;
+  };
+  std::ostringstream out;
+  out << "Stage                                       Count  % no-dedup  vs. prev.\n";
+  char line[160];
+  std::snprintf(line, sizeof line, "%-34s %14lld\n", "Image captures (+resolved revisits)",
+                static_cast<long long>(c.get("records_image") + c.get("revisits_resolved")));
+  out << line;
+  row(out, "Image metadata records (no dedup)", base, -1);
+  row(out, "Matching SURT (job 1)", c.get("surt_digest_groups"), base);
+  row(out, "Matching digest (job 2)", c.get("digests_merged"), c.get("surt_digest_groups"));
+  return out.str();
+}
+
+}  // namespace strata::merge

@@ -1,0 +1,43 @@
+#pragma once
+// The in-process merge: both jobs of docs/merge.md, out of core and in parallel.
+//   phase 1  read sources (one worker per source), key records by SURT      -> runs
+//   phase 2  per SURT partition: merge_surt, key the result by digest       -> runs
+//   phase 3  per digest partition: build_documents, write documents by id   -> part files
+//   phase 4  k-way merge of the part files by id                            -> out
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <ostream>
+#include <vector>
+
+#include "core/counters.hpp"
+#include "merge/digest_merge.hpp"
+#include "merge/groups.hpp"
+
+namespace strata::merge {
+
+struct MergeOptions {
+  Mode mode = Mode::compact;
+  unsigned jobs = 1;
+  uint64_t memory = uint64_t{1} << 30;  // bytes for buffered records (both jobs together)
+  std::filesystem::path work_dir;       // spill files; created, and emptied at the end
+};
+
+// A source pushes records into `emit`; it runs on one worker thread, and may count problems
+// (e.g. unreadable lines) in `counters`.
+using RecordEmit = std::function<void(const Record&)>;
+using Source = std::function<void(const RecordEmit& emit, Counters& counters)>;
+
+// Writes the documents as JSONL, sorted by id, to `out`; returns the counters (names in
+// docs/merge.md). Throws std::runtime_error when the work dir cannot be written.
+Counters run_merge(const std::vector<Source>& sources, const MergeOptions& options,
+                   std::ostream& out);
+
+// A source reading one extraction JSONL file (lines that are not records are counted).
+// `on_bytes` (may be empty) is told how many bytes were read, for progress bars.
+Source jsonl_file_source(std::filesystem::path file, std::function<void(uint64_t)> on_bytes = {});
+
+// Paper Table 2: records, after the SURT merge, after the digest merge, with percentages.
+std::string table2_report(const Counters& counters);
+
+}  // namespace strata::merge
