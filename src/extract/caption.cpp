@@ -1,0 +1,165 @@
+#include "extract/caption.hpp"
+
+#include <vector>
+
+#include "extract/html_dom.hpp"
+
+namespace strata::extract {
+namespace {
+
+// Java String.trim(): drops chars <= 0x20 at both ends.
+std::string_view java_trim(std::string_view s) {
+  while (!s.empty() && static_cast<unsigned char>(s.front()) <= 0x20) s.remove_prefix(1);
+  while (!s.empty() && static_cast<unsigned char>(s.back()) <= 0x20) s.remove_suffix(1);
+  return s;
+}
+
+bool is_continuation(char c) {
+  return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
+}
+
+// Byte offset just after the first n code points of s (s.size() if shorter).
+size_t prefix_bytes(std::string_view s, size_t n) {
+  size_t pos = 0;
+  for (size_t count = 0; pos < s.size(); ++pos) {
+    if (!is_continuation(s[pos]) && count++ == n) break;
+  }
+  return pos;
+}
+
+// The last n code points of s.
+std::string_view last_chars(std::string_view s, size_t n) {
+  size_t pos = s.size();
+  for (size_t count = 0; pos > 0 && count < n;) {
+    --pos;
+    if (!is_continuation(s[pos])) ++count;
+  }
+  return s.substr(pos);
+}
+
+size_t child_node_count(const GumboNode* n) {
+  size_t count = children(n).length;
+  // jsoup keeps the doctype as a child node of the document; gumbo does not.
+  if (n->type == GUMBO_NODE_DOCUMENT && n->v.document.has_doctype) ++count;
+  return count;
+}
+
+}  // namespace
+
+std::string truncate_chars(std::string_view s, size_t max_chars) {
+  return std::string(s.substr(0, prefix_bytes(s, max_chars)));
+}
+
+std::string trim250(const TextSummary& text) {
+  constexpr size_t kMax = 250, kHalf = kMax / 2;
+  if (text.chars <= kMax) return text.head;
+  std::string_view head(text.head);
+  head = head.substr(0, prefix_bytes(head, kHalf));
+  size_t space = head.rfind(' ');
+  std::string_view head_part =
+      java_trim(head.substr(0, space == std::string_view::npos ? head.size() : space));
+  std::string_view ends =
+      text.complete() ? std::string_view(text.head) : std::string_view(text.tail);
+  std::string_view tail = last_chars(ends, kHalf);
+  size_t first_space = tail.find(' ');
+  // Java: no space -> index -1 -> the tail starts one character earlier (126 chars).
+  std::string_view tail_part = first_space != std::string_view::npos ? tail.substr(first_space)
+                                                                     : last_chars(ends, kHalf + 1);
+  std::string joined = std::string(head_part) + "\n" + std::string(java_trim(tail_part));
+  return std::string(java_trim(joined));
+}
+
+CaptionExtractor::CaptionExtractor(CaptionOptions options)
+    : options_(options), start_(std::chrono::steady_clock::now()) {}
+
+bool CaptionExtractor::budget_spent() {
+  if (!spent_) spent_ = std::chrono::steady_clock::now() - start_ > options_.budget;
+  return spent_;
+}
+
+// Arquivo's text(e) is "" for <html> and the document, so a page whose body has no text
+// never takes the <head>'s title as a caption.
+bool CaptionExtractor::has_text(const GumboNode* n) {
+  if (n->type == GUMBO_NODE_DOCUMENT || is_tag(n, GUMBO_TAG_HTML)) return false;
+  return cache_.has_text(n);
+}
+
+const TextSummary& CaptionExtractor::text(const GumboNode* n) {
+  return has_text(n) ? cache_.text(n) : empty_;
+}
+
+const CaptionExtractor::Level& CaptionExtractor::level(const GumboNode* n) {
+  auto found = levels_.find(n);
+  if (found != levels_.end()) return found->second;
+  // Collect the chain up to the first memoised ancestor, then fill it top-down.
+  std::vector<const GumboNode*> chain;
+  const Level* above = nullptr;
+  for (const GumboNode* cur = n; cur; cur = cur->parent) {
+    auto it = levels_.find(cur);
+    if (it != levels_.end()) {
+      above = &it->second;
+      break;
+    }
+    chain.push_back(cur);
+  }
+  for (size_t i = chain.size(); i-- > 0;) {
+    const GumboNode* cur = chain[i];
+    Level l{cur, above ? above->depth + 1 : 0};
+    // "<=" in Arquivo's bottom-up scan means the highest of equal counts wins.
+    if (above && child_node_count(above->best) >= child_node_count(cur)) l.best = above->best;
+    above = &levels_.emplace(cur, l).first->second;
+  }
+  return *above;
+}
+
+TextSummary CaptionExtractor::sibling_text(const GumboNode* n) {
+  const GumboNode* prev = previous_element_sibling(n);
+  while (prev && !has_text(prev)) prev = previous_element_sibling(prev);
+  const GumboNode* next = next_element_sibling(n);
+  while (next && !has_text(next)) next = next_element_sibling(next);
+  return concat(prev ? text(prev) : empty_, "\n", next ? text(next) : empty_);
+}
+
+std::string CaptionExtractor::arquivo_caption(const GumboNode* image) {
+  const Level& image_level = level(image);
+  size_t max_level = image_level.depth - level(image_level.best).depth;
+  const GumboNode* prev = image;
+  const GumboNode* cur = image;
+  size_t i = 0;
+  while (cur && !has_text(cur)) {
+    prev = cur;
+    cur = cur->parent;
+    ++i;
+  }
+  if (i >= max_level) return trim250(sibling_text(prev));
+  return trim250(cur ? text(cur) : empty_);
+}
+
+std::optional<std::string> CaptionExtractor::figcaption(const GumboNode* image) {
+  for (const GumboNode* a = image->parent; a && is_element(a); a = a->parent) {
+    if (!is_tag(a, GUMBO_TAG_FIGURE)) continue;
+    const GumboVector& kids = children(a);
+    for (unsigned i = 0; i < kids.length; ++i) {
+      auto* c = static_cast<const GumboNode*>(kids.data[i]);
+      if (is_tag(c, GUMBO_TAG_FIGCAPTION) && has_text(c)) return trim250(text(c));
+    }
+    return std::nullopt;  // only the nearest figure counts
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> CaptionExtractor::caption(const GumboNode* image) {
+  if (budget_spent()) {
+    ++timed_out_;
+    return std::nullopt;
+  }
+  if (auto fig = figcaption(image)) return fig;
+  return arquivo_caption(image);
+}
+
+std::string CaptionExtractor::anchor_text(const GumboNode* anchor) {
+  TextSummary t = node_text(anchor, kMaxFieldChars);
+  return t.head;
+}
+
+}  // namespace strata::extract

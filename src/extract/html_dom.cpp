@@ -1,0 +1,104 @@
+#include "extract/html_dom.hpp"
+
+#include <cstring>
+#include <vector>
+
+namespace strata::extract {
+
+HtmlDocument::HtmlDocument(std::string_view html) {
+  GumboOptions options = kGumboDefaultOptions;
+  // Parse errors are of no use to us and on broken pages they cost memory and time.
+  options.max_errors = 0;
+  output_ = gumbo_parse_with_options(&options, html.data(), html.size());
+}
+
+HtmlDocument::~HtmlDocument() {
+  gumbo_destroy_output(&kGumboDefaultOptions, output_);
+}
+
+std::string tag_name(const GumboNode* n) {
+  if (!is_element(n)) return {};
+  const GumboElement& e = n->v.element;
+  std::string name;
+  if (e.tag != GUMBO_TAG_UNKNOWN) {
+    name = gumbo_normalized_tagname(e.tag);
+  } else {
+    GumboStringPiece piece = e.original_tag;
+    gumbo_tag_from_original_text(&piece);
+    name.assign(piece.data, piece.length);
+    for (char& c : name) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+  }
+  return name;
+}
+
+const char* attribute(const GumboNode* n, const char* name) {
+  if (!is_element(n)) return nullptr;
+  const GumboAttribute* a = gumbo_get_attribute(&n->v.element.attributes, name);
+  return a ? a->value : nullptr;
+}
+
+const GumboVector& children(const GumboNode* n) {
+  return n->type == GUMBO_NODE_DOCUMENT ? n->v.document.children : n->v.element.children;
+}
+
+namespace {
+const GumboNode* element_sibling(const GumboNode* n, int step) {
+  const GumboNode* parent = n->parent;
+  if (!parent) return nullptr;
+  const GumboVector& kids = children(parent);
+  for (long i = static_cast<long>(n->index_within_parent) + step;
+       i >= 0 && i < static_cast<long>(kids.length); i += step) {
+    auto* c = static_cast<const GumboNode*>(kids.data[i]);
+    if (is_element(c)) return c;
+  }
+  return nullptr;
+}
+}  // namespace
+
+const GumboNode* previous_element_sibling(const GumboNode* n) {
+  return element_sibling(n, -1);
+}
+const GumboNode* next_element_sibling(const GumboNode* n) {
+  return element_sibling(n, +1);
+}
+
+std::string normalise_whitespace(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  bool pending_space = false;
+  for (unsigned char c : s) {
+    if (c <= 0x20) {
+      pending_space = !out.empty();
+      continue;
+    }
+    if (pending_space) out.push_back(' ');
+    pending_space = false;
+    out.push_back(static_cast<char>(c));
+  }
+  return out;
+}
+
+std::string document_title(const GumboNode* root) {
+  // Iterative DFS: tag soup can nest deeper than the stack allows for recursion.
+  std::vector<const GumboNode*> stack{root};
+  while (!stack.empty()) {
+    const GumboNode* n = stack.back();
+    stack.pop_back();
+    if (is_tag(n, GUMBO_TAG_TITLE)) {
+      std::string text;
+      const GumboVector& kids = children(n);
+      for (unsigned i = 0; i < kids.length; ++i) {
+        auto* c = static_cast<const GumboNode*>(kids.data[i]);
+        if (c->type == GUMBO_NODE_TEXT || c->type == GUMBO_NODE_WHITESPACE) text += c->v.text.text;
+      }
+      return normalise_whitespace(text);
+    }
+    if (n->type != GUMBO_NODE_DOCUMENT && !is_element(n)) continue;
+    const GumboVector& kids = children(n);
+    for (unsigned i = kids.length; i-- > 0;)
+      stack.push_back(static_cast<const GumboNode*>(kids.data[i]));
+  }
+  return {};
+}
+
+}  // namespace strata::extract

@@ -1,0 +1,56 @@
+#pragma once
+// A parsed HTML5 document (gumbo) and the small tree helpers the extraction code needs.
+// Gumbo follows the WHATWG tree-construction rules, so tag soup always yields a tree and
+// never throws; this wrapper only owns the result and hides gumbo's C types where cheap.
+#include <gumbo.h>
+
+#include <string>
+#include <string_view>
+
+namespace strata::extract {
+
+class HtmlDocument {
+ public:
+  explicit HtmlDocument(std::string_view html);
+  ~HtmlDocument();
+  HtmlDocument(const HtmlDocument&) = delete;
+  HtmlDocument& operator=(const HtmlDocument&) = delete;
+
+  const GumboNode* root() const { return output_->document; }
+  bool has_doctype() const { return output_->document->v.document.has_doctype; }
+
+ private:
+  GumboOutput* output_;
+};
+
+// True for element and template nodes (both carry a GumboElement).
+inline bool is_element(const GumboNode* n) {
+  return n->type == GUMBO_NODE_ELEMENT || n->type == GUMBO_NODE_TEMPLATE;
+}
+inline bool is_tag(const GumboNode* n, GumboTag tag) {
+  return is_element(n) && n->v.element.tag == tag;
+}
+// Lower-case tag name ("img"; unknown tags keep their source spelling, lower-cased).
+std::string tag_name(const GumboNode* n);
+
+// Attribute value, or nullptr when absent.
+const char* attribute(const GumboNode* n, const char* name);
+inline std::string_view attribute_or_empty(const GumboNode* n, const char* name) {
+  const char* v = attribute(n, name);
+  return v ? std::string_view(v) : std::string_view();
+}
+
+// Child nodes (all kinds) of an element or the document.
+const GumboVector& children(const GumboNode* n);
+
+// Previous/next sibling that is an element (jsoup previousElementSibling()).
+const GumboNode* previous_element_sibling(const GumboNode* n);
+const GumboNode* next_element_sibling(const GumboNode* n);
+
+// Title of the document: text of the first <title>, whitespace-normalised ("" if none).
+std::string document_title(const GumboNode* root);
+
+// Collapses runs of whitespace to one space and trims (Java trim: chars <= 0x20).
+std::string normalise_whitespace(std::string_view s);
+
+}  // namespace strata::extract

@@ -1,0 +1,293 @@
+#include "extract/html_refs.hpp"
+
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "extract/css_urls.hpp"
+#include "extract/html_dom.hpp"
+#include "extract/srcset.hpp"
+#include "url/url.hpp"
+
+namespace strata::extract {
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && static_cast<unsigned char>(s.front()) <= 0x20) s.remove_prefix(1);
+  while (!s.empty() && static_cast<unsigned char>(s.back()) <= 0x20) s.remove_suffix(1);
+  return s;
+}
+
+bool is_data_image(std::string_view v) {
+  v = trim(v);
+  constexpr std::string_view kPrefix = "data:image";
+  if (v.size() < kPrefix.size()) return false;
+  for (size_t i = 0; i < kPrefix.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(v[i])) != kPrefix[i]) return false;
+  return true;
+}
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// The elements the finder looks at, gathered in one document-order pass.
+struct Elements {
+  std::vector<const GumboNode*> images, sources, anchors, styles, styled;
+  const GumboNode* base = nullptr;
+};
+
+Elements collect(const GumboNode* root) {
+  Elements found;
+  std::vector<const GumboNode*> stack{root};
+  while (!stack.empty()) {
+    const GumboNode* n = stack.back();
+    stack.pop_back();
+    if (n->type != GUMBO_NODE_DOCUMENT && !is_element(n)) continue;
+    if (is_element(n)) {
+      GumboTag t = n->v.element.tag;
+      if (t == GUMBO_TAG_IMG)
+        found.images.push_back(n);
+      else if (t == GUMBO_TAG_SOURCE && n->parent && tag_name(n->parent) == "picture")
+        found.sources.push_back(n);
+      else if (t == GUMBO_TAG_A && attribute(n, "href"))
+        found.anchors.push_back(n);
+      else if (t == GUMBO_TAG_STYLE)
+        found.styles.push_back(n);
+      else if (t == GUMBO_TAG_BASE && !found.base && attribute(n, "href"))
+        found.base = n;
+      if (attribute(n, "style")) found.styled.push_back(n);
+    }
+    const GumboVector& kids = children(n);
+    for (unsigned i = kids.length; i-- > 0;)
+      stack.push_back(static_cast<const GumboNode*>(kids.data[i]));
+  }
+  return found;
+}
+
+class Finder {
+ public:
+  Finder(std::string base, const RefOptions& options, Counters& counters)
+      : base_(std::move(base)),
+        options_(options),
+        counters_(counters),
+        captions_(options.caption) {}
+
+  void image(const GumboNode* img);
+  void source(const GumboNode* source);
+  void anchor(const GumboNode* a);
+  void css(std::string_view text);
+  std::vector<HtmlRef> take() { return std::move(refs_); }
+  size_t captions_timed_out() const { return captions_.timed_out(); }
+
+ private:
+  // Resolved URL, or "" (counted) when unusable. Data URIs are returned as they are.
+  std::string resolve(std::string_view raw);
+  // Candidate URLs of an <img> or <source>, resolved and de-duplicated, in attribute order.
+  std::vector<std::string> candidates(const GumboNode* el, bool any_attribute);
+  void emit_element(const GumboNode* el, const char* tag, const GumboNode* described_by);
+  void add(HtmlRef ref);
+
+  std::string base_;
+  const RefOptions& options_;
+  Counters& counters_;
+  CaptionExtractor captions_;
+  std::vector<HtmlRef> refs_;
+  std::set<std::pair<std::string, std::string>> page_seen_;  // (url, tag) of a and css
+  std::set<std::string> element_urls_;                       // urls from img/source/a
+};
+
+std::string Finder::resolve(std::string_view raw) {
+  std::string_view value = trim(raw);
+  if (is_data_image(value)) return std::string(value);
+  if (value.empty()) {
+    counters_.add("html_refs_invalid");
+    return {};
+  }
+  std::optional<std::string> abs = url::resolve(base_, value);
+  if (!abs || abs->empty()) {
+    counters_.add("html_refs_invalid");
+    return {};
+  }
+  if (!url::within_length_limit(*abs)) {
+    counters_.add("html_refs_too_long");
+    return {};
+  }
+  return std::move(*abs);
+}
+
+std::vector<std::string> Finder::candidates(const GumboNode* el, bool any_attribute) {
+  std::vector<std::string> out;
+  auto push = [&out](std::string u) {
+    if (u.empty()) return;
+    for (const std::string& seen : out)
+      if (seen == u) return;
+    out.push_back(std::move(u));
+  };
+  if (any_attribute) {
+    for (const char* name : {"src", "lowsrc"})
+      if (!trim(attribute_or_empty(el, name)).empty()) push(resolve(attribute_or_empty(el, name)));
+  }
+  const GumboVector& attrs = el->v.element.attributes;
+  for (unsigned i = 0; i < attrs.length; ++i) {
+    auto* a = static_cast<const GumboAttribute*>(attrs.data[i]);
+    std::string_view name = a->name, value = a->value;
+    if (ends_with(name, "srcset")) {  // srcset, data-srcset, data-lazy-srcset, ...
+      for (const std::string& c : parse_srcset(value)) push(resolve(c));
+      continue;
+    }
+    if (!any_attribute || name == "src" || name == "lowsrc" || trim(value).empty()) continue;
+    // Any other attribute counts when it names an image (data-src="x.jpg", as Arquivo).
+    if (is_data_image(value)) {
+      push(std::string(trim(value)));
+      continue;
+    }
+    std::optional<std::string> abs = url::resolve(base_, trim(value));
+    if (abs && url::within_length_limit(*abs) && url::has_image_extension(*abs)) push(*abs);
+  }
+  return out;
+}
+
+void Finder::add(HtmlRef ref) {
+  counters_.add("html_refs_" + ref.tag);
+  if (ref.tag != "css" && !ref.inline_) element_urls_.insert(ref.url);
+  refs_.push_back(std::move(ref));
+}
+
+void Finder::emit_element(const GumboNode* el, const char* tag, const GumboNode* described_by) {
+  std::vector<std::string> urls = candidates(el, std::string_view(tag) == "img");
+  if (urls.empty()) return;
+  std::string alt = truncate_chars(attribute_or_empty(described_by, "alt"));
+  std::string title = truncate_chars(attribute_or_empty(described_by, "title"));
+  std::optional<std::string> caption = captions_.caption(described_by);
+  for (std::string& u : urls) {
+    HtmlRef ref;
+    ref.inline_ = is_data_image(u);
+    ref.tag = ref.inline_ ? "inline" : tag;
+    ref.url = std::move(u);
+    ref.alt = alt;
+    ref.title = title;
+    ref.caption = caption.value_or("");
+    add(std::move(ref));
+  }
+}
+
+void Finder::image(const GumboNode* img) {
+  emit_element(img, "img", img);
+}
+
+void Finder::source(const GumboNode* source) {
+  // alt/title/caption come from the <picture>'s <img>, which the sources are alternatives of.
+  const GumboNode* described_by = source;
+  const GumboVector& kids = children(source->parent);
+  for (unsigned i = 0; i < kids.length; ++i) {
+    auto* c = static_cast<const GumboNode*>(kids.data[i]);
+    if (is_tag(c, GUMBO_TAG_IMG)) described_by = c;
+  }
+  emit_element(source, "source", described_by);
+}
+
+void Finder::anchor(const GumboNode* a) {
+  std::string_view href = attribute_or_empty(a, "href");
+  bool data = is_data_image(href);
+  std::string abs;
+  if (data) {
+    abs = std::string(trim(href));
+  } else {
+    // Only links to images are references; other hrefs are not worth counting as invalid.
+    std::optional<std::string> r = url::resolve(base_, trim(href));
+    if (!r || !url::has_image_extension(*r)) return;
+    if (!url::within_length_limit(*r)) {
+      counters_.add("html_refs_too_long");
+      return;
+    }
+    abs = std::move(*r);
+  }
+  std::string tag = data ? "inline" : "a";
+  if (!page_seen_.insert({abs, "a"}).second) {
+    counters_.add("html_refs_duplicate");
+    return;
+  }
+  HtmlRef ref;
+  ref.inline_ = data;
+  ref.tag = tag;
+  ref.url = std::move(abs);
+  ref.caption = captions_.anchor_text(a);
+  add(std::move(ref));
+}
+
+void Finder::css(std::string_view text) {
+  for (const std::string& raw : css_urls(text)) {
+    bool data = is_data_image(raw);
+    std::string abs;
+    if (data) {
+      abs = std::string(trim(raw));
+    } else {
+      std::optional<std::string> r = url::resolve(base_, raw);
+      if (!r || !url::has_image_extension(*r)) continue;  // fonts, stylesheets, ...
+      if (!url::within_length_limit(*r)) {
+        counters_.add("html_refs_too_long");
+        continue;
+      }
+      abs = std::move(*r);
+    }
+    // As Arquivo: a CSS URL already found in an element is not a new reference.
+    if (element_urls_.count(abs) || !page_seen_.insert({abs, "css"}).second) {
+      counters_.add("html_refs_duplicate");
+      continue;
+    }
+    HtmlRef ref;
+    ref.inline_ = data;
+    ref.tag = data ? "inline" : "css";
+    ref.url = std::move(abs);
+    add(std::move(ref));
+  }
+}
+
+std::string text_content(const GumboNode* n) {
+  std::string out;
+  const GumboVector& kids = children(n);
+  for (unsigned i = 0; i < kids.length; ++i) {
+    auto* c = static_cast<const GumboNode*>(kids.data[i]);
+    if (c->type == GUMBO_NODE_TEXT || c->type == GUMBO_NODE_WHITESPACE ||
+        c->type == GUMBO_NODE_CDATA)
+      out += c->v.text.text;
+  }
+  return out;
+}
+
+}  // namespace
+
+PageRefs find_references(std::string_view page_url, std::string_view html,
+                         const RefOptions& options, Counters& counters) {
+  PageRefs page;
+  HtmlDocument doc(html);
+  Elements found = collect(doc.root());
+  page.title = document_title(doc.root());
+  page.base_url = std::string(page_url);
+  if (found.base) {
+    // Arquivo ignores <base href> for <img> and CSS; browsers do not, and neither do we.
+    if (auto b = url::resolve(page_url, trim(attribute_or_empty(found.base, "href"))))
+      page.base_url = *b;
+  }
+  page.images_in_page = static_cast<int>(found.images.size());
+  counters.add("html_img_elements", page.images_in_page);
+
+  Finder finder(page.base_url, options, counters);
+  size_t examined = std::min(found.images.size(), options.max_images);
+  for (size_t i = 0; i < examined; ++i) finder.image(found.images[i]);
+  if (examined < found.images.size()) {
+    counters.add("html_pages_img_cap_exceeded");
+    counters.add("html_img_not_parsed", static_cast<int64_t>(found.images.size() - examined));
+  }
+  for (const GumboNode* s : found.sources) finder.source(s);
+  for (const GumboNode* a : found.anchors) finder.anchor(a);
+  for (const GumboNode* s : found.styles) finder.css(text_content(s));
+  for (const GumboNode* e : found.styled) finder.css(attribute_or_empty(e, "style"));
+  if (finder.captions_timed_out() > 0)
+    counters.add("html_captions_timed_out", static_cast<int64_t>(finder.captions_timed_out()));
+  page.refs = finder.take();
+  return page;
+}
+
+}  // namespace strata::extract
