@@ -1,0 +1,173 @@
+#include "search/query_builder.hpp"
+
+#include <algorithm>
+
+#include "index/analysis.hpp"
+#include "index/schema.hpp"
+
+namespace strata::search {
+namespace {
+
+using index::kTextFields;
+using index::TextField;
+using index::Token;
+using Q = Xapian::Query;
+
+std::string cat(std::string_view a, std::string_view b, std::string_view c = {}) {
+  std::string s(a);
+  s += b;
+  s += c;
+  return s;
+}
+
+std::vector<Token> tokens_of(const std::vector<std::string>& texts) {
+  std::vector<Token> out;
+  for (const auto& t : texts)
+    for (auto& tok : index::analyze(t)) out.push_back(std::move(tok));
+  return out;
+}
+
+// Terms of one word in one field (prefix "" = the combined BM25F field).
+Q word_in(const Token& t, std::string_view field_prefix, bool exact_only) {
+  Q exact(cat(field_prefix, t.exact));
+  if (exact_only || t.stop) return exact;
+  return Q(Q::OP_OR, Q(cat(index::prefix::stem, field_prefix, t.stem)), exact);
+}
+
+Q word_query(const Token& t, Formulation f, bool exact_only) {
+  if (f == Formulation::bm25f) return word_in(t, "", exact_only);
+  std::vector<Q> per_field;
+  for (const TextField& field : kTextFields)
+    per_field.emplace_back(Q::OP_SCALE_WEIGHT, word_in(t, field.prefix, exact_only),
+                           field.weight);
+  return Q(Q::OP_MAX, per_field.begin(), per_field.end());
+}
+
+Q phrase_in(const std::vector<Token>& toks, size_t from, size_t n, std::string_view prefix,
+            Xapian::termcount window) {
+  std::vector<Q> terms;
+  for (size_t i = from; i < from + n; ++i) terms.emplace_back(cat(prefix, toks[i].exact));
+  return Q(Q::OP_PHRASE, terms.begin(), terms.end(), window);
+}
+
+// Phrase over every field, each scaled by boost x field weight (boost 1 for a plain phrase).
+Q phrase_query(const std::vector<Token>& toks, size_t from, size_t n, unsigned slop,
+               double boost) {
+  std::vector<Q> per_field;
+  for (const TextField& field : kTextFields)
+    per_field.emplace_back(Q::OP_SCALE_WEIGHT,
+                           phrase_in(toks, from, n, field.prefix, Xapian::termcount(n + slop)),
+                           boost * field.weight);
+  return Q(Q::OP_OR, per_field.begin(), per_field.end());
+}
+
+Q phrase_boosts(const std::vector<Token>& toks) {
+  std::vector<Q> boosts;
+  const size_t n = toks.size();
+  if (n >= 2) boosts.push_back(phrase_query(toks, 0, n, 1, kPhraseBoost));
+  for (size_t i = 0; n >= 2 && i + 2 <= n; ++i)
+    boosts.push_back(phrase_query(toks, i, 2, 2, kBigramBoost));
+  for (size_t i = 0; n >= 3 && i + 3 <= n; ++i)
+    boosts.push_back(phrase_query(toks, i, 3, 3, kTrigramBoost));
+  return Q(Q::OP_OR, boosts.begin(), boosts.end());
+}
+
+Q user_phrase(const std::string& text, Formulation f) {
+  std::vector<Token> toks = index::analyze(text);
+  if (toks.empty()) return Q();
+  if (toks.size() == 1) return word_query(toks[0], f, true);
+  return phrase_query(toks, 0, toks.size(), 0, 1);
+}
+
+Q exclusions(const ParsedQuery& parsed) {
+  std::vector<Q> out;
+  for (const Token& t : tokens_of(parsed.excluded_words)) out.push_back(word_in(t, "", false));
+  for (const auto& p : parsed.excluded_phrases) {
+    std::vector<Token> toks = index::analyze(p);
+    if (toks.size() == 1) out.push_back(word_in(toks[0], "", false));
+    if (toks.size() > 1) out.push_back(phrase_query(toks, 0, toks.size(), 0, 1));
+  }
+  return Q(Q::OP_OR, out.begin(), out.end());
+}
+
+Q term(std::string_view prefix, const std::string& value) { return Q(cat(prefix, value)); }
+
+Q any_of(std::string_view prefix, const std::vector<std::string>& values) {
+  std::vector<Q> terms;
+  for (const auto& v : values) terms.push_back(term(prefix, v));
+  return Q(Q::OP_OR, terms.begin(), terms.end());
+}
+
+Q site_query(const std::vector<std::string>& sites) {
+  std::vector<Q> out;
+  for (std::string s : sites) {
+    if (s.rfind("*.", 0) == 0) {
+      out.push_back(term(index::prefix::domain, s.substr(2)));
+      continue;
+    }
+    if (s.rfind("www.", 0) == 0) s = s.substr(4);
+    out.push_back(term(index::prefix::host, s));
+    out.push_back(term(index::prefix::host, "www." + s));
+  }
+  return Q(Q::OP_OR, out.begin(), out.end());
+}
+
+Q size_query(SizeClass size) {
+  auto v = [](double x) { return Xapian::sortable_serialise(x); };
+  switch (size) {
+    case SizeClass::sm: return Q(Q::OP_VALUE_LE, index::slot::area, v(65536));
+    case SizeClass::md: return Q(Q::OP_VALUE_RANGE, index::slot::area, v(65537), v(810000));
+    case SizeClass::lg: return Q(Q::OP_VALUE_GE, index::slot::area, v(810001));
+    case SizeClass::any: break;
+  }
+  return Q();
+}
+
+Q date_query(const SearchRequest& r) {
+  using index::slot::timestamp;
+  if (r.from && r.to) return Q(Q::OP_VALUE_RANGE, timestamp, *r.from, *r.to);
+  if (r.from) return Q(Q::OP_VALUE_GE, timestamp, *r.from);
+  if (r.to) return Q(Q::OP_VALUE_LE, timestamp, *r.to);
+  return Q();
+}
+
+}  // namespace
+
+Q text_query(const ParsedQuery& parsed, Formulation formulation) {
+  std::vector<Token> toks = tokens_of(parsed.words);
+  bool only_stop = std::all_of(toks.begin(), toks.end(), [](const Token& t) { return t.stop; });
+  std::vector<Q> clauses;
+  for (const Token& t : toks)
+    if (!t.stop || only_stop) clauses.push_back(word_query(t, formulation, t.stop));
+  for (const auto& p : parsed.phrases) clauses.push_back(user_phrase(p, formulation));
+  Q main(Q::OP_OR, clauses.begin(), clauses.end());
+  if (main.empty()) return parsed.empty() ? Q::MatchAll : Q::MatchNothing;
+  if (toks.size() < 2) return main;
+  return Q(Q::OP_AND_MAYBE, main, phrase_boosts(toks));
+}
+
+Q apply_filters(const Q& query, const SearchRequest& r) {
+  using namespace index;
+  std::vector<Q> filters;
+  if (r.safe)
+    filters.emplace_back(Q::OP_VALUE_LE, slot::safe, Xapian::sortable_serialise(kSafeThreshold));
+  filters.push_back(date_query(r));
+  if (!r.types.empty()) filters.push_back(any_of(prefix::mime, r.types));
+  filters.push_back(size_query(r.size));
+  if (!r.sites.empty()) filters.push_back(site_query(r.sites));
+  if (!r.collections.empty()) filters.push_back(any_of(prefix::collection, r.collections));
+  Q out = query;
+  for (const Q& f : filters)
+    if (!f.empty()) out = Q(Q::OP_FILTER, out, f);
+  Q hidden(Q::OP_OR, Q(std::string(prefix::blocked)), Q(std::string(prefix::inline_img)));
+  return Q(Q::OP_AND_NOT, out, hidden);
+}
+
+Q build_query(const ParsedQuery& parsed, const SearchRequest& request) {
+  Q query = text_query(parsed, request.formulation);
+  Q excluded = exclusions(parsed);
+  if (!excluded.empty()) query = Q(Q::OP_AND_NOT, query, excluded);
+  return apply_filters(query, request);
+}
+
+}  // namespace strata::search

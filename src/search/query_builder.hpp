@@ -1,0 +1,23 @@
+#pragma once
+// Builds the Xapian query of a search: text matching (any word may match), phrase boosts
+// (pf x1000 window+1, pf2 x100 window+2, pf3 x10 window+3, per field x field weight),
+// exclusions and filters. docs/search.md explains every rule.
+#include <xapian.h>
+
+#include "search/query_text.hpp"
+#include "search/request.hpp"
+
+namespace strata::search {
+
+inline constexpr double kPhraseBoost = 1000;   // whole query, slop 1
+inline constexpr double kBigramBoost = 100;    // word pairs, slop 2
+inline constexpr double kTrigramBoost = 10;    // word triples, slop 3
+
+// Matching + ranking part (MatchAll when the query has no words or phrases).
+Xapian::Query text_query(const ParsedQuery& parsed, Formulation formulation);
+// Everything that only filters (always: not blocked, not inline; then the request's filters).
+Xapian::Query apply_filters(const Xapian::Query& query, const SearchRequest& request);
+// text_query + exclusions + filters.
+Xapian::Query build_query(const ParsedQuery& parsed, const SearchRequest& request);
+
+}  // namespace strata::search

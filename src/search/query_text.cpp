@@ -1,0 +1,166 @@
+#include "search/query_text.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace strata::search {
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+struct Item {
+  std::string text;
+  bool phrase = false;
+  bool excluded = false;
+};
+
+std::vector<Item> split_items(std::string_view q) {
+  std::vector<Item> items;
+  size_t i = 0;
+  while (i < q.size()) {
+    while (i < q.size() && is_space(q[i])) ++i;
+    if (i >= q.size()) break;
+    Item item;
+    if (q[i] == '-' && i + 1 < q.size() && !is_space(q[i + 1])) {
+      item.excluded = true;
+      ++i;
+    }
+    if (q[i] == '"') {
+      size_t end = q.find('"', i + 1);
+      if (end == std::string_view::npos) end = q.size();
+      item.text = std::string(q.substr(i + 1, end - i - 1));
+      item.phrase = true;
+      i = end + 1;
+    } else {
+      size_t end = i;
+      while (end < q.size() && !is_space(q[end])) ++end;
+      item.text = std::string(q.substr(i, end - i));
+      i = end;
+    }
+    items.push_back(std::move(item));
+  }
+  return items;
+}
+
+// Applies `name:value` when name is an operator; false when the item is plain text.
+bool apply_operator(const std::string& item, SearchRequest& r) {
+  size_t colon = item.find(':');
+  if (colon == std::string::npos || colon == 0) return false;
+  std::string name = lower(item.substr(0, colon));
+  std::string_view value = std::string_view(item).substr(colon + 1);
+  if (name == "site") {
+    auto sites = parse_sites("q", value);
+    r.sites.insert(r.sites.end(), sites.begin(), sites.end());
+  } else if (name == "type") {
+    auto types = parse_types("q", value);
+    r.types.insert(r.types.end(), types.begin(), types.end());
+  } else if (name == "size") {
+    r.size = parse_size("q", value);
+  } else if (name == "safe") {
+    r.safe = parse_safe("q", value);
+  } else if (name == "collection") {
+    auto cols = parse_collections("q", value);
+    r.collections.insert(r.collections.end(), cols.begin(), cols.end());
+  } else {
+    return false;
+  }
+  return true;
+}
+
+bool valid_host_chars(std::string_view h) {
+  return !h.empty() && std::all_of(h.begin(), h.end(), [](unsigned char c) {
+    return std::isalnum(c) || c == '.' || c == '-' || c == '_' || c == ':' || c >= 0x80;
+  });
+}
+
+}  // namespace
+
+std::vector<std::string> split_list(std::string_view value) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= value.size()) {
+    size_t comma = value.find(',', start);
+    if (comma == std::string_view::npos) comma = value.size();
+    std::string_view item = value.substr(start, comma - start);
+    while (!item.empty() && is_space(item.front())) item.remove_prefix(1);
+    while (!item.empty() && is_space(item.back())) item.remove_suffix(1);
+    if (!item.empty()) out.emplace_back(item);
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::vector<std::string> parse_types(const std::string& param, std::string_view value) {
+  std::vector<std::string> out;
+  for (std::string t : split_list(lower(value))) {
+    if (t.rfind("image/", 0) == 0) t = t.substr(6);
+    if (t == "jpg") t = "jpeg";
+    if (t == "svg") t = "svg+xml";
+    if (t == "ico") t = "x-icon";
+    if (t == "tif") t = "tiff";
+    bool ok = std::all_of(t.begin(), t.end(), [](unsigned char c) {
+      return std::isalnum(c) || c == '+' || c == '-' || c == '.';
+    });
+    if (!ok) throw RequestError(param, "invalid image type '" + t + "'");
+    out.push_back(t);
+  }
+  if (out.empty()) throw RequestError(param, "empty type list");
+  return out;
+}
+
+SizeClass parse_size(const std::string& param, std::string_view value) {
+  std::string v = lower(value);
+  if (v == "sm") return SizeClass::sm;
+  if (v == "md") return SizeClass::md;
+  if (v == "lg") return SizeClass::lg;
+  if (v == "all" || v.empty()) return SizeClass::any;
+  throw RequestError(param, "size must be sm, md, lg or all");
+}
+
+bool parse_safe(const std::string& param, std::string_view value) {
+  std::string v = lower(value);
+  if (v == "on" || v == "true" || v.empty()) return true;
+  if (v == "off" || v == "false") return false;
+  throw RequestError(param, "safe search must be on or off");
+}
+
+std::vector<std::string> parse_sites(const std::string& param, std::string_view value) {
+  std::vector<std::string> out;
+  for (std::string s : split_list(lower(value))) {
+    if (size_t p = s.find("://"); p != std::string::npos) s = s.substr(p + 3);
+    while (!s.empty() && s.back() == '/') s.pop_back();
+    std::string_view host = s;
+    if (host.rfind("*.", 0) == 0) host.remove_prefix(2);
+    if (!valid_host_chars(host)) throw RequestError(param, "invalid site '" + s + "'");
+    out.push_back(s);
+  }
+  if (out.empty()) throw RequestError(param, "empty site list");
+  return out;
+}
+
+std::vector<std::string> parse_collections(const std::string& param, std::string_view value) {
+  auto out = split_list(value);
+  if (out.empty()) throw RequestError(param, "empty collection list");
+  return out;
+}
+
+ParsedQuery parse_q(std::string_view q, SearchRequest& request) {
+  ParsedQuery parsed;
+  for (const Item& item : split_items(q)) {
+    if (item.text.empty()) continue;
+    if (!item.phrase && !item.excluded && apply_operator(item.text, request)) continue;
+    auto& list = item.phrase ? (item.excluded ? parsed.excluded_phrases : parsed.phrases)
+                             : (item.excluded ? parsed.excluded_words : parsed.words);
+    list.push_back(item.text);
+  }
+  return parsed;
+}
+
+}  // namespace strata::search

@@ -1,0 +1,35 @@
+#pragma once
+// Parsing of the q parameter: words (any may match), "exact phrases", -excluded words and
+// -"excluded phrases", and the inline operators site: type: size: safe: collection:, whose
+// values are applied to the request (same validation as the matching parameters).
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "search/request.hpp"
+
+namespace strata::search {
+
+struct ParsedQuery {
+  std::vector<std::string> words;
+  std::vector<std::string> phrases;
+  std::vector<std::string> excluded_words;
+  std::vector<std::string> excluded_phrases;
+  bool empty() const { return words.empty() && phrases.empty(); }
+};
+
+// Splits q and applies its operators to `request`; throws RequestError("q", ...) on a bad
+// operator value.
+ParsedQuery parse_q(std::string_view q, SearchRequest& request);
+
+// Parameter value checkers shared with the HTTP layer; each throws RequestError(param, ...).
+std::vector<std::string> parse_types(const std::string& param, std::string_view value);
+SizeClass parse_size(const std::string& param, std::string_view value);
+bool parse_safe(const std::string& param, std::string_view value);
+std::vector<std::string> parse_sites(const std::string& param, std::string_view value);
+std::vector<std::string> parse_collections(const std::string& param, std::string_view value);
+
+// Splits on commas, trims, drops empty items.
+std::vector<std::string> split_list(std::string_view value);
+
+}  // namespace strata::search

@@ -1,0 +1,43 @@
+#pragma once
+// A search request after validation: what the API parameters and the inline operators of q
+// ask for. Build it with parse_q() / the server's parameter parser.
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace strata::search {
+
+// Per-field: edismax-like max over fields of weight x BM25(field) per word (Arquivo).
+// Bm25f: one combined field where each field's words count weight times (BM25F).
+enum class Formulation { per_field, bm25f };
+
+enum class SizeClass { any, sm, md, lg };  // sm <= 65536 px^2, md <= 810000, lg > 810000
+
+// A bad request value; `parameter` names the API parameter (or "q" for inline operators).
+struct RequestError : std::invalid_argument {
+  RequestError(std::string param, const std::string& message)
+      : std::invalid_argument(message), parameter(std::move(param)) {}
+  std::string parameter;
+};
+
+struct SearchRequest {
+  std::string q;                      // free text (quotes, -exclusions, operators allowed)
+  std::optional<std::string> from;    // lower bound on imgCrawlTimestamp, 14 digits
+  std::optional<std::string> to;      // upper bound (inclusive), 14 digits
+  std::vector<std::string> types;     // mime subtypes (jpeg, png, ...)
+  SizeClass size = SizeClass::any;
+  bool safe = true;                   // hide NSFW (> 0.49); unanalysed images stay visible
+  std::vector<std::string> sites;     // "host" (exact, www. optional) or "*.domain"
+  std::vector<std::string> collections;
+  unsigned offset = 0;
+  unsigned max_items = 50;
+  Formulation formulation = Formulation::per_field;
+  bool years_facet = true;
+};
+
+inline constexpr unsigned kDefaultMaxItems = 50;
+inline constexpr unsigned kMaxMaxItems = 200;
+inline constexpr double kSafeThreshold = 0.49;
+
+}  // namespace strata::search

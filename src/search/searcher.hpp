@@ -1,0 +1,34 @@
+#pragma once
+// Runs a search against an open index: BM25 (k1 1.2, b 0.75, as Solr), the query of
+// query_builder.hpp, results sorted by score, then oldest capture, then image URL; plus the
+// years facet (matching images per capture year).
+#include <xapian.h>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "index/document_builder.hpp"
+#include "merge/document.hpp"
+#include "search/request.hpp"
+
+namespace strata::search {
+
+struct Hit {
+  double score = 0;
+  merge::ImageDocument doc;
+  index::Moderation moderation;
+};
+
+struct SearchResult {
+  uint64_t total = 0;                                   // all matching images
+  std::vector<Hit> hits;                                // [offset, offset + max_items)
+  std::vector<std::pair<std::string, uint64_t>> years;  // "yyyy" -> count, ascending years
+};
+
+// Parses request.q (applying its inline operators) and searches. Throws RequestError for a
+// bad operator in q. `db` is not modified (not thread-safe: one Database per thread).
+SearchResult search(Xapian::Database& db, const SearchRequest& request);
+
+}  // namespace strata::search
