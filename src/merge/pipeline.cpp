@@ -180,7 +180,7 @@ Counters run_merge(const std::vector<Source>& sources, const MergeOptions& optio
   Counters counters;
   // Half of the memory for each job's buffers: job 1's in-memory runs live until phase 2
   // ends, while job 2's buffers fill.
-  uint64_t budget = std::max<uint64_t>(opts.memory / 2, 1 << 20);
+  uint64_t budget = std::max<uint64_t>(opts.memory / 2, 1);
   RunSet by_surt(opts.work_dir, "surt", opts.jobs);
   read_sources(sources, opts, budget, by_surt, counters);
   RunSet by_digest(opts.work_dir, "digest", opts.jobs);
