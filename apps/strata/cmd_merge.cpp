@@ -1,0 +1,117 @@
+// `strata merge`: extraction records -> image documents (docs/merge.md).
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <thread>
+
+#include "command.hpp"
+#include "core/exit_codes.hpp"
+#include "core/log.hpp"
+#include "core/progress.hpp"
+#include "merge/pipeline.hpp"
+#include "merge/streaming.hpp"
+
+namespace strata {
+namespace {
+
+struct MergeCommand {
+  std::string input, output, mode = "compact", streaming;
+  unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+  uint64_t memory = uint64_t{1} << 30;
+};
+
+namespace fs = std::filesystem;
+
+// part-*.jsonl (any *.jsonl) in the extraction folder, sorted for a stable order.
+std::vector<fs::path> input_files(const fs::path& dir) {
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(dir))
+    if (entry.is_regular_file() && entry.path().extension() == ".jsonl") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+int run_streaming_stage(const MergeCommand& cmd, merge::Mode mode) {
+  merge::Stage stage;
+  if (!merge::parse_stage(cmd.streaming, stage)) {
+    std::cerr << "--streaming must be map, reduce, map2 or reduce2\n";
+    return exit_code::usage;
+  }
+  std::ios::sync_with_stdio(false);
+  merge::write_hadoop_counters(merge::run_streaming(stage, mode, std::cin, std::cout), std::cerr);
+  return exit_code::ok;
+}
+
+int run_files(const MergeCommand& cmd, merge::Mode mode) {
+  if (cmd.input.empty() || cmd.output.empty()) {
+    std::cerr << "strata merge needs -i EXTRACT_DIR and -o DOCS_DIR (or --streaming)\n";
+    return exit_code::usage;
+  }
+  std::error_code ec;
+  if (!fs::is_directory(cmd.input, ec)) {
+    std::cerr << "not a folder: " << cmd.input << '\n';
+    return exit_code::no_input;
+  }
+  auto files = input_files(cmd.input);
+  if (files.empty()) {
+    std::cerr << "no *.jsonl files in " << cmd.input << '\n';
+    return exit_code::no_input;
+  }
+  uint64_t total = 0;
+  for (const auto& f : files) total += fs::file_size(f, ec);
+  fs::path out_dir(cmd.output);
+  fs::create_directories(out_dir);
+  Progress progress("merge", total);
+  std::vector<merge::Source> sources;
+  for (const auto& f : files)
+    sources.push_back(merge::jsonl_file_source(f, [&progress](uint64_t n) { progress.advance(n); }));
+  merge::MergeOptions options;
+  options.mode = mode;
+  options.jobs = std::max(1u, cmd.jobs);
+  options.memory = cmd.memory;
+  options.work_dir = out_dir / ".merge-work";
+  std::ofstream out(out_dir / "documents.jsonl", std::ios::binary);
+  Counters counters;
+  try {
+    counters = merge::run_merge(sources, options, out);
+  } catch (const std::exception& e) {
+    progress.finish();
+    log::error("merge_failed", {{"error", e.what()}});
+    return exit_code::failure;
+  }
+  progress.finish();
+  fs::remove_all(options.work_dir, ec);
+  std::ofstream(out_dir / "counters.json") << counters.to_json().dump(2) << '\n';
+  std::cout << merge::table2_report(counters) << '\n' << counters.to_text();
+  if (!out) return exit_code::failure;
+  bool skipped = counters.get("lines_malformed") + counters.get("lines_not_records") > 0;
+  return skipped ? exit_code::input_problems : exit_code::ok;
+}
+
+int run(const MergeCommand& cmd) {
+  merge::Mode mode;
+  if (!merge::parse_mode(cmd.mode, mode)) {
+    std::cerr << "--mode must be compact, legacy or full\n";
+    return exit_code::usage;
+  }
+  return cmd.streaming.empty() ? run_files(cmd, mode) : run_streaming_stage(cmd, mode);
+}
+
+const bool registered = cli::register_command(
+    "merge", "Merge extraction records into one document per image (dedup by SURT, digest)",
+    [](CLI::App& app) -> cli::Runner {
+      auto cmd = std::make_shared<MergeCommand>();
+      app.add_option("-i,--input", cmd->input, "Folder of extraction part-*.jsonl files");
+      app.add_option("-o,--output", cmd->output, "Folder for documents.jsonl and counters.json");
+      app.add_option("--mode", cmd->mode, "compact (default), legacy or full");
+      app.add_option("--jobs", cmd->jobs, "Worker threads (default: all cores)");
+      app.add_option("--memory", cmd->memory, "Bytes of records held in memory before spilling");
+      app.add_option("--streaming", cmd->streaming,
+                     "Hadoop Streaming stage on stdin/stdout: map, reduce, map2 or reduce2");
+      return [cmd] { return run(*cmd); };
+    });
+
+}  // namespace
+}  // namespace strata
