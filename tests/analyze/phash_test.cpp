@@ -1,0 +1,73 @@
+#include "analyze/phash.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "analyze/image.hpp"
+#include "test_util.hpp"
+
+namespace strata::analyze {
+namespace {
+
+struct Expected {
+  std::string file;
+  std::string hex;
+  int vs_original = 0;
+};
+
+std::vector<Expected> expected_hashes() {
+  std::ifstream in(test::image_hashes_dir() / "expected-hashes.tsv");
+  std::vector<Expected> rows;
+  std::string line;
+  std::getline(in, line);  // header
+  while (std::getline(in, line)) {
+    std::vector<std::string> cols;
+    std::stringstream s(line);
+    for (std::string col; std::getline(s, col, '\t');) cols.push_back(col);
+    if (cols.size() >= 4) rows.push_back({cols[0], cols[2], std::stoi(cols[3])});
+  }
+  return rows;
+}
+
+uint64_t hash_file(const std::string& name) {
+  RgbImage image;
+  EXPECT_EQ(decode_rgb(test::read_file(test::cat_image(name)), {}, image), DecodeStatus::ok) << name;
+  return phash_rgb(image.rgb.data(), image.width, image.height);
+}
+
+TEST(Phash, HexRoundTripAndHamming) {
+  EXPECT_EQ(phash_hex(0xd29499b7a706236bULL), "d29499b7a706236b");
+  EXPECT_EQ(phash_from_hex("d29499b7a706236b"), 0xd29499b7a706236bULL);
+  EXPECT_EQ(phash_from_hex("D29499B7A706236B"), 0xd29499b7a706236bULL);
+  EXPECT_FALSE(phash_from_hex("xyz"));
+  EXPECT_EQ(hamming_distance(0, ~uint64_t{0}), 64);
+  EXPECT_EQ(hamming_distance(0xd29499b7a706236bULL, 0xd29499a7a726236bULL), 2);
+}
+
+// netarchivesuite/image-hashes conformance: every cat image hashes to exactly the expected
+// value (the suite itself accepts <= 10 bits between near-duplicates), and the
+// near-duplicate verdict against the original is the one the suite expects.
+TEST(Phash, CatImagesMatchImageHashesSuite) {
+  STRATA_REQUIRE_SHARED();
+  const auto rows = expected_hashes();
+  ASSERT_EQ(rows.size(), 12u);
+  const uint64_t original = hash_file("cat_01_original.jpg");
+  for (const Expected& row : rows) {
+    const uint64_t hash = hash_file(row.file);
+    const uint64_t want = *phash_from_hex(row.hex);
+    EXPECT_EQ(hash, want) << row.file << " got " << phash_hex(hash) << " want " << row.hex;
+    const bool near = hamming_distance(hash, original) <= kPhashNearDuplicate;
+    EXPECT_EQ(near, row.vs_original <= kPhashNearDuplicate) << row.file;
+  }
+}
+
+TEST(Phash, FlatImageIsStable) {
+  std::vector<uint8_t> grey(64 * 48 * 3, 128);
+  EXPECT_EQ(phash_rgb(grey.data(), 64, 48), phash_rgb(grey.data(), 64, 48));
+  EXPECT_EQ(phash_rgb(nullptr, 0, 0), 0u);
+}
+
+}  // namespace
+}  // namespace strata::analyze
