@@ -1,0 +1,179 @@
+// bench_merge [--records N] [--100m] [--jobs J] [--memory BYTES] [--work DIR] [--json FILE]
+// Generates N synthetic extraction records (default 10M; --100m for 100M) shaped like a
+// crawl: ~1 image capture per 3 references, popular images referenced from many pages,
+// shared digests under several URLs, revisits, orphans. Reports the in-memory merge
+// throughput (records/s and records/s per core; JSON parsing excluded) and peak RSS.
+// With --json FILE it also writes the records as JSONL and times the JSON reading path.
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <string>
+
+#include "merge/pipeline.hpp"
+
+using namespace strata;
+using namespace strata::merge;
+
+namespace {
+
+struct Config {
+  uint64_t records = 10'000'000;
+  unsigned jobs = 1;
+  uint64_t memory = uint64_t{1} << 30;
+  std::string work = "/tmp/strata-bench-merge";
+  std::string json;
+};
+
+std::string hex_digest(uint64_t n) {
+  char buf[65];
+  std::snprintf(buf, sizeof buf, "%016llx%048llx", static_cast<unsigned long long>(n * 0x9E3779B97F4A7C15ULL),
+                static_cast<unsigned long long>(n));
+  return buf;
+}
+
+// splitmix64: a cheap deterministic stream per record (mt19937 seeding would dominate).
+struct Rng {
+  uint64_t state;
+  uint64_t operator()() {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+  }
+};
+
+// Record i of the synthetic crawl (deterministic, so any worker can make any slice).
+Record make_record(uint64_t i, uint64_t images) {
+  Rng rng{i};
+  uint64_t kind = i % 8;  // 2/8 captures, 5/8 references, 1/8 revisits
+  uint64_t img = (kind < 2 ? i / 4 : (rng() % 100 < 30 ? rng() % 1000 : rng() % images)) % images;
+  std::string host = "site" + std::to_string(img % 5000) + ".pt";
+  std::string url = "http://" + host + "/images/photo" + std::to_string(img) + ".jpg";
+  std::string surt = "(pt," + host.substr(0, host.size() - 3) + ",)/images/photo" + std::to_string(img) + ".jpg";
+  std::string ts = std::to_string(2005 + rng() % 15) + "0" + std::to_string(1 + rng() % 9) + "1512" +
+                   std::to_string(10 + rng() % 50) + "00";
+  if (kind < 2) {
+    ImageCapture c;
+    c.imgSurt = surt, c.imgUrl = url, c.timestamp = ts, c.collection = "AWP" + std::to_string(rng() % 3);
+    c.file = "crawl-" + std::to_string(i / 10000) + ".warc.gz", c.offset = i * 1000, c.length = 900;
+    c.recordType = "response", c.status = 200, c.mimeReported = "image/jpeg", c.mimeDetected = "image/jpeg";
+    c.width = 640, c.height = 480;
+    c.digest = hex_digest(img % (images * 9 / 10));  // 10% of URLs share bytes with another
+    c.size = 20000 + img % 1000, c.warcDigest = "sha1:" + c.digest.substr(0, 32);
+    return c;
+  }
+  if (kind == 7) {
+    ImageRevisit v;
+    v.imgSurt = surt, v.imgUrl = url, v.timestamp = ts, v.collection = "AWP1";
+    v.file = "crawl.warc.gz", v.offset = i;
+    v.warcDigest = "sha1:" + hex_digest(img % (images * 9 / 10)).substr(0, 32);
+    return v;
+  }
+  PageReference r;
+  r.imgSurt = surt, r.imgUrl = url, r.imgUrlTokens = "http " + host + " images photo jpg";
+  r.imgAlt = rng() % 2 ? "photo of item " + std::to_string(img) : "";
+  r.imgTitle = rng() % 5 ? "" : "title " + std::to_string(rng() % 4);
+  r.imgCaption = "caption text near the image number " + std::to_string(img % 777);
+  r.tag = "img";
+  uint64_t page = rng() % (images * 2);
+  r.pageUrl = "http://" + host + "/page" + std::to_string(page) + ".html";
+  r.pageTimestamp = ts, r.pageTitle = "Page " + std::to_string(page);
+  r.pageUrlTokens = host + " page", r.pageHost = host, r.imagesInPage = 12;
+  r.collection = "AWP" + std::to_string(rng() % 3), r.file = "crawl.warc.gz", r.offset = i, r.length = 5000;
+  return r;
+}
+
+// CPU seconds (user + system) of the whole process: on a shared machine wall time measures
+// the neighbours; per-core throughput is records / CPU seconds.
+double cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto sec = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; };
+  return sec(usage.ru_utime) + sec(usage.ru_stime);
+}
+
+long peak_rss_kb() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss;
+}
+
+std::vector<Source> synthetic_sources(const Config& cfg) {
+  uint64_t images = std::max<uint64_t>(1, cfg.records / 4);
+  std::vector<Source> sources;
+  unsigned slices = cfg.jobs * 4;
+  for (unsigned s = 0; s < slices; ++s)
+    sources.push_back([=](const RecordEmit& emit, Counters&) {
+      for (uint64_t i = s; i < cfg.records; i += slices) emit(make_record(i, images));
+    });
+  return sources;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void report(const char* label, const Config& cfg, double gen_cpu, double wall, double cpu,
+            const Counters& c) {
+  double merge_cpu = std::max(1e-9, cpu - gen_cpu);
+  std::printf("%s: %llu records, %u jobs, memory %llu MB\n", label,
+              static_cast<unsigned long long>(cfg.records), cfg.jobs,
+              static_cast<unsigned long long>(cfg.memory >> 20));
+  std::printf("  wall %.2f s -> %.0f records/s; CPU %.2f s (record generation %.2f s excluded)"
+              " -> %.0f records/s per core\n",
+              wall, static_cast<double>(cfg.records) / wall, cpu, gen_cpu,
+              static_cast<double>(cfg.records) / merge_cpu);
+  std::printf("  documents %lld, spilled runs %lld, peak RSS %.1f MB\n",
+              static_cast<long long>(c.get("documents")), static_cast<long long>(c.get("spilled_runs")),
+              static_cast<double>(peak_rss_kb()) / 1024.0);
+  std::printf("%s", table2_report(c).c_str());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Config cfg;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
+    if (a == "--records") cfg.records = std::stoull(next());
+    else if (a == "--100m") cfg.records = 100'000'000;
+    else if (a == "--jobs") cfg.jobs = static_cast<unsigned>(std::stoul(next()));
+    else if (a == "--memory") cfg.memory = std::stoull(next());
+    else if (a == "--work") cfg.work = next();
+    else if (a == "--json") cfg.json = next();
+    else {
+      std::fprintf(stderr, "usage: bench_merge [--records N] [--100m] [--jobs J] [--memory B] [--work DIR] [--json FILE]\n");
+      return 2;
+    }
+  }
+  // Time to generate the records alone, so the merge figure excludes it.
+  double c0 = cpu_seconds();
+  uint64_t images = std::max<uint64_t>(1, cfg.records / 4), sink = 0;
+  for (uint64_t i = 0; i < cfg.records; ++i) sink += make_record(i, images).index();
+  double gen_cpu = cpu_seconds() - c0;
+  MergeOptions options;
+  options.jobs = cfg.jobs;
+  options.memory = cfg.memory;
+  options.work_dir = cfg.work;
+  std::ofstream devnull("/dev/null");
+  auto t0 = std::chrono::steady_clock::now();
+  c0 = cpu_seconds();
+  Counters c = run_merge(synthetic_sources(cfg), options, devnull);
+  report("in-memory merge", cfg, gen_cpu, seconds_since(t0), cpu_seconds() - c0, c);
+  if (!cfg.json.empty()) {
+    {
+      std::ofstream out(cfg.json);
+      for (uint64_t i = 0; i < cfg.records; ++i) out << record_to_json(make_record(i, images)).dump() << '\n';
+    }
+    t0 = std::chrono::steady_clock::now();
+    c0 = cpu_seconds();
+    c = run_merge({jsonl_file_source(cfg.json)}, options, devnull);
+    report("from JSONL (1 file, parse included)", cfg, 0, seconds_since(t0), cpu_seconds() - c0, c);
+  }
+  return sink == 42 ? 1 : 0;
+}
