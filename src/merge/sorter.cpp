@@ -11,6 +11,14 @@
 
 namespace strata::merge {
 
+// The first 8 key bytes as a big-endian number: most comparisons end here.
+uint64_t key_prefix(std::string_view key) {
+  uint64_t prefix = 0;
+  for (size_t i = 0; i < 8; ++i)
+    prefix = (prefix << 8) | (i < key.size() ? static_cast<unsigned char>(key[i]) : 0);
+  return prefix;
+}
+
 size_t partition_of(std::string_view key, size_t partitions) {
   return partitions <= 1 ? 0 : fnv1a64(key) % partitions;
 }
@@ -42,7 +50,7 @@ void RunSet::clear() {
 void SpillBuffer::add(std::string_view key, std::string_view value) {
   auto partition = static_cast<uint32_t>(partition_of(key, runs_.partitions()));
   entries_.push_back({partition, static_cast<uint32_t>(key.size()),
-                      static_cast<uint32_t>(value.size()), arena_.size()});
+                      static_cast<uint32_t>(value.size()), arena_.size(), key_prefix(key)});
   arena_.append(key);
   arena_.append(value);
   if (arena_.size() + entries_.size() * sizeof(Entry) > budget_) flush(true);
@@ -73,10 +81,9 @@ void SpillBuffer::flush(bool to_file) {
   const char* base = arena_.data();
   std::sort(entries_.begin(), entries_.end(), [base](const Entry& a, const Entry& b) {
     if (a.partition != b.partition) return a.partition < b.partition;
-    std::string_view ka(base + a.offset, a.key_size), kb(base + b.offset, b.key_size);
-    if (ka != kb) return ka < kb;
-    return std::string_view(base + a.offset + a.key_size, a.value_size) <
-           std::string_view(base + b.offset + b.key_size, b.value_size);
+    if (a.prefix != b.prefix) return a.prefix < b.prefix;
+    return std::string_view(base + a.offset, a.key_size) <
+           std::string_view(base + b.offset, b.key_size);
   });
   Run run;
   auto bytes = std::make_shared<std::string>(serialize(run.offsets));
@@ -156,7 +163,7 @@ void merge_partition(const RunSet& runs, size_t p, const GroupHandler& on_group)
     if (run.offsets[p] < run.offsets[p + 1]) cursors.push_back(std::make_unique<Cursor>(run, p));
   auto greater = [&](size_t a, size_t b) {
     if (cursors[a]->key() != cursors[b]->key()) return cursors[a]->key() > cursors[b]->key();
-    return cursors[a]->value() > cursors[b]->value();
+    return a > b;
   };
   std::priority_queue<size_t, std::vector<size_t>, decltype(greater)> heap(greater);
   for (size_t i = 0; i < cursors.size(); ++i)

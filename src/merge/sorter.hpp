@@ -1,8 +1,9 @@
 #pragma once
 // Out-of-core grouping: (key, value) pairs are buffered per thread, sorted by (partition,
-// key, value) and spilled as runs (files in the work dir, or kept in memory for the last
-// buffer); each partition is then read back as one k-way merge, group by group. Sorting on
-// the whole pair makes the order total, so results never depend on thread count.
+// key) and spilled as runs (files in the work dir, or kept in memory for the last buffer);
+// each partition is then read back as one k-way merge, group by group. The order of values
+// within a group is unspecified: the reducers sort them by total orders themselves, so
+// results never depend on thread count or spilling.
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -58,6 +59,7 @@ class SpillBuffer {
     uint32_t key_size;
     uint32_t value_size;
     uint64_t offset;  // key then value, in arena_
+    uint64_t prefix;  // key_prefix(key)
   };
   void flush(bool to_file);
   std::string serialize(std::vector<uint64_t>& offsets) const;
@@ -68,11 +70,12 @@ class SpillBuffer {
   std::vector<Entry> entries_;
 };
 
-// Calls `on_group(key, values)` for every key of partition `p`, in key order, with the
-// values in byte order.
+// Calls `on_group(key, values)` for every key of partition `p`, in key order.
 using GroupHandler =
     std::function<void(std::string_view key, const std::vector<std::string_view>& values)>;
 void merge_partition(const RunSet& runs, size_t p, const GroupHandler& on_group);
+
+uint64_t key_prefix(std::string_view key);
 
 // Stable partition of a key (FNV-1a), the same on every platform.
 size_t partition_of(std::string_view key, size_t partitions);
