@@ -16,10 +16,24 @@ std::string_view to_string(DecodeStatus status) {
   return "corrupt";
 }
 
+namespace {
+
+// ImageMagick (libvips' fallback loader) reads dozens of formats, some risky and many not
+// images (RSS, text): only the web image formats libvips lacks natively go through it.
+bool magick_allowed(std::string_view b) {
+  const bool ico_or_cur = b.size() > 4 && b[0] == 0 && b[1] == 0 && (b[2] == 1 || b[2] == 2) && b[3] == 0;
+  const bool bmp = b.size() > 2 && b[0] == 'B' && b[1] == 'M';
+  return ico_or_cur || bmp;
+}
+
+}  // namespace
+
 void ensure_vips() {
   static std::once_flag once;
   std::call_once(once, [] {
     VIPS_INIT("strata");
+    // Damaged images are counted by the caller; libvips' per-tile warnings are noise.
+    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING, [](const gchar*, GLogLevelFlags, const gchar*, gpointer) {}, nullptr);
     vips_cache_set_max(0);  // every image is seen once: caching only costs memory
     vips_concurrency_set(1);  // parallelism comes from the caller's threads
   });
@@ -33,6 +47,7 @@ DecodeStatus probe_image(std::string_view bytes, const DecodeLimits& limits, Ima
     return DecodeStatus::unsupported;
   }
   header.loader = loader;
+  if (header.loader.find("Magick") != std::string::npos && !magick_allowed(bytes)) return DecodeStatus::unsupported;
   // Header only: libvips loaders are lazy, no pixel is decoded here.
   detail::ImagePtr image = detail::load_buffer(bytes.data(), bytes.size());
   if (!image) {

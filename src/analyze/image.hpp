@@ -23,7 +23,7 @@ enum class DecodeStatus {
 std::string_view to_string(DecodeStatus status);
 
 struct ImageHeader {
-  std::string loader;  // libvips loader, e.g. "jpegload_buffer"
+  std::string loader;  // libvips loader class, e.g. "VipsForeignLoadJpegBuffer"
   int width = 0;
   int height = 0;  // of one frame
   int frames = 1;
