@@ -57,6 +57,8 @@ class CaptionExtractor {
   const TextSummary& text(const GumboNode* n);
   const Level& level(const GumboNode* n);
   TextSummary sibling_text(const GumboNode* n);
+  // Nearest element sibling with text before/after n (nullptr if none).
+  const GumboNode* text_sibling(const GumboNode* n, bool forward);
   std::optional<std::string> figcaption(const GumboNode* image);
 
   CaptionOptions options_;
@@ -65,6 +67,7 @@ class CaptionExtractor {
   size_t timed_out_ = 0;
   TextCache cache_;
   std::unordered_map<const GumboNode*, Level> levels_;
+  std::unordered_map<const GumboNode*, const GumboNode*> prev_text_, next_text_;
   TextSummary empty_;
 };
 

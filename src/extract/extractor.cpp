@@ -1,0 +1,266 @@
+#include "extract/extractor.hpp"
+
+#include <optional>
+
+#include "archive/reader.hpp"
+#include "extract/charset.hpp"
+#include "extract/data_uri.hpp"
+#include "extract/digest.hpp"
+#include "extract/mime_sniff.hpp"
+#include "extract/page_extract.hpp"
+#include "extract/records.hpp"
+#include "url/url.hpp"
+
+namespace strata::extract {
+namespace {
+
+using archive::Record;
+using archive::RecordType;
+
+void write(std::ostream& out, const Json& j) {
+  // Archived URLs and texts may hold invalid UTF-8: replace rather than throw.
+  out << j.dump(-1, ' ', false, Json::error_handler_t::replace) << '\n';
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
+  return s;
+}
+
+// Content-Type of the payload without parameters: the HTTP header for HTTP records, the
+// WARC/ARC content type otherwise (resource records).
+std::string reported_mime(const Record& rec) {
+  if (rec.http.present) return rec.http.mime;
+  std::string m = lower(rec.content_type);
+  size_t semi = m.find(';');
+  if (semi != std::string::npos) m.resize(semi);
+  while (!m.empty() && m.back() == ' ') m.pop_back();
+  return m;
+}
+
+bool looks_like_html(std::string_view bytes) {
+  size_t i = 0;
+  if (bytes.substr(0, 3) == "\xEF\xBB\xBF") i = 3;
+  while (i < bytes.size() && static_cast<unsigned char>(bytes[i]) <= 0x20) ++i;
+  std::string head = lower(std::string(bytes.substr(i, 14)));
+  return head.rfind("<!doctype html", 0) == 0 || head.rfind("<html", 0) == 0;
+}
+
+bool counts_as_failure(archive::PayloadStatus s) {
+  return s == archive::PayloadStatus::oversized || s == archive::PayloadStatus::decode_failed;
+}
+
+class RecordExtractor {
+ public:
+  RecordExtractor(const std::string& file, const ExtractOptions& options, std::ostream& out,
+                  Counters& counters)
+      : file_(file), options_(options), out_(out), c_(counters) {}
+
+  void record(archive::ArchiveReader& reader);
+
+ private:
+  void image(const Record& rec, const std::string& mime, const std::string& payload);
+  void revisit(const Record& rec, const std::string& mime);
+  void page(const Record& rec, const std::string& payload);
+  void inline_image(const PageReference& ref, const std::string& uri);
+  // Fills mimeDetected/width/height/digest/size and applies the gates; false = drop.
+  bool describe(ImageCapture& img, std::string_view bytes, bool is_inline);
+
+  const std::string& file_;
+  const ExtractOptions& options_;
+  std::ostream& out_;
+  Counters& c_;
+};
+
+bool RecordExtractor::describe(ImageCapture& img, std::string_view bytes, bool is_inline) {
+  std::string suffix = is_inline ? "_inline" : "";
+  c_.add("images_found" + suffix);
+  img.mimeDetected = sniff_image_mime(bytes);
+  std::optional<ImageInfo> info = read_image_info(bytes);
+  if (img.mimeDetected.empty() || !info) {
+    c_.add("images_undecodable" + suffix);
+    return false;
+  }
+  switch (check_size_gates(*info, options_.gates)) {
+    case SizeVerdict::kTooSmall:
+      c_.add("images_too_small" + suffix);
+      return false;
+    case SizeVerdict::kTooLarge:
+      c_.add("images_too_large" + suffix);
+      return false;
+    case SizeVerdict::kUnknownSize:
+      c_.add("images_unknown_size" + suffix);
+      break;
+    case SizeVerdict::kOk:
+      break;
+  }
+  if (img.mimeReported.empty() == false &&
+      canonical_image_mime(img.mimeReported) != img.mimeDetected)
+    c_.add("images_mime_mismatch" + suffix);
+  img.width = info->width;
+  img.height = info->height;
+  img.digest = sha256_hex(bytes);
+  img.size = bytes.size();
+  c_.add("images_mime_" + img.mimeDetected);
+  c_.add("images_written" + suffix);
+  return true;
+}
+
+void RecordExtractor::image(const Record& rec, const std::string& mime,
+                            const std::string& payload) {
+  ImageCapture img;
+  img.imgUrl = rec.target_uri;
+  img.imgSurt = url::surt(rec.target_uri);
+  img.timestamp = rec.date;
+  img.collection = options_.collection;
+  img.file = file_;
+  img.offset = rec.offset;
+  img.length = rec.length;
+  img.recordType = rec.type == RecordType::resource ? "resource" : "response";
+  img.status = rec.http.status;
+  img.mimeReported = mime;
+  img.warcDigest = rec.payload_digest;
+  if (describe(img, payload, false)) write(out_, to_json(img));
+}
+
+void RecordExtractor::revisit(const Record& rec, const std::string& mime) {
+  ImageRevisit r;
+  r.imgUrl = rec.target_uri;
+  r.imgSurt = url::surt(rec.target_uri);
+  r.timestamp = rec.date;
+  r.collection = options_.collection;
+  r.file = file_;
+  r.offset = rec.offset;
+  r.length = rec.length;
+  r.warcDigest = rec.payload_digest;
+  r.refersToUrl = rec.refers_to_target_uri;
+  if (!r.refersToUrl.empty()) r.refersToSurt = url::surt(r.refersToUrl);
+  r.refersToDate = rec.refers_to_date;
+  r.mimeReported = mime;
+  c_.add("revisits_written");
+  write(out_, to_json(r));
+}
+
+void RecordExtractor::inline_image(const PageReference& ref, const std::string& uri) {
+  std::optional<DataUri> data = parse_data_uri(uri);
+  if (!data) {
+    c_.add("images_undecodable_inline");
+    return;
+  }
+  ImageCapture img;
+  img.imgUrl = ref.imgUrl;
+  img.imgSurt = ref.imgSurt;
+  img.timestamp = ref.pageTimestamp;
+  img.collection = ref.collection;
+  img.file = ref.file;
+  img.offset = ref.offset;
+  img.length = ref.length;
+  img.recordType = "inline";
+  img.mimeReported = data->mime;
+  img.inline_ = true;
+  if (describe(img, data->bytes, true)) write(out_, to_json(img));
+}
+
+void RecordExtractor::page(const Record& rec, const std::string& payload) {
+  std::string charset = rec.http.present ? rec.http.charset : std::string();
+  DecodedText text = decode_html(payload, charset);
+  if (text.repaired_mojibake)
+    c_.add(text.mojibake_rounds > 1 ? "pages_mojibake_repaired_double" : "pages_mojibake_repaired");
+  c_.add("pages_encoding_" + text.source);
+  PageInput in{rec.target_uri, rec.date, options_.collection, file_, rec.offset,
+               rec.length,     text.utf8};
+  PageExtraction pe = extract_page_full(in, c_, options_.refs);
+  size_t next_inline = 0;
+  for (const PageReference& ref : pe.refs) {
+    write(out_, to_json(ref));
+    c_.add("refs_written");
+    c_.add("stats_refs");
+    if (!ref.imgAlt.empty()) c_.add("stats_with_alt");
+    if (!ref.imgTitle.empty()) c_.add("stats_with_title");
+    if (!ref.imgAlt.empty() || !ref.imgTitle.empty()) c_.add("stats_with_alt_or_title");
+    if (!ref.imgCaption.empty()) c_.add("stats_with_caption");
+    if (!ref.imgAlt.empty() || !ref.imgTitle.empty() || !ref.imgCaption.empty())
+      c_.add("stats_with_any");
+    if (ref.inline_ && next_inline < pe.inline_uris.size())
+      inline_image(ref, pe.inline_uris[next_inline++]);
+  }
+}
+
+void RecordExtractor::record(archive::ArchiveReader& reader) {
+  const Record& rec = reader.record();
+  c_.add("records_read");
+  if (rec.type == RecordType::revisit) {
+    std::string mime = reported_mime(rec);
+    if (mime.find("image") != std::string::npos || url::has_image_extension(rec.target_uri))
+      revisit(rec, mime);
+    return;
+  }
+  if (rec.type != RecordType::response && rec.type != RecordType::resource) return;
+  // ARC files carry dns:/filedesc: records as resources; only web URLs can be images/pages.
+  std::string mime = reported_mime(rec);
+  std::string payload;
+  archive::PayloadStatus status = reader.read_payload(payload, options_.max_payload);
+  reader.finish_record();
+  if (counts_as_failure(status)) {
+    c_.add(status == archive::PayloadStatus::oversized ? "records_payload_oversized"
+                                                       : "records_failed");
+    if (status == archive::PayloadStatus::oversized) return;
+  }
+  const Record& done = reader.record();  // length is final now
+  bool image_mime = mime.find("image") != std::string::npos;
+  bool html_mime = mime.find("html") != std::string::npos;
+  if (image_mime || (!html_mime && !sniff_image_mime(payload).empty())) {
+    image(done, mime, payload);
+  } else if (html_mime || ((mime.empty() || mime == "text/plain" || mime == "unknown" ||
+                            mime == "application/octet-stream") &&
+                           looks_like_html(payload))) {
+    page(done, payload);
+  }
+}
+
+}  // namespace
+
+bool extract_archive(const std::filesystem::path& path, const std::string& file_label,
+                     const ExtractOptions& options, std::ostream& out, Counters& counters,
+                     const ProblemSink& problems, const ProgressFn& progress) {
+  archive::ReaderOptions ropts;
+  ropts.payload_cap = options.max_payload;
+  auto reader = archive::ArchiveReader::open(path, ropts, problems);
+  counters.add("archives");
+  if (!reader->usable()) {
+    counters.add("archives_failed");
+    return false;
+  }
+  RecordExtractor extractor(file_label, options, out, counters);
+  uint64_t reported = 0;
+  while (reader->next()) {
+    try {
+      extractor.record(*reader);
+    } catch (const std::exception& e) {
+      counters.add("records_failed");
+      if (problems) problems({file_label, reader->record().offset, "extract_failed", e.what()});
+    }
+    if (progress) {
+      uint64_t now = reader->bytes_read();
+      progress(now - reported);
+      reported = now;
+    }
+  }
+  counters.merge(reader->counters());
+  return true;
+}
+
+Json description_stats(const Counters& c) {
+  auto share = [&c](const char* name) {
+    int64_t total = c.get("stats_refs");
+    return total == 0 ? 0.0 : static_cast<double>(c.get(name)) / static_cast<double>(total);
+  };
+  return Json{{"references", c.get("stats_refs")},
+              {"withAlt", share("stats_with_alt")},
+              {"withTitle", share("stats_with_title")},
+              {"withAltOrTitle", share("stats_with_alt_or_title")},
+              {"withCaption", share("stats_with_caption")},
+              {"withAny", share("stats_with_any")}};
+}
+
+}  // namespace strata::extract
