@@ -1,0 +1,53 @@
+// strata sample --out DIR [--seed N] [--sites N] [--crawls N] [--scale tiny|demo|bench|SIZE]
+#include <cstdio>
+#include <memory>
+
+#include "command.hpp"
+#include "core/progress.hpp"
+#include "sample/sample.hpp"
+
+namespace {
+
+struct Options {
+  std::string out;
+  uint64_t seed = 1;
+  int sites = 0;
+  int crawls = 0;
+  int threads = 0;
+  std::string scale = "demo";
+};
+
+int run(const Options& o) {
+  strata::sample::Options opt;
+  if (!strata::sample::apply_scale(o.scale, opt)) {
+    std::fprintf(stderr, "strata sample: unknown --scale '%s' (tiny, demo, bench or a number)\n",
+                 o.scale.c_str());
+    return 2;
+  }
+  opt.seed = o.seed;
+  opt.sites = o.sites;
+  opt.crawls = o.crawls;
+  auto s = strata::sample::generate(opt, o.out, o.threads);
+  std::fprintf(stderr,
+               "strata sample: %zu WARC files, %s, %llu records, %zu image URLs, %zu distinct "
+               "images, %zu truth documents in %.1f s\n",
+               s.files.size(), strata::human_bytes(static_cast<double>(s.bytes)).c_str(),
+               static_cast<unsigned long long>(s.records), s.images, s.assets, s.documents,
+               s.seconds);
+  return 0;
+}
+
+const bool registered = strata::cli::register_command(
+    "sample", "Write a synthetic web archive (WARC 1.1) with ground truth",
+    [](CLI::App& app) -> strata::cli::Runner {
+      auto o = std::make_shared<Options>();
+      app.add_option("--out", o->out, "Output folder")->required();
+      app.add_option("--seed", o->seed, "Seed (same seed, same bytes)");
+      app.add_option("--sites", o->sites, "Number of sites (default: from the scale)");
+      app.add_option("--crawls", o->crawls, "Number of crawls/collections (default: from scale)");
+      app.add_option("--scale", o->scale, "tiny, demo, bench or a number of images");
+      app.add_option("--threads", o->threads, "Writer threads (default: all cores)");
+      return [o] { return run(*o); };
+    });
+
+}  // namespace

@@ -1,0 +1,41 @@
+#pragma once
+// Real encoded image files, written with the Debian libraries (libpng, libjpeg, giflib,
+// libwebp) plus SVG text and PNG-in-ICO containers.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sample/canvas.hpp"
+
+namespace strata::sample {
+
+enum class ImageFormat { jpeg, png, gif, gif_animated, webp, svg, ico };
+
+// An encoded file and what a decoder will report about it.
+struct EncodedImage {
+  std::string bytes;
+  std::string mime;  // the true type (image/jpeg, ...)
+  std::string ext;   // file extension without the dot
+  int width = 0;
+  int height = 0;
+};
+
+std::string encode_png(const Canvas& c, int level = 6);
+std::string encode_jpeg(const Canvas& c, int quality);
+// One frame per canvas (all the same size); more than one frame adds a looping animation.
+std::string encode_gif(const std::vector<Canvas>& frames);
+std::string encode_webp(const Canvas& c, float quality);
+std::string encode_ico(const Canvas& c);  // width, height <= 256
+std::string encode_svg(const Concept& look, int width, int height);
+
+// A width x height PNG of one colour, streamed row by row (for huge pictures).
+std::string encode_png_solid(int width, int height, Rgb color);
+
+// Renders `look` at the size and encodes it in `format` (quality for JPEG/WebP).
+EncodedImage make_image(const Concept& look, int width, int height, ImageFormat format,
+                        int quality = 85);
+
+const char* mime_of(ImageFormat f);
+const char* ext_of(ImageFormat f);
+
+}  // namespace strata::sample

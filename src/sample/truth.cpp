@@ -1,0 +1,245 @@
+#include "sample/truth.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "core/timestamp.hpp"
+#include "url/url.hpp"
+
+namespace strata::sample {
+namespace {
+
+struct Cap {
+  std::string digest, url, ts, collection;
+  int64_t t = 0;
+  bool revisit = false;
+  const Asset* asset = nullptr;
+  const ImageUrl* image = nullptr;
+  Location where;
+};
+
+struct Ref {
+  std::string url, tag, alt, title, caption;
+  const Page* page = nullptr;
+  int64_t t = 0;
+  std::string ts, collection, page_title;
+  int images_in_page = 0;
+  Location where;
+};
+
+int img_elements(const Page& p) {
+  int n = 0;
+  for (const Slot& s : p.slots)
+    if (s.structure != Structure::link && s.structure != Structure::css) ++n;
+  return n;
+}
+
+// The references extraction yields for one slot of a page in one crawl (spacers and inline
+// icons are below the size gate and never form documents, so they are left out).
+void slot_refs(const World& w, const Page& p, const Slot& s, int crawl, std::vector<Ref>& out) {
+  auto url = [&](int id) { return w.images[static_cast<size_t>(id)].url; };
+  auto add = [&](int id, const char* tag, std::string alt, std::string title, std::string cap) {
+    Ref r;
+    r.url = url(id);
+    r.tag = tag;
+    r.alt = std::move(alt), r.title = std::move(title), r.caption = std::move(cap);
+    out.push_back(std::move(r));
+  };
+  const std::string& alt = s.alt.empty() ? std::string() : s.alt[static_cast<size_t>(crawl)];
+  switch (s.structure) {
+    case Structure::spacer:
+    case Structure::inline_icon: return;
+    case Structure::link: add(s.image, "a", "", "", s.caption); return;
+    case Structure::css: add(s.image, "css", "", "", ""); return;
+    case Structure::blog_flat: add(s.image, "img", alt, s.title, s.heading + "\n" + s.caption); return;
+    case Structure::thumb:
+      add(s.image, "img", alt, s.title, p.h1 + "\n" + p.footer);
+      add(s.full, "a", "", "", "");
+      return;
+    case Structure::gallery:
+      add(s.image, "img", alt, s.title, s.caption);
+      add(s.full, "a", "", "", "");
+      return;
+    default: add(s.image, "img", alt, s.title, s.caption); return;
+  }
+}
+
+bool older(const Cap& a, const Cap& b) {
+  if (a.ts != b.ts) return a.ts < b.ts;
+  if (a.url.size() != b.url.size()) return a.url.size() < b.url.size();
+  return a.url < b.url;
+}
+
+bool older_page(const Ref& a, const Ref& b) {
+  if (a.ts != b.ts) return a.ts < b.ts;
+  if (a.page->url.size() != b.page->url.size()) return a.page->url.size() < b.page->url.size();
+  return a.page->url < b.page->url;
+}
+
+// Distinct non-empty trimmed values, ordered by the earliest page time, ties lexicographic.
+std::vector<std::string> ordered_values(const std::vector<const Ref*>& refs,
+                                        std::string Ref::*field) {
+  std::map<std::string, std::string> first;  // value -> earliest ts
+  for (const Ref* r : refs) {
+    const std::string& v = r->*field;
+    if (v.empty()) continue;
+    auto it = first.find(v);
+    if (it == first.end() || r->ts < it->second) first[v] = r->ts;
+  }
+  std::vector<std::pair<std::string, std::string>> order;
+  for (const auto& [v, ts] : first) order.emplace_back(ts, v);
+  std::sort(order.begin(), order.end());
+  std::vector<std::string> out;
+  for (const auto& [ts, v] : order)
+    if (out.size() < 50) out.push_back(v);
+  return out;
+}
+
+merge::ImageDocument make_document(const std::vector<const Cap*>& caps,
+                                   std::vector<const Ref*> refs) {
+  merge::ImageDocument d;
+  const Cap* first = nullptr;
+  std::set<std::string> times, collections, tags;
+  for (const Cap* c : caps) {
+    times.insert(c->ts);
+    collections.insert(c->collection);
+    if (!c->revisit && (!first || older(*c, *first))) first = c;
+  }
+  d.id = first->digest;
+  d.imgUrl = first->url;
+  d.imgSurt = url::surt(first->url);
+  d.imgUrlTokens = url::url_tokens(first->url);
+  d.imgMimeType = first->asset->image.mime;
+  d.imgMimeTypeReported = first->image->mime_reported;
+  d.imgWidth = first->asset->image.width;
+  d.imgHeight = first->asset->image.height;
+  d.imgSize = first->asset->image.bytes.size();
+  d.imgCaptureTimes.assign(times.begin(), times.end());
+  d.imgCrawlTimestamp = d.imgCaptureTimes.front();
+  d.imgCrawlTimestampLatest = d.imgCaptureTimes.back();
+  d.imgFile = first->where.file, d.imgOffset = first->where.offset, d.imgLength = first->where.length;
+  std::sort(refs.begin(), refs.end(), [](const Ref* a, const Ref* b) { return older_page(*a, *b); });
+  const Ref& page = *refs.front();
+  d.imgTitle = ordered_values(refs, &Ref::title);
+  d.imgAlt = ordered_values(refs, &Ref::alt);
+  d.imgCaption = ordered_values(refs, &Ref::caption);
+  d.pageUrl = page.page->url;
+  d.pageTitle = page.page_title;
+  d.pageUrlTokens = url::url_tokens(page.page->url);
+  d.pageHost = url::page_host(page.page->url);
+  d.pageCrawlTimestamp = page.ts;
+  d.pageFile = page.where.file, d.pageOffset = page.where.offset, d.pageLength = page.where.length;
+  d.imagesInOriginalPage = page.images_in_page;
+  std::set<std::tuple<std::string, std::string, std::string>> triples;
+  std::set<std::pair<std::string, std::string>> pages;
+  for (const Ref* r : refs) {
+    tags.insert(r->tag);
+    collections.insert(r->collection);
+    triples.emplace(r->title, r->alt, r->caption);
+    pages.emplace(r->page->url, r->page_title);
+  }
+  d.tags.assign(tags.begin(), tags.end());
+  d.collection.assign(collections.begin(), collections.end());
+  d.imageMetadataChanges = static_cast<int64_t>(triples.size()) - 1;
+  d.pageMetadataChanges = static_cast<int64_t>(pages.size()) - 1;
+  d.matchingImages = static_cast<int64_t>(caps.size());
+  d.matchingPages = static_cast<int64_t>(refs.size());
+  return d;
+}
+
+std::vector<std::string> words_of(const merge::ImageDocument& d) {
+  std::string text = d.pageTitle;
+  for (const auto* list : {&d.imgTitle, &d.imgAlt, &d.imgCaption})
+    for (const auto& v : *list) text += " " + v;
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : text) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (u >= 0x80 || std::isalnum(u)) cur += static_cast<char>(u < 0x80 ? std::tolower(u) : u);
+    else if (!cur.empty()) out.push_back(cur), cur.clear();
+  }
+  if (!cur.empty()) out.push_back(cur);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+Truth compute_truth(const World& w, const WriteResult& written) {
+  std::vector<Cap> caps;
+  for (const CaptureEvent& e : written.captures) {
+    const ImageUrl& u = w.images[static_cast<size_t>(e.image)];
+    const Asset& a = w.assets[static_cast<size_t>(u.asset[static_cast<size_t>(e.crawl)])];
+    if (!kept_by_extraction(a.image.width, a.image.height)) continue;
+    int64_t t = u.capture[static_cast<size_t>(e.crawl)];
+    caps.push_back(Cap{a.sha256, u.url, timestamp_from_epoch(t), w.crawls[static_cast<size_t>(e.crawl)].collection,
+                       t, e.revisit, &a, &u, e.where});
+  }
+  std::map<std::string, std::vector<const Cap*>> by_surt;
+  for (const Cap& c : caps) by_surt[url::surt(c.url)].push_back(&c);
+  std::vector<Ref> refs;
+  for (const PageEvent& e : written.pages) {
+    const Page& p = w.pages[static_cast<size_t>(e.page)];
+    size_t start = refs.size();
+    for (const Slot& s : p.slots) slot_refs(w, p, s, e.crawl, refs);
+    for (size_t i = start; i < refs.size(); ++i) {
+      Ref& r = refs[i];
+      r.page = &p;
+      r.t = p.time[static_cast<size_t>(e.crawl)];
+      r.ts = timestamp_from_epoch(r.t);
+      r.collection = w.crawls[static_cast<size_t>(e.crawl)].collection;
+      r.page_title = p.title[static_cast<size_t>(e.crawl)];
+      r.images_in_page = img_elements(p);
+      r.where = e.where;
+    }
+  }
+  std::map<std::string, std::vector<const Cap*>> caps_of;
+  std::map<std::string, std::vector<const Ref*>> refs_of;
+  for (const Cap& c : caps) caps_of[c.digest].push_back(&c);
+  for (const Ref& r : refs) {
+    auto it = by_surt.find(url::surt(r.url));
+    if (it == by_surt.end()) continue;
+    const Cap* best = nullptr;
+    for (const Cap* c : it->second) {
+      int64_t d = std::llabs(c->t - r.t), bd = best ? std::llabs(best->t - r.t) : 0;
+      if (!best || d < bd || (d == bd && c->t < best->t)) best = c;
+    }
+    refs_of[best->digest].push_back(&r);
+  }
+  Truth truth;
+  for (const auto& [digest, rs] : refs_of) truth.documents.push_back(make_document(caps_of[digest], rs));
+  for (const Topic& t : all_topics()) {
+    QueryTruth q{t.query(), t.lang == Lang::pt ? "pt" : "en", {}};
+    for (const auto& d : truth.documents) {
+      auto words = words_of(d);
+      if (std::binary_search(words.begin(), words.end(), t.a) &&
+          std::binary_search(words.begin(), words.end(), t.b))
+        q.relevant.push_back(d.id);
+    }
+    if (!q.relevant.empty()) truth.queries.push_back(std::move(q));
+  }
+  std::map<int, std::set<std::string>> families;
+  for (const Cap& c : caps)
+    if (c.asset->family >= 0) families[c.asset->family].insert(c.digest);
+  for (const auto& [f, digests] : families)
+    if (digests.size() > 1) truth.near_duplicates.emplace_back(digests.begin(), digests.end());
+  std::sort(truth.near_duplicates.begin(), truth.near_duplicates.end());
+  return truth;
+}
+
+void write_truth(const Truth& truth, const std::string& dir) {
+  std::filesystem::path t = std::filesystem::path(dir) / "truth";
+  std::filesystem::create_directories(t);
+  std::ofstream docs(t / "documents.jsonl", std::ios::binary);
+  for (const auto& d : truth.documents) docs << merge::to_json(d).dump() << "\n";
+  std::ofstream queries(t / "queries.jsonl", std::ios::binary);
+  for (const auto& q : truth.queries)
+    queries << Json{{"query", q.query}, {"lang", q.lang}, {"relevant", q.relevant}}.dump() << "\n";
+  std::ofstream near(t / "near-duplicates.jsonl", std::ios::binary);
+  for (const auto& g : truth.near_duplicates) near << Json{{"digests", g}}.dump() << "\n";
+}
+
+}  // namespace strata::sample

@@ -1,0 +1,35 @@
+#pragma once
+// Ground truth computed from what was written: the `compact` merge documents (one per image
+// digest), the queries with their relevant digests, and near-duplicate groups.
+#include <string>
+#include <vector>
+
+#include "merge/document.hpp"
+#include "sample/writer.hpp"
+
+namespace strata::sample {
+
+// Extraction's size gates (shared with docs/sample.md).
+inline bool kept_by_extraction(int width, int height) {
+  return width >= 50 && height >= 50 &&
+         static_cast<int64_t>(width) * height <= int64_t{15000} * 15000;
+}
+
+struct QueryTruth {
+  std::string query;
+  std::string lang;
+  std::vector<std::string> relevant;  // digests, sorted
+};
+
+struct Truth {
+  std::vector<merge::ImageDocument> documents;  // sorted by id
+  std::vector<QueryTruth> queries;
+  std::vector<std::vector<std::string>> near_duplicates;  // each sorted; sorted by first
+};
+
+Truth compute_truth(const World& w, const WriteResult& written);
+
+// Writes DIR/truth/{documents,queries,near-duplicates}.jsonl.
+void write_truth(const Truth& truth, const std::string& dir);
+
+}  // namespace strata::sample
