@@ -28,7 +28,8 @@ namespace fs = std::filesystem;
 std::vector<fs::path> input_files(const fs::path& dir) {
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(dir))
-    if (entry.is_regular_file() && entry.path().extension() == ".jsonl") files.push_back(entry.path());
+    if (entry.is_regular_file() && entry.path().extension() == ".jsonl")
+      files.push_back(entry.path());
   std::sort(files.begin(), files.end());
   return files;
 }
@@ -66,7 +67,8 @@ int run_files(const MergeCommand& cmd, merge::Mode mode) {
   Progress progress("merge", total);
   std::vector<merge::Source> sources;
   for (const auto& f : files)
-    sources.push_back(merge::jsonl_file_source(f, [&progress](uint64_t n) { progress.advance(n); }));
+    sources.push_back(
+        merge::jsonl_file_source(f, [&progress](uint64_t n) { progress.advance(n); }));
   merge::MergeOptions options;
   options.mode = mode;
   options.jobs = std::max(1u, cmd.jobs);

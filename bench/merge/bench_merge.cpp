@@ -30,7 +30,8 @@ struct Config {
 
 std::string hex_digest(uint64_t n) {
   char buf[65];
-  std::snprintf(buf, sizeof buf, "%016llx%048llx", static_cast<unsigned long long>(n * 0x9E3779B97F4A7C15ULL),
+  std::snprintf(buf, sizeof buf, "%016llx%048llx",
+                static_cast<unsigned long long>(n * 0x9E3779B97F4A7C15ULL),
                 static_cast<unsigned long long>(n));
   return buf;
 }
@@ -53,14 +54,17 @@ Record make_record(uint64_t i, uint64_t images) {
   uint64_t img = (kind < 2 ? i / 4 : (rng() % 100 < 30 ? rng() % 1000 : rng() % images)) % images;
   std::string host = "site" + std::to_string(img % 5000) + ".pt";
   std::string url = "http://" + host + "/images/photo" + std::to_string(img) + ".jpg";
-  std::string surt = "(pt," + host.substr(0, host.size() - 3) + ",)/images/photo" + std::to_string(img) + ".jpg";
-  std::string ts = std::to_string(2005 + rng() % 15) + "0" + std::to_string(1 + rng() % 9) + "1512" +
-                   std::to_string(10 + rng() % 50) + "00";
+  std::string surt =
+      "(pt," + host.substr(0, host.size() - 3) + ",)/images/photo" + std::to_string(img) + ".jpg";
+  std::string ts = std::to_string(2005 + rng() % 15) + "0" + std::to_string(1 + rng() % 9) +
+                   "1512" + std::to_string(10 + rng() % 50) + "00";
   if (kind < 2) {
     ImageCapture c;
-    c.imgSurt = surt, c.imgUrl = url, c.timestamp = ts, c.collection = "AWP" + std::to_string(rng() % 3);
+    c.imgSurt = surt, c.imgUrl = url, c.timestamp = ts,
+    c.collection = "AWP" + std::to_string(rng() % 3);
     c.file = "crawl-" + std::to_string(i / 10000) + ".warc.gz", c.offset = i * 1000, c.length = 900;
-    c.recordType = "response", c.status = 200, c.mimeReported = "image/jpeg", c.mimeDetected = "image/jpeg";
+    c.recordType = "response", c.status = 200, c.mimeReported = "image/jpeg",
+    c.mimeDetected = "image/jpeg";
     c.width = 640, c.height = 480;
     c.digest = hex_digest(img % (images * 9 / 10));  // 10% of URLs share bytes with another
     c.size = 20000 + img % 1000, c.warcDigest = "sha1:" + c.digest.substr(0, 32);
@@ -83,7 +87,8 @@ Record make_record(uint64_t i, uint64_t images) {
   r.pageUrl = "http://" + host + "/page" + std::to_string(page) + ".html";
   r.pageTimestamp = ts, r.pageTitle = "Page " + std::to_string(page);
   r.pageUrlTokens = host + " page", r.pageHost = host, r.imagesInPage = 12;
-  r.collection = "AWP" + std::to_string(rng() % 3), r.file = "crawl.warc.gz", r.offset = i, r.length = 5000;
+  r.collection = "AWP" + std::to_string(rng() % 3), r.file = "crawl.warc.gz", r.offset = i,
+  r.length = 5000;
   return r;
 }
 
@@ -92,7 +97,9 @@ Record make_record(uint64_t i, uint64_t images) {
 double cpu_seconds() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
-  auto sec = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; };
+  auto sec = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+  };
   return sec(usage.ru_utime) + sec(usage.ru_stime);
 }
 
@@ -123,12 +130,14 @@ void report(const char* label, const Config& cfg, double gen_cpu, double wall, d
   std::printf("%s: %llu records, %u jobs, memory %llu MB\n", label,
               static_cast<unsigned long long>(cfg.records), cfg.jobs,
               static_cast<unsigned long long>(cfg.memory >> 20));
-  std::printf("  wall %.2f s -> %.0f records/s; CPU %.2f s (record generation %.2f s excluded)"
-              " -> %.0f records/s per core\n",
-              wall, static_cast<double>(cfg.records) / wall, cpu, gen_cpu,
-              static_cast<double>(cfg.records) / merge_cpu);
+  std::printf(
+      "  wall %.2f s -> %.0f records/s; CPU %.2f s (record generation %.2f s excluded)"
+      " -> %.0f records/s per core\n",
+      wall, static_cast<double>(cfg.records) / wall, cpu, gen_cpu,
+      static_cast<double>(cfg.records) / merge_cpu);
   std::printf("  documents %lld, spilled runs %lld, peak RSS %.1f MB\n",
-              static_cast<long long>(c.get("documents")), static_cast<long long>(c.get("spilled_runs")),
+              static_cast<long long>(c.get("documents")),
+              static_cast<long long>(c.get("spilled_runs")),
               static_cast<double>(peak_rss_kb()) / 1024.0);
   std::printf("%s", table2_report(c).c_str());
 }
@@ -140,14 +149,22 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
-    if (a == "--records") cfg.records = std::stoull(next());
-    else if (a == "--100m") cfg.records = 100'000'000;
-    else if (a == "--jobs") cfg.jobs = static_cast<unsigned>(std::stoul(next()));
-    else if (a == "--memory") cfg.memory = std::stoull(next());
-    else if (a == "--work") cfg.work = next();
-    else if (a == "--json") cfg.json = next();
+    if (a == "--records")
+      cfg.records = std::stoull(next());
+    else if (a == "--100m")
+      cfg.records = 100'000'000;
+    else if (a == "--jobs")
+      cfg.jobs = static_cast<unsigned>(std::stoul(next()));
+    else if (a == "--memory")
+      cfg.memory = std::stoull(next());
+    else if (a == "--work")
+      cfg.work = next();
+    else if (a == "--json")
+      cfg.json = next();
     else {
-      std::fprintf(stderr, "usage: bench_merge [--records N] [--100m] [--jobs J] [--memory B] [--work DIR] [--json FILE]\n");
+      std::fprintf(stderr,
+                   "usage: bench_merge [--records N] [--100m] [--jobs J] [--memory B] [--work DIR] "
+                   "[--json FILE]\n");
       return 2;
     }
   }
@@ -168,7 +185,8 @@ int main(int argc, char** argv) {
   if (!cfg.json.empty()) {
     {
       std::ofstream out(cfg.json);
-      for (uint64_t i = 0; i < cfg.records; ++i) out << record_to_json(make_record(i, images)).dump() << '\n';
+      for (uint64_t i = 0; i < cfg.records; ++i)
+        out << record_to_json(make_record(i, images)).dump() << '\n';
     }
     t0 = std::chrono::steady_clock::now();
     c0 = cpu_seconds();

@@ -77,7 +77,9 @@ void reference_fields(IO& io, P& p) {
 struct ConstWriter {
   Writer& w;
   template <typename T>
-  void raw(const T& v) { w.raw(v); }
+  void raw(const T& v) {
+    w.raw(v);
+  }
   void str(const std::string& s) { w.str(s); }
 };
 
@@ -102,10 +104,17 @@ void decode(std::string_view bytes, Record& out) {
   if (bytes.empty()) throw std::runtime_error("merge codec: empty record");
   Reader io(bytes.substr(1));
   switch (bytes[0]) {
-    case 'i': fields(io, out.emplace<ImageCapture>()); return;
-    case 'v': revisit_fields(io, out.emplace<ImageRevisit>()); return;
-    case 'r': reference_fields(io, out.emplace<PageReference>()); return;
-    default: throw std::runtime_error("merge codec: unknown record type");
+    case 'i':
+      fields(io, out.emplace<ImageCapture>());
+      return;
+    case 'v':
+      revisit_fields(io, out.emplace<ImageRevisit>());
+      return;
+    case 'r':
+      reference_fields(io, out.emplace<PageReference>());
+      return;
+    default:
+      throw std::runtime_error("merge codec: unknown record type");
   }
 }
 

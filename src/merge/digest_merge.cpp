@@ -104,7 +104,8 @@ void set_collections(ImageDocument& doc, const DigestGroup& group) {
 std::vector<PageReference> same_page(const std::vector<PageReference>& refs, size_t first) {
   std::vector<PageReference> out;
   for (size_t i = first; i < refs.size(); ++i) {
-    if (refs[i].pageTimestamp != refs[first].pageTimestamp || refs[i].pageUrl != refs[first].pageUrl)
+    if (refs[i].pageTimestamp != refs[first].pageTimestamp ||
+        refs[i].pageUrl != refs[first].pageUrl)
       break;
     out.push_back(refs[i]);
   }
@@ -137,27 +138,35 @@ std::vector<ImageDocument> full_documents(const DigestGroup& group, const ImageD
   std::sort(docs.begin(), docs.end(),
             [](const ImageDocument& a, const ImageDocument& b) { return a.id < b.id; });
   // Two page URLs of one capture time with colliding hashes would share an id: keep one.
-  docs.erase(std::unique(docs.begin(), docs.end(),
-                         [](const ImageDocument& a, const ImageDocument& b) { return a.id == b.id; }),
-             docs.end());
+  docs.erase(
+      std::unique(docs.begin(), docs.end(),
+                  [](const ImageDocument& a, const ImageDocument& b) { return a.id == b.id; }),
+      docs.end());
   return docs;
 }
 
 }  // namespace
 
 bool parse_mode(const std::string& text, Mode& out) {
-  if (text == "compact") out = Mode::compact;
-  else if (text == "legacy") out = Mode::legacy;
-  else if (text == "full") out = Mode::full;
-  else return false;
+  if (text == "compact")
+    out = Mode::compact;
+  else if (text == "legacy")
+    out = Mode::legacy;
+  else if (text == "full")
+    out = Mode::full;
+  else
+    return false;
   return true;
 }
 
 const char* to_string(Mode mode) {
   switch (mode) {
-    case Mode::legacy: return "legacy";
-    case Mode::full: return "full";
-    case Mode::compact: break;
+    case Mode::legacy:
+      return "legacy";
+    case Mode::full:
+      return "full";
+    case Mode::compact:
+      break;
   }
   return "compact";
 }

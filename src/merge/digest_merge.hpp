@@ -19,7 +19,7 @@ enum class Mode {
 bool parse_mode(const std::string& text, Mode& out);
 const char* to_string(Mode mode);
 
-inline constexpr size_t kMaxDescriptions = 50;   // per field, like Arquivo's Solr script
+inline constexpr size_t kMaxDescriptions = 50;  // per field, like Arquivo's Solr script
 inline constexpr size_t kMaxCaptureTimes = 1000;
 
 // Documents sorted by id; none when the group has no capture or no reference.

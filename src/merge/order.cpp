@@ -9,18 +9,17 @@ namespace {
 using V = std::string_view;
 
 auto capture_key(const ImageCapture& c) {
-  return std::make_tuple(V(c.timestamp), c.imgUrl.size(), V(c.imgUrl), V(c.digest),
-                         V(c.collection), V(c.file), c.offset, c.length, V(c.imgSurt),
-                         V(c.recordType), c.status, V(c.mimeReported), V(c.mimeDetected),
-                         c.width, c.height, c.size, V(c.warcDigest), c.inline_);
+  return std::make_tuple(V(c.timestamp), c.imgUrl.size(), V(c.imgUrl), V(c.digest), V(c.collection),
+                         V(c.file), c.offset, c.length, V(c.imgSurt), V(c.recordType), c.status,
+                         V(c.mimeReported), V(c.mimeDetected), c.width, c.height, c.size,
+                         V(c.warcDigest), c.inline_);
 }
 
 auto reference_key(const PageReference& r) {
   return std::make_tuple(V(r.pageTimestamp), r.pageUrl.size(), V(r.pageUrl), V(r.pageTitle),
-                         V(r.imgSurt), V(r.imgUrl), V(r.imgTitle), V(r.imgAlt),
-                         V(r.imgCaption), V(r.tag), V(r.collection), V(r.file), r.offset,
-                         r.length, r.imagesInPage, V(r.pageHost), V(r.pageUrlTokens),
-                         V(r.imgUrlTokens), r.inline_);
+                         V(r.imgSurt), V(r.imgUrl), V(r.imgTitle), V(r.imgAlt), V(r.imgCaption),
+                         V(r.tag), V(r.collection), V(r.file), r.offset, r.length, r.imagesInPage,
+                         V(r.pageHost), V(r.pageUrlTokens), V(r.imgUrlTokens), r.inline_);
 }
 
 }  // namespace

@@ -50,8 +50,8 @@ void count_record(const Record& record, Counters& counters) {
 }
 
 // Phase 1: every record keyed by its SURT.
-void read_sources(const std::vector<Source>& sources, const MergeOptions& options,
-                  uint64_t budget, RunSet& runs, Counters& counters) {
+void read_sources(const std::vector<Source>& sources, const MergeOptions& options, uint64_t budget,
+                  RunSet& runs, Counters& counters) {
   unsigned workers = std::max<unsigned>(1, std::min<unsigned>(options.jobs, sources.size()));
   std::vector<std::unique_ptr<SpillBuffer>> buffers;
   for (unsigned w = 0; w < workers; ++w)
@@ -81,9 +81,12 @@ void decode_surt_group(std::string_view key, const std::vector<std::string_view>
   Record record;
   for (auto value : values) {
     decode(value, record);
-    if (auto* c = std::get_if<ImageCapture>(&record)) group.images.push_back(std::move(*c));
-    else if (auto* r = std::get_if<ImageRevisit>(&record)) group.revisits.push_back(std::move(*r));
-    else group.refs.push_back(std::move(std::get<PageReference>(record)));
+    if (auto* c = std::get_if<ImageCapture>(&record))
+      group.images.push_back(std::move(*c));
+    else if (auto* r = std::get_if<ImageRevisit>(&record))
+      group.revisits.push_back(std::move(*r));
+    else
+      group.refs.push_back(std::move(std::get<PageReference>(record)));
   }
 }
 
@@ -131,13 +134,14 @@ std::vector<std::filesystem::path> build_parts(const RunSet& in, const MergeOpti
       group.refs.clear();
       for (auto value : values) {
         decode(value, record);
-        if (auto* c = std::get_if<ImageCapture>(&record)) group.captures.push_back(std::move(*c));
-        else group.refs.push_back(std::move(std::get<PageReference>(record)));
+        if (auto* c = std::get_if<ImageCapture>(&record))
+          group.captures.push_back(std::move(*c));
+        else
+          group.refs.push_back(std::move(std::get<PageReference>(record)));
       }
       for (const auto& doc : build_documents(group, options.mode, local)) {
         local.add("documents");
-        out << doc.id << '\t' << document_json(doc)
-            << '\n';
+        out << doc.id << '\t' << document_json(doc) << '\n';
       }
     });
     if (!out) throw std::runtime_error("cannot write " + parts[p].string());
@@ -185,7 +189,8 @@ Counters run_merge(const std::vector<Source>& sources, const MergeOptions& optio
   read_sources(sources, opts, budget, by_surt, counters);
   RunSet by_digest(opts.work_dir, "digest", opts.jobs);
   merge_surts(by_surt, opts.jobs, budget, by_digest, counters);
-  counters.add("spilled_runs", static_cast<int64_t>(by_surt.spilled_runs() + by_digest.spilled_runs()));
+  counters.add("spilled_runs",
+               static_cast<int64_t>(by_surt.spilled_runs() + by_digest.spilled_runs()));
   by_surt.clear();
   auto parts = build_parts(by_digest, opts, counters);
   by_digest.clear();
@@ -207,8 +212,10 @@ Source jsonl_file_source(std::filesystem::path file, std::function<void(uint64_t
       if (on_bytes) on_bytes(line.size() + 1);
       if (line.empty()) continue;
       try {
-        if (record_from_json(Json::parse(line), record)) emit(record);
-        else counters.add("lines_not_records");
+        if (record_from_json(Json::parse(line), record))
+          emit(record);
+        else
+          counters.add("lines_not_records");
       } catch (const Json::exception&) {
         counters.add("lines_malformed");
       }
@@ -220,7 +227,9 @@ std::string table2_report(const Counters& c) {
   int64_t base = c.get("records_ref");
   auto row = [base](std::ostringstream& out, const char* label, int64_t n, int64_t prev) {
     char line[160];
-    auto pct = [](int64_t a, int64_t b) { return b ? 100.0 * static_cast<double>(a) / static_cast<double>(b) : 0.0; };
+    auto pct = [](int64_t a, int64_t b) {
+      return b ? 100.0 * static_cast<double>(a) / static_cast<double>(b) : 0.0;
+    };
     if (prev < 0)
       std::snprintf(line, sizeof line, "%-34s %14lld %8.1f%% %9s\n", label,
                     static_cast<long long>(n), pct(n, base), "-");

@@ -56,7 +56,9 @@ void SpillBuffer::add(std::string_view key, std::string_view value) {
   if (arena_.size() + entries_.size() * sizeof(Entry) > budget_) flush(true);
 }
 
-void SpillBuffer::finish() { flush(false); }
+void SpillBuffer::finish() {
+  flush(false);
+}
 
 std::string SpillBuffer::serialize(std::vector<uint64_t>& offsets) const {
   std::string out;

@@ -10,14 +10,18 @@
 namespace strata::merge {
 namespace {
 
-std::string dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
+std::string dump(const Json& j) {
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
 
 void emit(std::ostream& out, std::string_view key, const Json& value) {
   out << key << '\t' << dump(value) << '\n';
 }
 
 // Keys become the first field of a line: a tab or newline in one would break the format.
-bool usable_key(std::string_view key) { return key.find_first_of("\t\n") == std::string_view::npos; }
+bool usable_key(std::string_view key) {
+  return key.find_first_of("\t\n") == std::string_view::npos;
+}
 
 void map(std::istream& in, std::ostream& out, Counters& counters) {
   std::string line;
@@ -64,7 +68,8 @@ void for_each_group(std::istream& in, Counters& counters, Handler on_group) {
     key.assign(line_key);
     open = true;
     try {
-      values.push_back(Json::parse(line.begin() + static_cast<std::ptrdiff_t>(tab) + 1, line.end()));
+      values.push_back(
+          Json::parse(line.begin() + static_cast<std::ptrdiff_t>(tab) + 1, line.end()));
     } catch (const Json::exception&) {
       counters.add("lines_malformed");
     }
@@ -80,14 +85,18 @@ void reduce(std::istream& in, std::ostream& out, Counters& counters) {
     group = SurtGroup{key, {}, {}, {}};
     for (const auto& value : values) {
       if (!record_from_json(value, record)) continue;
-      if (auto* c = std::get_if<ImageCapture>(&record)) group.images.push_back(std::move(*c));
-      else if (auto* r = std::get_if<ImageRevisit>(&record)) group.revisits.push_back(std::move(*r));
-      else group.refs.push_back(std::move(std::get<PageReference>(record)));
+      if (auto* c = std::get_if<ImageCapture>(&record))
+        group.images.push_back(std::move(*c));
+      else if (auto* r = std::get_if<ImageRevisit>(&record))
+        group.revisits.push_back(std::move(*r));
+      else
+        group.refs.push_back(std::move(std::get<PageReference>(record)));
     }
     for (const auto& digest_group : merge_surt(group, counters)) {
       for (const auto& capture : digest_group.captures)
         emit(out, digest_group.digest, extract::to_json(capture));
-      for (const auto& ref : digest_group.refs) emit(out, digest_group.digest, extract::to_json(ref));
+      for (const auto& ref : digest_group.refs)
+        emit(out, digest_group.digest, extract::to_json(ref));
     }
   });
 }
@@ -110,8 +119,10 @@ void reduce2(std::istream& in, std::ostream& out, Mode mode, Counters& counters)
     group = DigestGroup{key, {}, {}};
     for (const auto& value : values) {
       if (!record_from_json(value, record)) continue;
-      if (auto* c = std::get_if<ImageCapture>(&record)) group.captures.push_back(std::move(*c));
-      else if (auto* r = std::get_if<PageReference>(&record)) group.refs.push_back(std::move(*r));
+      if (auto* c = std::get_if<ImageCapture>(&record))
+        group.captures.push_back(std::move(*c));
+      else if (auto* r = std::get_if<PageReference>(&record))
+        group.refs.push_back(std::move(*r));
     }
     for (const auto& doc : build_documents(group, mode, counters)) {
       counters.add("documents");
@@ -123,23 +134,38 @@ void reduce2(std::istream& in, std::ostream& out, Mode mode, Counters& counters)
 }  // namespace
 
 bool parse_stage(const std::string& text, Stage& out) {
-  if (text == "map") out = Stage::map;
-  else if (text == "reduce") out = Stage::reduce;
-  else if (text == "map2") out = Stage::map2;
-  else if (text == "reduce2") out = Stage::reduce2;
-  else return false;
+  if (text == "map")
+    out = Stage::map;
+  else if (text == "reduce")
+    out = Stage::reduce;
+  else if (text == "map2")
+    out = Stage::map2;
+  else if (text == "reduce2")
+    out = Stage::reduce2;
+  else
+    return false;
   return true;
 }
 
-std::string document_json(const ImageDocument& doc) { return dump(to_json(doc)); }
+std::string document_json(const ImageDocument& doc) {
+  return dump(to_json(doc));
+}
 
 Counters run_streaming(Stage stage, Mode mode, std::istream& in, std::ostream& out) {
   Counters counters;
   switch (stage) {
-    case Stage::map: map(in, out, counters); break;
-    case Stage::reduce: reduce(in, out, counters); break;
-    case Stage::map2: map2(in, out, counters); break;
-    case Stage::reduce2: reduce2(in, out, mode, counters); break;
+    case Stage::map:
+      map(in, out, counters);
+      break;
+    case Stage::reduce:
+      reduce(in, out, counters);
+      break;
+    case Stage::map2:
+      map2(in, out, counters);
+      break;
+    case Stage::reduce2:
+      reduce2(in, out, mode, counters);
+      break;
   }
   return counters;
 }

@@ -30,8 +30,8 @@ void resolve_revisits(SurtGroup& group, Counters& counters) {
       by_warc_digest.emplace(group.images[i].warcDigest, i);  // first = oldest (sorted)
   std::vector<ImageCapture> resolved;
   for (const auto& revisit : group.revisits) {
-    auto it = revisit.warcDigest.empty() ? by_warc_digest.end()
-                                         : by_warc_digest.find(revisit.warcDigest);
+    auto it =
+        revisit.warcDigest.empty() ? by_warc_digest.end() : by_warc_digest.find(revisit.warcDigest);
     if (it == by_warc_digest.end()) {
       counters.add("revisits_unresolved");
       continue;

@@ -23,13 +23,14 @@ ImageDocument one(DigestGroup g, Mode mode = Mode::compact) {
 // Same bytes under two URLs (paper: bp3/bp4.blogger.com) merge into one document whose image
 // fields come from the oldest capture and page fields from the oldest reference.
 TEST(DigestMerge, OldestCaptureAndOldestPage) {
-  DigestGroup g{kD,
-                {capture("bp4", "http://bp4.blogger.com/2.jpg", "20090223093642", kD, "AWP3"),
-                 capture("bp3", "http://bp3.blogger.com/2.jpg", "20080223093642", kD, "AWP1")},
-                {ref("bp3", "http://bp3.blogger.com/2.jpg", "http://www.worksfromthecave.blogspot.com/",
-                     "20080215084021", "great", "AWP1"),
-                 ref("bp4", "http://bp4.blogger.com/2.jpg", "http://www.worksfromthecave.sapo.pt/",
-                     "20040215084021", "fantastic", "AWP3")}};
+  DigestGroup g{
+      kD,
+      {capture("bp4", "http://bp4.blogger.com/2.jpg", "20090223093642", kD, "AWP3"),
+       capture("bp3", "http://bp3.blogger.com/2.jpg", "20080223093642", kD, "AWP1")},
+      {ref("bp3", "http://bp3.blogger.com/2.jpg", "http://www.worksfromthecave.blogspot.com/",
+           "20080215084021", "great", "AWP1"),
+       ref("bp4", "http://bp4.blogger.com/2.jpg", "http://www.worksfromthecave.sapo.pt/",
+           "20040215084021", "fantastic", "AWP3")}};
   ImageDocument d = one(g);
   EXPECT_EQ(d.id, kD);
   EXPECT_EQ(d.imgDigest, kD);
@@ -109,7 +110,8 @@ TEST(DigestMerge, CaptureTimesCappedAtThousand) {
 }
 
 TEST(DigestMerge, LegacyKeepsOnlyOldestPageDescriptions) {
-  DigestGroup g{kD, {capture("s", "u", "20100101000000", kD)},
+  DigestGroup g{kD,
+                {capture("s", "u", "20100101000000", kD)},
                 {ref("s", "u", "p1", "20110101000000", "newer"),
                  ref("s", "u", "p0", "20100101000000", "oldest"),
                  ref("s", "u", "p0", "20100101000000", "oldest too")}};
@@ -119,9 +121,11 @@ TEST(DigestMerge, LegacyKeepsOnlyOldestPageDescriptions) {
 }
 
 TEST(DigestMerge, FullGivesOneDocumentPerPageCapture) {
-  DigestGroup g{kD, {capture("s", "u", "20100101000000", kD)},
-                {ref("s", "u", "p1", "20110101000000", "b"), ref("s", "u", "p0", "20100101000000", "a"),
-                 ref("s", "u", "p0", "20100101000000", "a2")}};
+  DigestGroup g{
+      kD,
+      {capture("s", "u", "20100101000000", kD)},
+      {ref("s", "u", "p1", "20110101000000", "b"), ref("s", "u", "p0", "20100101000000", "a"),
+       ref("s", "u", "p0", "20100101000000", "a2")}};
   Counters c;
   auto docs = build_documents(g, Mode::full, c);
   ASSERT_EQ(docs.size(), 2u);
@@ -141,9 +145,11 @@ TEST(DigestMerge, NoDocumentWithoutReferences) {
 }
 
 TEST(DigestMerge, InputOrderDoesNotMatter) {
-  DigestGroup g{kD,
-                {capture("s", "http://a", "20100101000000", kD), capture("s", "http://b", "20090101000000", kD)},
-                {ref("s", "u", "p1", "20110101000000", "x"), ref("s", "u", "p2", "20100101000000", "y")}};
+  DigestGroup g{
+      kD,
+      {capture("s", "http://a", "20100101000000", kD),
+       capture("s", "http://b", "20090101000000", kD)},
+      {ref("s", "u", "p1", "20110101000000", "x"), ref("s", "u", "p2", "20100101000000", "y")}};
   DigestGroup reversed = g;
   std::reverse(reversed.captures.begin(), reversed.captures.end());
   std::reverse(reversed.refs.begin(), reversed.refs.end());

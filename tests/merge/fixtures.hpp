@@ -51,7 +51,8 @@ inline PageReference ref(const std::string& surt, const std::string& img_url,
 }
 
 inline ImageRevisit revisit(const std::string& surt, const std::string& ts,
-                            const std::string& warc_digest, const std::string& refers_to_surt = "") {
+                            const std::string& warc_digest,
+                            const std::string& refers_to_surt = "") {
   ImageRevisit v;
   v.imgSurt = surt;
   v.imgUrl = "http://revisit/" + surt;

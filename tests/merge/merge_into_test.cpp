@@ -15,18 +15,22 @@ const std::string kId = "a4236137f5455edd8436a5d122c366fa62ba91139f45895f447565b
 
 // The slides' "Images in multiple pages" example: indexed from AWP1, then AWP3 arrives.
 ImageDocument awp1() {
-  DigestGroup g{kId, {capture("bp3", "http://bp3.blogger.com/s320/2.jpg", "20080223093642", kId, "AWP1")},
-                {ref("bp3", "http://bp3.blogger.com/s320/2.jpg",
-                     "http://www.worksfromthecave.blogspot.com/", "20080215084021", "", "AWP1")}};
+  DigestGroup g{
+      kId,
+      {capture("bp3", "http://bp3.blogger.com/s320/2.jpg", "20080223093642", kId, "AWP1")},
+      {ref("bp3", "http://bp3.blogger.com/s320/2.jpg", "http://www.worksfromthecave.blogspot.com/",
+           "20080215084021", "", "AWP1")}};
   g.refs[0].imgCaption = "great";
   Counters c;
   return build_documents(g, Mode::compact, c).at(0);
 }
 
 ImageDocument awp3() {
-  DigestGroup g{kId, {capture("bp4", "http://bp4.blogger.com/s320/2.jpg", "20090223093642", kId, "AWP3")},
-                {ref("bp4", "http://bp4.blogger.com/s320/2.jpg", "http://www.worksfromthecave.sapo.pt/",
-                     "20040215084021", "", "AWP3")}};
+  DigestGroup g{
+      kId,
+      {capture("bp4", "http://bp4.blogger.com/s320/2.jpg", "20090223093642", kId, "AWP3")},
+      {ref("bp4", "http://bp4.blogger.com/s320/2.jpg", "http://www.worksfromthecave.sapo.pt/",
+           "20040215084021", "", "AWP3")}};
   g.refs[0].imgCaption = "fantastic";
   Counters c;
   return build_documents(g, Mode::compact, c).at(0);
@@ -38,7 +42,7 @@ TEST(MergeInto, PaperExampleAcrossCollections) {
   EXPECT_EQ(doc.id, kId);
   EXPECT_EQ(doc.pageUrl, "http://www.worksfromthecave.sapo.pt/");  // older page wins
   EXPECT_EQ(doc.pageCrawlTimestamp, "20040215084021");
-  EXPECT_EQ(doc.imgUrl, "http://bp3.blogger.com/s320/2.jpg");     // older capture wins
+  EXPECT_EQ(doc.imgUrl, "http://bp3.blogger.com/s320/2.jpg");  // older capture wins
   EXPECT_EQ(doc.imgCrawlTimestamp, "20080223093642");
   EXPECT_EQ(doc.imgCrawlTimestampLatest, "20090223093642");
   EXPECT_EQ(doc.imgCaptureTimes, (std::vector<std::string>{"20080223093642", "20090223093642"}));

@@ -29,21 +29,25 @@ std::vector<Record> sample_records() {
   std::vector<Record> out;
   for (int s = 0; s < 40; ++s) {
     std::string surt = "(pt,site" + std::to_string(s % 7) + ",)/img" + std::to_string(s) + ".jpg";
-    std::string url = "http://site" + std::to_string(s % 7) + ".pt/img" + std::to_string(s) + ".jpg";
+    std::string url =
+        "http://site" + std::to_string(s % 7) + ".pt/img" + std::to_string(s) + ".jpg";
     std::string coll = s % 3 ? "C1" : "C2";
-    auto c1 = capture(surt, url, "2010010" + std::to_string(s % 9) + "000000", digest(s % 13), coll);
+    auto c1 =
+        capture(surt, url, "2010010" + std::to_string(s % 9) + "000000", digest(s % 13), coll);
     out.push_back(c1);
     if (s % 4 == 0) out.push_back(capture(surt, url, "20150101000000", digest(100 + s), coll));
     if (s % 5 == 0) out.push_back(revisit(surt, "20120101000000", c1.warcDigest));
     if (s % 11 == 0) out.push_back(revisit(surt, "20120101000000", "sha1:none"));
     for (int p = 0; p < s % 6; ++p) {
-      auto r = ref(surt, url, "http://page" + std::to_string(p) + ".pt/",
-                   "20" + std::to_string(10 + p) + "0601000000", "alt " + std::to_string(p % 3), coll);
+      auto r =
+          ref(surt, url, "http://page" + std::to_string(p) + ".pt/",
+              "20" + std::to_string(10 + p) + "0601000000", "alt " + std::to_string(p % 3), coll);
       r.imgTitle = p % 2 ? "title" : "";
       out.push_back(r);
     }
   }
-  out.push_back(ref("(pt,nowhere,)/x.png", "http://nowhere.pt/x.png", "http://p/", "20100101000000"));
+  out.push_back(
+      ref("(pt,nowhere,)/x.png", "http://nowhere.pt/x.png", "http://p/", "20100101000000"));
   return out;
 }
 
@@ -123,9 +127,10 @@ TEST(Pipeline, HadoopStreamingShapeGivesSameDocuments) {
   for (const char* mode : {"compact", "full"}) {
     std::string tool = STRATA_MERGE_STREAMING_TOOL;
     std::string stage = " 2>/dev/null | ";
-    std::string cmd = "cat '" + (dir / "part-00000.jsonl").string() + "' | " + tool + " map" + stage +
-                      "LC_ALL=C sort | " + tool + " reduce" + stage + tool + " map2" + stage +
-                      "LC_ALL=C sort | " + tool + " reduce2 " + mode + " 2>/dev/null | cut -f2-";
+    std::string cmd = "cat '" + (dir / "part-00000.jsonl").string() + "' | " + tool + " map" +
+                      stage + "LC_ALL=C sort | " + tool + " reduce" + stage + tool + " map2" +
+                      stage + "LC_ALL=C sort | " + tool + " reduce2 " + mode +
+                      " 2>/dev/null | cut -f2-";
     std::string got = shell(cmd);
     const std::string& expected = std::string(mode) == "full" ? expected_full : expected_compact;
     EXPECT_FALSE(got.empty());

@@ -14,7 +14,9 @@ using testing::revisit;
 const std::string kA(64, 'a'), kB(64, 'b');
 
 TEST(SurtMerge, KeepsSurtWithImageAndPage) {
-  SurtGroup g{"s", {capture("s", "http://x/1.jpg", "20100101000000", kA)}, {},
+  SurtGroup g{"s",
+              {capture("s", "http://x/1.jpg", "20100101000000", kA)},
+              {},
               {ref("s", "http://x/1.jpg", "http://x/", "20100101000000")}};
   Counters c;
   auto out = merge_surt(g, c);
@@ -26,8 +28,10 @@ TEST(SurtMerge, KeepsSurtWithImageAndPage) {
 }
 
 TEST(SurtMerge, DropsAndCountsImagesWithoutPages) {
-  SurtGroup g{"s", {capture("s", "u", "20100101000000", kA), capture("s", "u", "20110101000000", kA)},
-              {}, {}};
+  SurtGroup g{"s",
+              {capture("s", "u", "20100101000000", kA), capture("s", "u", "20110101000000", kA)},
+              {},
+              {}};
   Counters c;
   EXPECT_TRUE(merge_surt(g, c).empty());
   EXPECT_EQ(c.get("captures_without_pages"), 2);
@@ -35,7 +39,8 @@ TEST(SurtMerge, DropsAndCountsImagesWithoutPages) {
 }
 
 TEST(SurtMerge, DropsAndCountsReferencesWithoutImages) {
-  SurtGroup g{"s", {}, {}, {ref("s", "u", "p1", "20100101000000"), ref("s", "u", "p2", "20100101000000")}};
+  SurtGroup g{
+      "s", {}, {}, {ref("s", "u", "p1", "20100101000000"), ref("s", "u", "p2", "20100101000000")}};
   Counters c;
   EXPECT_TRUE(merge_surt(g, c).empty());
   EXPECT_EQ(c.get("references_without_images"), 2);
@@ -43,8 +48,10 @@ TEST(SurtMerge, DropsAndCountsReferencesWithoutImages) {
 
 TEST(SurtMerge, RevisitAddsCaptureOfSameWarcDigest) {
   auto original = capture("s", "http://x/1.jpg", "20100101000000", kA);
-  SurtGroup g{"s", {original}, {revisit("s", "20120101000000", original.warcDigest),
-                               revisit("s", "20130101000000", "sha1:unknown")},
+  SurtGroup g{"s",
+              {original},
+              {revisit("s", "20120101000000", original.warcDigest),
+               revisit("s", "20130101000000", "sha1:unknown")},
               {ref("s", "http://x/1.jpg", "http://x/", "20100101000000")}};
   Counters c;
   auto out = merge_surt(g, c);
