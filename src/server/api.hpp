@@ -1,0 +1,38 @@
+#pragma once
+// The ImageSearch API v1.1 (Arquivo-compatible) as a pure function: validated parameters in,
+// JSON reply out. The HTTP server (server.hpp) only routes to it. Reference: docs/api.md.
+#include <xapian.h>
+
+#include <map>
+#include <string>
+
+namespace strata::server {
+
+using Params = std::multimap<std::string, std::string>;
+
+struct ApiConfig {
+  std::string service_name = "Strata - image search service.";
+  std::string link_to_service;   // empty: <base>/imagesearch
+  std::string documentation = "https://github.com/arquivo/pwa-technologies/wiki/ImageSearch-API-v1.1-(beta)";
+  std::string replay_prefix;     // empty: <base>/wayback/
+};
+
+struct Reply {
+  int status = 200;
+  std::string body;
+  std::string content_type = "application/json; charset=UTF-8";
+};
+
+struct RequestContext {
+  std::string base;  // "http://host:port" as the client addressed us
+  std::string path;  // "/imagesearch"
+};
+
+Reply image_search(Xapian::Database& db, const Params& params, const RequestContext& ctx,
+                   const ApiConfig& config);
+
+// JSON error body for a bad parameter (HTTP 400).
+Reply bad_request(const std::string& parameter, const std::string& message,
+                  const ApiConfig& config);
+
+}  // namespace strata::server

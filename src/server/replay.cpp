@@ -1,0 +1,86 @@
+#include "server/replay.hpp"
+
+#include <cstdlib>
+
+#include "archive/reader.hpp"
+#include "core/json.hpp"
+#include "index/document_builder.hpp"
+#include "index/schema.hpp"
+
+namespace strata::server {
+namespace {
+
+struct Target {
+  std::string ts;
+  bool image = false;
+  std::string url;
+};
+
+bool parse_target(const std::string& t, Target& out) {
+  size_t slash = t.find('/');
+  if (slash == std::string::npos || slash < 14) return false;
+  std::string head = t.substr(0, slash);
+  out.ts = head.substr(0, 14);
+  std::string mod = head.substr(14);
+  if (!mod.empty() && mod != "im_") return false;
+  for (char c : out.ts)
+    if (c < '0' || c > '9') return false;
+  out.image = mod == "im_";
+  out.url = t.substr(slash + 1);
+  return !out.url.empty();
+}
+
+ReplayReply error(int status, const std::string& message) {
+  ReplayReply r;
+  r.status = status;
+  r.body = Json{{"error", message}}.dump();
+  return r;
+}
+
+// The document whose capture time of that URL is nearest to ts.
+bool find_capture(Xapian::Database& db, const Target& t, merge::ImageDocument& best) {
+  std::string term = index::url_term(t.image ? index::prefix::img_url : index::prefix::page_url,
+                                     t.url);
+  long long want = std::atoll(t.ts.c_str()), best_gap = -1;
+  for (auto it = db.postlist_begin(term); it != db.postlist_end(term); ++it) {
+    merge::ImageDocument d;
+    index::Moderation m;
+    if (!index::parse_document_data(db.get_document(*it).get_data(), d, m) || m.blocked)
+      continue;
+    if ((t.image ? d.imgUrl : d.pageUrl) != t.url) continue;
+    const std::string& ts = t.image ? d.imgCrawlTimestamp : d.pageCrawlTimestamp;
+    long long gap = std::llabs(std::atoll(ts.c_str()) - want);
+    if (best_gap < 0 || gap < best_gap) best_gap = gap, best = d;
+  }
+  return best_gap >= 0;
+}
+
+}  // namespace
+
+ReplayReply replay(Xapian::Database& db, const std::string& target) {
+  Target t;
+  if (!parse_target(target, t)) return error(400, "expected /wayback/{14-digit ts}[im_]/{url}");
+  merge::ImageDocument d;
+  if (!find_capture(db, t, d)) return error(404, "no capture of this URL in the index");
+  const std::string& file = t.image ? d.imgFile : d.pageFile;
+  uint64_t offset = t.image ? d.imgOffset : d.pageOffset;
+  if (file.empty() ||
+      db.get_metadata(std::string(index::kMetaArchivePrefix) + file) != "1")
+    return error(404, "the capture's archive is not registered in this index");
+  auto reader = archive::read_record_at(file, offset, archive::ReaderOptions{},
+                                        [](const Problem&) {});
+  if (!reader) return error(404, "archive record not readable");
+  ReplayReply r;
+  if (reader->read_payload(r.body) != archive::PayloadStatus::ok)
+    return error(502, "archive record damaged or too large");
+  const auto& rec = reader->record();
+  std::string type(rec.http.header("Content-Type"));
+  r.content_type = type.empty() ? (rec.http.mime.empty() ? "application/octet-stream"
+                                                          : rec.http.mime)
+                                : type;
+  r.status = 200;
+  r.sandbox = !t.image;
+  return r;
+}
+
+}  // namespace strata::server

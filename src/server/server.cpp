@@ -1,0 +1,117 @@
+#include "server/server.hpp"
+
+#include <httplib.h>
+#include <xapian.h>
+
+#include <map>
+#include <mutex>
+
+#include "core/json.hpp"
+#include "core/log.hpp"
+#include "server/openapi.hpp"
+#include "server/replay.hpp"
+
+namespace strata::server {
+namespace {
+
+// One Database per (thread, index), reopened on every request (cheap when unchanged).
+Xapian::Database& thread_db(const std::string& dir) {
+  thread_local std::map<std::string, std::unique_ptr<Xapian::Database>> dbs;
+  auto& db = dbs[dir];
+  if (!db) {
+    db = std::make_unique<Xapian::Database>(dir);
+  } else {
+    try {
+      db->reopen();
+    } catch (const Xapian::DatabaseModifiedError&) {
+      db = std::make_unique<Xapian::Database>(dir);
+    }
+  }
+  return *db;
+}
+
+RequestContext context(const httplib::Request& req) {
+  std::string host = req.get_header_value("Host");
+  return RequestContext{"http://" + (host.empty() ? std::string("127.0.0.1") : host),
+                        "/imagesearch"};
+}
+
+void send(httplib::Response& res, int status, const std::string& body, const std::string& type) {
+  res.status = status;
+  res.set_content(body, type.c_str());
+}
+
+}  // namespace
+
+struct Server::Impl {
+  ServerOptions options;
+  httplib::Server http;
+
+  void routes() {
+    http.set_default_headers({{"Access-Control-Allow-Origin", "*"},
+                              {"Access-Control-Allow-Methods", "GET, HEAD"},
+                              {"X-Content-Type-Options", "nosniff"}});
+    http.Get("/imagesearch", [this](const httplib::Request& req, httplib::Response& res) {
+      Params params(req.params.begin(), req.params.end());
+      Reply r = image_search(db(), params, context(req), options.api);
+      send(res, r.status, r.body, r.content_type);
+    });
+    http.Get("/imagesearch/healthcheck", [this](const httplib::Request&, httplib::Response& res) {
+      Json j = {{"index", "ok"}, {"documents", db().get_doccount()}};
+      send(res, 200, j.dump(), "application/json; charset=UTF-8");
+    });
+    http.Get("/imagesearch/openapi.json", [](const httplib::Request&, httplib::Response& res) {
+      send(res, 200, openapi_json(), "application/json; charset=UTF-8");
+    });
+    http.Get(R"(/wayback/.*)", [this](const httplib::Request& req, httplib::Response& res) {
+      std::string target = req.target.substr(std::string("/wayback/").size());
+      ReplayReply r = replay(db(), target);
+      if (r.sandbox) res.set_header("Content-Security-Policy", "sandbox");
+      send(res, r.status, r.body, r.content_type);
+    });
+    http.set_exception_handler([](const httplib::Request&, httplib::Response& res,
+                                  std::exception_ptr ep) {
+      std::string what = "internal error";
+      try {
+        std::rethrow_exception(ep);
+      } catch (const std::exception& e) {
+        what = e.what();
+      } catch (...) {
+      }
+      log::error("server.exception", {{"message", what}});
+      send(res, 500, Json{{"error", {{"message", what}}}}.dump(), "application/json");
+    });
+    http.set_error_handler([](const httplib::Request&, httplib::Response& res) {
+      if (res.body.empty())
+        res.set_content(Json{{"error", {{"status", res.status}}}}.dump(), "application/json");
+    });
+  }
+  Xapian::Database& db() { return thread_db(options.index_dir.string()); }
+};
+
+Server::Server(ServerOptions options) : impl_(std::make_unique<Impl>()) {
+  impl_->options = std::move(options);
+  Xapian::Database probe(impl_->options.index_dir.string());  // fail early
+  impl_->routes();
+}
+
+Server::~Server() { stop(); }
+
+bool Server::bind() {
+  const auto& o = impl_->options;
+  if (o.port == 0) {
+    port_ = impl_->http.bind_to_any_port(o.host);
+    return port_ > 0;
+  }
+  if (!impl_->http.bind_to_port(o.host, o.port)) return false;
+  port_ = o.port;
+  return true;
+}
+
+void Server::run() { impl_->http.listen_after_bind(); }
+
+void Server::stop() {
+  if (impl_) impl_->http.stop();
+}
+
+}  // namespace strata::server

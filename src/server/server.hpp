@@ -1,0 +1,36 @@
+#pragma once
+// The HTTP front end (cpp-httplib): /imagesearch, /imagesearch/healthcheck,
+// /imagesearch/openapi.json and /wayback/... Binds 127.0.0.1 by default. Each worker thread
+// keeps its own read-only Xapian::Database and reopens it when the writer commits.
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "server/api.hpp"
+
+namespace strata::server {
+
+struct ServerOptions {
+  std::filesystem::path index_dir;
+  std::string host = "127.0.0.1";
+  int port = 8080;  // 0: any free port (see Server::port())
+  ApiConfig api;
+};
+
+class Server {
+ public:
+  explicit Server(ServerOptions options);  // throws if the index cannot be opened
+  ~Server();
+  // Binds; false when the address is taken. Then run() serves until stop().
+  bool bind();
+  int port() const { return port_; }
+  void run();
+  void stop();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  int port_ = 0;
+};
+
+}  // namespace strata::server
