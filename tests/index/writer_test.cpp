@@ -1,0 +1,77 @@
+#include "index/writer.hpp"
+
+#include <gtest/gtest.h>
+#include <xapian.h>
+
+#include <fstream>
+
+#include "index/index_documents.hpp"
+#include "index/schema.hpp"
+#include "testing/shared_data.hpp"
+
+namespace strata::index {
+namespace {
+
+merge::ImageDocument doc(const std::string& id, const std::string& collection) {
+  merge::ImageDocument d;
+  d.id = d.imgDigest = id;
+  d.imgUrl = "http://x.pt/" + id + ".png";
+  d.imgCrawlTimestamp = d.imgCrawlTimestampLatest = "20100101000000";
+  d.imgAlt = {"alt " + id};
+  d.pageHost = "www.x.pt";
+  d.collection = {collection};
+  d.imgFile = "/archives/a.warc.gz";
+  return d;
+}
+
+TEST(IndexWriter, ReAddingSameCollectionChangesNothingAndNewCollectionMerges) {
+  auto dir = strata::testing::scratch_dir() / "idx";
+  IndexWriter w(dir);
+  EXPECT_EQ(w.add(doc("a", "c1")), AddOutcome::added);
+  EXPECT_EQ(w.add(doc("a", "c1")), AddOutcome::unchanged);
+  EXPECT_EQ(w.add(doc("a", "c2")), AddOutcome::merged);
+  EXPECT_EQ(w.size(), 1u);
+  auto got = w.get("a");
+  ASSERT_TRUE(got);
+  EXPECT_EQ(got->collection, (std::vector<std::string>{"c1", "c2"}));
+}
+
+TEST(IndexWriter, CancelledBatchLeavesIndexAsBefore) {
+  auto dir = strata::testing::scratch_dir() / "idx";
+  {
+    IndexWriter w(dir);
+    w.add(doc("a", "c1"));
+  }
+  {
+    IndexWriter w(dir);
+    w.begin();
+    w.add(doc("b", "c1"));
+    w.cancel();
+    w.begin();
+    w.add(doc("c", "c1"));
+  }  // destroyed mid-batch (as an interrupted run): nothing of it is kept
+  Xapian::Database db(dir.string());
+  EXPECT_EQ(db.get_doccount(), 1u);
+  EXPECT_EQ(db.get_metadata(std::string(kMetaArchivePrefix) + "/archives/a.warc.gz"), "1");
+}
+
+TEST(IndexDocuments, IndexesJsonlCountsBadLinesAndIsIdempotent) {
+  auto dir = strata::testing::scratch_dir();
+  auto jsonl = dir / "docs.jsonl";
+  {
+    std::ofstream out(jsonl);
+    out << merge::to_json(doc("a", "")).dump() << "\nnot json\n"
+        << merge::to_json(doc("b", "")).dump() << "\n";
+  }
+  IndexOptions o{dir / "idx", "AWP", {jsonl}, default_merge()};
+  IndexStats s = index_documents(o);
+  EXPECT_EQ(s.added, 2u);
+  EXPECT_EQ(s.bad_lines, 1u);
+  EXPECT_EQ(s.documents, 2u);
+  IndexStats again = index_documents(o);
+  EXPECT_EQ(again.unchanged, 2u);
+  EXPECT_EQ(again.added + again.merged, 0u);
+}
+
+}  // namespace
+}  // namespace strata::index
