@@ -15,7 +15,9 @@ struct Options {
   bool problems = false;
 };
 
-std::string_view or_dash(std::string_view s) { return s.empty() ? "-" : s; }
+std::string_view or_dash(std::string_view s) {
+  return s.empty() ? "-" : s;
+}
 
 void print_record(const strata::archive::Record& r) {
   std::string_view mime = r.http.present && !r.http.mime.empty() ? r.http.mime : r.content_type;

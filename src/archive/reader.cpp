@@ -54,8 +54,20 @@ std::string join(const std::vector<std::string_view>& fields, size_t n) {
 
 // "URL IP DATE MIME LEN" (or the 10-field v2 form): the first field has a scheme and the last
 // is a length. Used to find records, so it must reject body text.
-bool plausible_arc_line(std::string_view line) {
+bool is_arc_date(std::string_view s) {
+  return s.size() >= 8 && s.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+// Alexa wrote "URL IP DATE  LEN" (empty mime): give it back its fifth field.
+std::vector<std::string_view> arc_fields(std::string_view line) {
   auto fields = split_spaces(trim(line));
+  if (fields.size() == 4 && is_arc_date(fields[2]))
+    fields.insert(fields.begin() + 3, std::string_view());
+  return fields;
+}
+
+bool plausible_arc_line(std::string_view line) {
+  auto fields = arc_fields(line);
   if (fields.size() < 5 || fields.size() > 64) return false;
   std::string_view url = fields[0];
   size_t colon = url.find(':');
@@ -63,7 +75,10 @@ bool plausible_arc_line(std::string_view line) {
   for (size_t i = 0; i < colon; ++i)
     if (!std::isalpha(static_cast<unsigned char>(url[i]))) return false;
   std::string_view len = fields.back();
-  return !len.empty() && (std::isdigit(static_cast<unsigned char>(len[0])) || len[0] == '-');
+  if (!len.empty() && (std::isdigit(static_cast<unsigned char>(len[0])) || len[0] == '-'))
+    return true;
+  // A broken length after a real date still marks a record (warcio's bad.arc).
+  return is_arc_date(fields[fields.size() - 3]);
 }
 
 enum class Boundary { yes, no, need_more };
@@ -323,7 +338,7 @@ bool ArchiveReader::read_arc_header() {
   std::string_view view = s.peek(kMaxArcLine);
   size_t nl = view.find('\n');
   if (nl == std::string_view::npos) nl = view.size();
-  auto fields = split_spaces(trim(view.substr(0, nl)));
+  auto fields = arc_fields(view.substr(0, nl));
   record_ = Record{};
   record_.format = Format::arc;
   size_t n = fields.size();
@@ -441,8 +456,8 @@ void ArchiveReader::settle_length() {
     end = std::min<uint64_t>(im.block_end, s.position() + view.size()) + sep;
   }
   im.length_settled = true;
-  if (s.codec() == Codec::plain) {
-    record_.length = end - im.record_start;
+  if (s.codec() == Codec::plain) {  // as pywb/CDX-Writer count it: without the separator
+    record_.length = im.block_end - im.record_start;
     return;
   }
   uint64_t disk_end = s.disk_end(end > im.record_start ? end - 1 : end);
