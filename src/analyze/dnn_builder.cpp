@@ -1,0 +1,231 @@
+#include "analyze/dnn_builder.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace strata::analyze {
+namespace {
+
+// TF SAME padding along one axis.
+std::pair<int, int> same_pads(int in, int kernel, int stride) {
+  const int out = (in + stride - 1) / stride;
+  const int total = std::max((out - 1) * stride + kernel - in, 0);
+  return {total / 2, total - total / 2};
+}
+
+int out_size(int in, int kernel, int stride, int pad_total) { return (in + pad_total - kernel) / stride + 1; }
+
+}  // namespace
+
+DnnBuilder::DnnBuilder(Shape input) {
+  net_.setInputsNames({"input"});
+  tensors_["input"] = {0, input, "input"};
+}
+
+const Shape& DnnBuilder::shape(const std::string& name) const {
+  const auto it = tensors_.find(name);
+  if (it == tensors_.end()) throw std::runtime_error("model: unknown tensor " + name);
+  return it->second.shape;
+}
+
+int DnnBuilder::add_layer(const std::string& name, const std::string& type, cv::dnn::LayerParams& params,
+                          const std::vector<std::string>& inputs, Shape shape) {
+  for (const auto& input : inputs) flush(input);
+  params.name = name + "#" + std::to_string(counter_++);
+  params.type = type;
+  const int id = net_.addLayer(params.name, type, params);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const auto it = tensors_.find(inputs[i]);
+    if (it == tensors_.end()) throw std::runtime_error("model: unknown tensor " + inputs[i]);
+    net_.connect(it->second.layer, 0, id, static_cast<int>(i));
+  }
+  tensors_[name] = {id, shape, params.name};
+  return id;
+}
+
+void DnnBuilder::conv(const std::string& name, const std::string& input, const Tensor& kernel, const Tensor* bias,
+                      int stride, bool same, Pads pads, bool depthwise) {
+  const Shape in = shape(input);
+  if (kernel.shape.size() != 4) throw std::runtime_error("model: conv kernel of " + name + " is not 4-D");
+  const int kh = kernel.shape[0], kw = kernel.shape[1], ci = kernel.shape[2], k3 = kernel.shape[3];
+  const int co = depthwise ? ci * k3 : k3;
+  if (same) {
+    std::tie(pads.top, pads.bottom) = same_pads(in.h, kh, stride);
+    std::tie(pads.left, pads.right) = same_pads(in.w, kw, stride);
+  }
+  // HWIO -> OIHW; depthwise HWCM -> (C*M)1HW with output channel c*M+m.
+  cv::Mat weights({co, depthwise ? 1 : ci, kh, kw}, CV_32F);
+  auto* w = weights.ptr<float>();
+  for (int y = 0; y < kh; ++y)
+    for (int x = 0; x < kw; ++x)
+      for (int i = 0; i < ci; ++i)
+        for (int o = 0; o < k3; ++o) {
+          const float v = kernel.values[((size_t(y) * kw + x) * ci + i) * k3 + o];
+          if (depthwise) w[((size_t(i * k3 + o)) * kh + y) * kw + x] = v;
+          else w[((size_t(o) * ci + i) * kh + y) * kw + x] = v;
+        }
+  cv::Mat b = cv::Mat::zeros(1, co, CV_32F);
+  if (bias) std::copy(bias->values.begin(), bias->values.end(), b.ptr<float>());
+  std::string source = input;
+  if (pads.top != pads.bottom || pads.left != pads.right) {
+    // OpenCV's convolution only pads symmetrically: TF's extra bottom/right row goes first.
+    source = name + "/pad";
+    pad(source, input, pads);
+    pads = {};
+  }
+  const Shape padded = shape(source);
+  cv::dnn::LayerParams p;
+  p.set("kernel_h", kh);
+  p.set("kernel_w", kw);
+  p.set("stride_h", stride);
+  p.set("stride_w", stride);
+  p.set("pad_t", pads.top);
+  p.set("pad_b", pads.bottom);
+  p.set("pad_l", pads.left);
+  p.set("pad_r", pads.right);
+  p.set("num_output", co);
+  p.set("group", depthwise ? ci : 1);
+  p.set("bias_term", true);
+  p.blobs = {weights, b};
+  flush(source);
+  const Shape out{co, out_size(padded.h, kh, stride, pads.top + pads.bottom),
+                  out_size(padded.w, kw, stride, pads.left + pads.right)};
+  pending_[name] = {p, source};
+  tensors_[name] = {-1, out, {}};
+}
+
+void DnnBuilder::pad(const std::string& name, const std::string& input, Pads pads) {
+  const Shape in = shape(input);
+  cv::dnn::LayerParams p;
+  const int paddings[] = {0, 0, 0, 0, pads.top, pads.bottom, pads.left, pads.right};
+  p.set("paddings", cv::dnn::DictValue::arrayInt(paddings, 8));
+  p.set("value", 0.0f);
+  add_layer(name, "Padding", p, {input}, {in.c, in.h + pads.top + pads.bottom, in.w + pads.left + pads.right});
+}
+
+void DnnBuilder::fold_batchnorm(const std::string& conv_name, const Tensor* gamma, const Tensor& beta,
+                                const Tensor& mean, const Tensor& variance, float epsilon) {
+  auto it = pending_.find(conv_name);
+  if (it == pending_.end()) throw std::runtime_error("model: batchnorm after " + conv_name + " cannot be folded");
+  cv::Mat& w = it->second.params.blobs[0];
+  cv::Mat& b = it->second.params.blobs[1];
+  const int co = w.size[0];
+  const size_t per_out = w.total() / co;
+  for (int o = 0; o < co; ++o) {
+    const float g = gamma ? gamma->values[o] : 1.0f;
+    const float s = g / std::sqrt(variance.values[o] + epsilon);
+    float* wo = w.ptr<float>() + per_out * o;
+    for (size_t k = 0; k < per_out; ++k) wo[k] *= s;
+    float& bo = b.ptr<float>()[o];
+    bo = (bo - mean.values[o]) * s + beta.values[o];
+  }
+}
+
+void DnnBuilder::flush(const std::string& name) {
+  auto it = pending_.find(name);
+  if (it == pending_.end()) return;
+  PendingConv conv = std::move(it->second);
+  pending_.erase(it);
+  const Shape out = tensors_[name].shape;
+  add_layer(name, "Convolution", conv.params, {conv.input}, out);
+}
+
+void DnnBuilder::activation(const std::string& name, const std::string& input, Activation act) {
+  cv::dnn::LayerParams p;
+  switch (act) {
+    case Activation::none: alias(name, input); return;
+    case Activation::relu: add_layer(name, "ReLU", p, {input}, shape(input)); return;
+    case Activation::relu6:
+      p.set("min_value", 0.0f);
+      p.set("max_value", 6.0f);
+      add_layer(name, "ReLU6", p, {input}, shape(input));
+      return;
+    case Activation::softmax:
+      p.set("axis", 1);
+      add_layer(name, "Softmax", p, {input}, shape(input));
+      return;
+  }
+}
+
+void DnnBuilder::affine(const std::string& name, const std::string& input, float scale, float shift) {
+  cv::dnn::LayerParams p;
+  p.set("power", 1.0f);
+  p.set("scale", scale);
+  p.set("shift", shift);
+  add_layer(name, "Power", p, {input}, shape(input));
+}
+
+void DnnBuilder::add(const std::string& name, const std::string& a, const std::string& b) {
+  cv::dnn::LayerParams p;
+  p.set("operation", "sum");
+  add_layer(name, "Eltwise", p, {a, b}, shape(a));
+}
+
+void DnnBuilder::concat(const std::string& name, const std::vector<std::string>& inputs) {
+  cv::dnn::LayerParams p;
+  p.set("axis", 1);
+  Shape out = shape(inputs.at(0));
+  out.c = 0;
+  for (const auto& input : inputs) out.c += shape(input).c;
+  add_layer(name, "Concat", p, inputs, out);
+}
+
+void DnnBuilder::pool(const std::string& name, const std::string& input, bool max, int size, int stride, bool same) {
+  const Shape in = shape(input);
+  Pads pads;
+  if (same) {
+    std::tie(pads.top, pads.bottom) = same_pads(in.h, size, stride);
+    std::tie(pads.left, pads.right) = same_pads(in.w, size, stride);
+  }
+  cv::dnn::LayerParams p;
+  p.set("pool", max ? "max" : "ave");
+  p.set("kernel_h", size);
+  p.set("kernel_w", size);
+  p.set("stride_h", stride);
+  p.set("stride_w", stride);
+  p.set("pad_t", pads.top);
+  p.set("pad_b", pads.bottom);
+  p.set("pad_l", pads.left);
+  p.set("pad_r", pads.right);
+  p.set("ave_pool_padded_area", false);  // TF averages over the valid pixels only
+  const Shape out{in.c, out_size(in.h, size, stride, pads.top + pads.bottom), out_size(in.w, size, stride, pads.left + pads.right)};
+  add_layer(name, "Pooling", p, {input}, out);
+}
+
+void DnnBuilder::global_average(const std::string& name, const std::string& input) {
+  cv::dnn::LayerParams p;
+  p.set("pool", "ave");
+  p.set("global_pooling", true);
+  add_layer(name, "Pooling", p, {input}, {shape(input).c, 1, 1});
+}
+
+void DnnBuilder::dense(const std::string& name, const std::string& input, const Tensor& kernel, const Tensor* bias) {
+  const Shape in = shape(input);
+  if (in.h != 1 || in.w != 1) throw std::runtime_error("model: dense layer " + name + " on a spatial tensor");
+  const int ni = kernel.shape.at(0), no = kernel.shape.at(1);
+  cv::Mat w(no, ni, CV_32F);
+  for (int i = 0; i < ni; ++i)
+    for (int o = 0; o < no; ++o) w.at<float>(o, i) = kernel.values[size_t(i) * no + o];
+  cv::Mat b = cv::Mat::zeros(1, no, CV_32F);
+  if (bias) std::copy(bias->values.begin(), bias->values.end(), b.ptr<float>());
+  cv::dnn::LayerParams p;
+  p.set("num_output", no);
+  p.set("bias_term", true);
+  p.set("axis", 1);
+  p.blobs = {w, b};
+  add_layer(name, "InnerProduct", p, {input}, {no, 1, 1});
+}
+
+void DnnBuilder::alias(const std::string& name, const std::string& existing) {
+  flush(existing);
+  tensors_[name] = tensors_.at(existing);
+}
+
+cv::dnn::Net DnnBuilder::finish(const std::string& output, std::string& output_layer) {
+  flush(output);
+  output_layer = tensors_.at(output).layer_name;
+  if (!pending_.empty()) throw std::runtime_error("model: unused convolution " + pending_.begin()->first);
+  return std::move(net_);
+}
+
+}  // namespace strata::analyze

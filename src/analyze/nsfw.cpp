@@ -1,0 +1,122 @@
+#include "analyze/nsfw.hpp"
+
+#include <opencv2/core.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <stdexcept>
+
+#include "analyze/model_import.hpp"
+#include "analyze/tfjs_model.hpp"
+
+namespace strata::analyze {
+
+float NsfwScores::nsfw() const {
+  float value = porn() + hentai();
+  if (value < 0.5f && value > neutral() && value > drawing()) value = 0.51f;
+  return value;
+}
+
+bool NsfwScores::is_drawing() const {
+  const auto top = std::max_element(p.begin(), p.end()) - p.begin();
+  return top == 0 || top == 1;
+}
+
+NsfwScores most_unsafe(const std::vector<NsfwScores>& frames) {
+  NsfwScores worst;
+  float worst_value = -1;
+  for (const NsfwScores& s : frames)
+    if (s.nsfw() > worst_value) {
+      worst = s;
+      worst_value = s.nsfw();
+    }
+  return worst;
+}
+
+std::optional<std::filesystem::path> find_nsfw_models() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (const char* env = std::getenv("STRATA_MODELS"); env && *env) {
+    const fs::path p = fs::path(env) / "nsfwjs";
+    if (fs::is_directory(p, ec)) return p;
+  }
+  for (const char* env_name : {"STRATA_SOURCE_DIR"})
+    if (const char* env = std::getenv(env_name); env && *env && fs::is_directory(fs::path(env) / "models/nsfwjs", ec))
+      return fs::path(env) / "models/nsfwjs";
+  for (fs::path dir = fs::current_path(ec); !dir.empty(); dir = dir.parent_path()) {
+    if (fs::is_directory(dir / "models/nsfwjs", ec)) return dir / "models/nsfwjs";
+    if (dir == dir.parent_path()) break;
+  }
+  return std::nullopt;
+}
+
+std::vector<float> nsfw_preprocess(const RgbImage& image, int size) {
+  std::vector<float> out(size_t(size) * size * 3);
+  const int w = image.width, h = image.height;
+  const auto px = [&](int y, int x, int c) { return image.rgb[(size_t(y) * w + x) * 3 + c] / 255.0f; };
+  if (w == size && h == size) {
+    for (size_t i = 0; i < out.size(); ++i) out[i] = image.rgb[i] / 255.0f;
+    return out;
+  }
+  const float sy = size > 1 ? float(h - 1) / float(size - 1) : 0.0f;
+  const float sx = size > 1 ? float(w - 1) / float(size - 1) : 0.0f;
+  for (int y = 0; y < size; ++y) {
+    const float fy = y * sy;
+    const int y0 = std::min(int(std::floor(fy)), h - 1), y1 = std::min(y0 + 1, h - 1);
+    const float dy = fy - y0;
+    for (int x = 0; x < size; ++x) {
+      const float fx = x * sx;
+      const int x0 = std::min(int(std::floor(fx)), w - 1), x1 = std::min(x0 + 1, w - 1);
+      const float dx = fx - x0;
+      for (int c = 0; c < 3; ++c) {
+        const float top = px(y0, x0, c) + (px(y0, x1, c) - px(y0, x0, c)) * dx;
+        const float bottom = px(y1, x0, c) + (px(y1, x1, c) - px(y1, x0, c)) * dx;
+        out[(size_t(y) * size + x) * 3 + c] = top + (bottom - top) * dy;
+      }
+    }
+  }
+  return out;
+}
+
+struct NsfwClassifier::Impl {
+  ImportedNet imported;
+};
+
+NsfwClassifier::NsfwClassifier(const std::filesystem::path& folder) : impl_(std::make_unique<Impl>()) {
+  impl_->imported = import_model(load_tfjs_model(folder));
+  impl_->imported.net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
+  impl_->imported.net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
+}
+
+NsfwClassifier::~NsfwClassifier() = default;
+
+int NsfwClassifier::input_size() const { return impl_->imported.input_size; }
+
+NsfwScores NsfwClassifier::classify(const RgbImage& image) { return classify_batch({&image}).at(0); }
+
+std::vector<NsfwScores> NsfwClassifier::classify_batch(const std::vector<const RgbImage*>& images) {
+  std::vector<NsfwScores> out;
+  if (images.empty()) return out;
+  const int size = input_size();
+  const int n = static_cast<int>(images.size());
+  cv::Mat blob({n, 3, size, size}, CV_32F);
+  for (int i = 0; i < n; ++i) {
+    const std::vector<float> hwc = nsfw_preprocess(*images[i], size);
+    float* dst = blob.ptr<float>(i);
+    const size_t plane = size_t(size) * size;
+    for (size_t p = 0; p < plane; ++p)
+      for (int c = 0; c < 3; ++c) dst[c * plane + p] = hwc[p * 3 + c];
+  }
+  impl_->imported.net.setInput(blob, "input");
+  const cv::Mat result = impl_->imported.net.forward(impl_->imported.output_layer);
+  const cv::Mat scores = result.reshape(1, n);
+  if (scores.cols != 5) throw std::runtime_error("model: expected 5 classes, got " + std::to_string(scores.cols));
+  for (int i = 0; i < n; ++i) {
+    NsfwScores& s = out.emplace_back();
+    for (int c = 0; c < 5; ++c) s.p[c] = scores.at<float>(i, c);
+  }
+  return out;
+}
+
+}  // namespace strata::analyze

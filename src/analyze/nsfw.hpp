@@ -1,0 +1,71 @@
+#pragma once
+// NSFW classification with the nsfwjs models (GantMan's NSFW model) run by OpenCV DNN.
+// Preprocessing matches nsfwjs: RGB / 255, bilinear resize with align_corners to the model's
+// square input (skipped when already that size). Class order: drawing, hentai, neutral,
+// porn, sexy. Arquivo's rule (reference §6): nsfw = porn + hentai, raised to 0.51 when below
+// 0.5 but above both neutral and drawing; safe search hides nsfw > 0.49.
+#include <array>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyze/image.hpp"
+
+namespace strata::analyze {
+
+inline constexpr std::array<const char*, 5> kNsfwClasses = {"drawing", "hentai", "neutral", "porn", "sexy"};
+inline constexpr float kSafeSearchThreshold = 0.49f;
+
+struct NsfwScores {
+  std::array<float, 5> p{};  // in kNsfwClasses order
+  float drawing() const { return p[0]; }
+  float hentai() const { return p[1]; }
+  float neutral() const { return p[2]; }
+  float porn() const { return p[3]; }
+  float sexy() const { return p[4]; }
+  // Arquivo's stored "safe" value (an NSFW score: higher = less safe).
+  float nsfw() const;
+  // Shown under safe search (the API default)?
+  bool safe() const { return nsfw() <= kSafeSearchThreshold; }
+  // Drawing/illustration rather than photo: drawing or hentai is the top class.
+  bool is_drawing() const;
+};
+
+// For animations: the frame with the highest nsfw() (Arquivo kept the last frame: a bug).
+NsfwScores most_unsafe(const std::vector<NsfwScores>& frames);
+
+// Model variants shipped by nsfwjs (folders of models/nsfwjs after scripts/setup-npm).
+// The default is "mobilenet_v2_mid": MobileNetV2 width 1.4 at 224 px, the one closest to
+// Arquivo's production mobilenet_v2_140_224; "mobilenet_v2" (width 1.0, nsfwjs' own
+// default) and "inception_v3" (299 px) are selectable.
+inline constexpr const char* kDefaultNsfwModel = "mobilenet_v2_mid";
+
+// $STRATA_MODELS/nsfwjs, else the first models/nsfwjs found in the working folder or its
+// parents (a checkout's root after scripts/setup-npm); nullopt when absent.
+std::optional<std::filesystem::path> find_nsfw_models();
+
+class NsfwClassifier {
+ public:
+  // `folder` holds a TF.js model.json and its shards. Throws std::runtime_error.
+  explicit NsfwClassifier(const std::filesystem::path& folder);
+  ~NsfwClassifier();
+  NsfwClassifier(const NsfwClassifier&) = delete;
+  NsfwClassifier& operator=(const NsfwClassifier&) = delete;
+
+  int input_size() const;
+  NsfwScores classify(const RgbImage& image);
+  // One forward pass for several images (faster per image).
+  std::vector<NsfwScores> classify_batch(const std::vector<const RgbImage*>& images);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// nsfwjs' preprocessing: HWC uint8 RGB -> size x size float RGB in [0,1], HWC order, by
+// tf.image.resizeBilinear(alignCorners = true).
+std::vector<float> nsfw_preprocess(const RgbImage& image, int size);
+
+}  // namespace strata::analyze
