@@ -36,11 +36,13 @@ struct NsfwScores {
 // For animations: the frame with the highest nsfw() (Arquivo kept the last frame: a bug).
 NsfwScores most_unsafe(const std::vector<NsfwScores>& frames);
 
-// Model variants shipped by nsfwjs (folders of models/nsfwjs after scripts/setup-npm).
-// The default is "mobilenet_v2_mid": MobileNetV2 width 1.4 at 224 px, the one closest to
-// Arquivo's production mobilenet_v2_140_224; "mobilenet_v2" (width 1.0, nsfwjs' own
-// default) and "inception_v3" (299 px) are selectable.
-inline constexpr const char* kDefaultNsfwModel = "mobilenet_v2_mid";
+// Model variants shipped by nsfwjs (folders of models/nsfwjs after scripts/setup-npm):
+// "mobilenet_v2" (Keras MobileNetV2 width 1.0, 224 px; nsfwjs' own default) is the default.
+// "mobilenet_v2_mid" (TF graph model, MobileNetV2 width 1.4, 224 px: the architecture of
+// Arquivo's mobilenet_v2_140_224) loads and matches nsfwjs, but nsfwjs' copy of it scores an
+// ordinary cat photo as drawing 0.57 / porn 0.42 where the other two say neutral > 0.99, so
+// it is not the default (docs/analysis.md). "inception_v3" (299 px) is selectable.
+inline constexpr const char* kDefaultNsfwModel = "mobilenet_v2";
 
 // $STRATA_MODELS/nsfwjs, else the first models/nsfwjs found in the working folder or its
 // parents (a checkout's root after scripts/setup-npm); nullopt when absent.
