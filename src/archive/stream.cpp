@@ -172,13 +172,14 @@ void Stream::member_failed(const char* kind, const std::string& detail) {
   Member& m = members_.back();
   m.broken = true;
   m.disk_end = compressed_position();
+  uint64_t disk_start = m.disk_start;  // `m` dangles after the push_back below
   in_member_ = false;
-  problem_(m.disk_start, kind, detail);
+  problem_(disk_start, kind, detail);
   quiet_junk_ = true;
   members_.push_back({base_ + end_, compressed_position()});  // marks the break
   members_.back().disk_end = compressed_position();
   // Resume the search for the next member just after the start of the broken one.
-  uint64_t resume = m.disk_start + 1;
+  uint64_t resume = disk_start + 1;
   if (resume >= in_offset_ && resume <= in_offset_ + in_end_) {
     in_pos_ = static_cast<size_t>(resume - in_offset_);
   } else if (input_->seek(resume)) {
