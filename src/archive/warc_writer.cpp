@@ -63,15 +63,22 @@ std::string http_payload_digest(std::string_view http) {
   return sha1_warc_digest(http.substr(body));
 }
 
-WarcWriter::WarcWriter(const std::filesystem::path& path, bool gzip)
+WarcWriter::WarcWriter(const std::filesystem::path& path, bool gzip, int level)
     : out_(path, std::ios::binary | std::ios::trunc), gzip_(gzip) {
+  set_compression_level(level);
   if (!out_) throw std::runtime_error("cannot write " + path.string());
+}
+
+void WarcWriter::set_compression_level(int level) {
+  if (level < Z_DEFAULT_COMPRESSION || level > Z_BEST_COMPRESSION)
+    throw std::invalid_argument("gzip compression level out of range: " + std::to_string(level));
+  level_ = level;
 }
 
 std::string WarcWriter::compress(std::string_view data) const {
   z_stream z{};
   // windowBits 31 = gzip wrapper; one member per record so readers can seek to it.
-  if (deflateInit2(&z, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+  if (deflateInit2(&z, level_, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY) != Z_OK)
     throw std::runtime_error("deflateInit2 failed");
   std::string out(deflateBound(&z, data.size()) + 32, '\0');
   z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
@@ -87,7 +94,7 @@ std::string WarcWriter::compress(std::string_view data) const {
 
 WrittenRecord WarcWriter::write(const WarcRecordSpec& spec) {
   WrittenRecord written;
-  written.record_id = new_record_id();
+  written.record_id = spec.record_id.empty() ? new_record_id() : spec.record_id;
   std::string head = "WARC/1.1\r\nWARC-Type: " + std::string(to_string(spec.type)) + "\r\n";
   head += "WARC-Record-ID: " + written.record_id + "\r\n";
   head += "WARC-Date: " + iso_date(spec.date) + "\r\n";

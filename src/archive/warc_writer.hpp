@@ -15,8 +15,9 @@ namespace strata::archive {
 
 struct WarcRecordSpec {
   RecordType type = RecordType::resource;
+  std::string record_id;  // "<urn:uuid:...>" as written; empty = a random one (new_record_id)
   std::string target_uri;
-  std::string date;                   // 14 digits or ISO 8601; empty = now
+  std::string date;                   // WARC-Date: 14 digits or ISO 8601; empty = now
   std::string content_type;           // defaults per type (application/http;msgtype=... for HTTP)
   std::string block;                  // full block: HTTP message for request/response/revisit
   std::vector<Header> extra_headers;  // appended after the standard ones
@@ -36,8 +37,12 @@ struct WrittenRecord {
 
 class WarcWriter {
  public:
+  static constexpr int kDefaultLevel = 6;
   // Truncates or creates `path`; throws std::runtime_error when it cannot be opened.
-  explicit WarcWriter(const std::filesystem::path& path, bool gzip = true);
+  // `level` is the zlib compression level (0-9, or Z_DEFAULT_COMPRESSION = -1) of the gzip
+  // members; out-of-range levels throw std::invalid_argument.
+  explicit WarcWriter(const std::filesystem::path& path, bool gzip = true,
+                      int level = kDefaultLevel);
 
   WrittenRecord write(const WarcRecordSpec& spec);
   WrittenRecord write_warcinfo(const std::vector<Header>& fields, std::string_view filename);
@@ -51,12 +56,16 @@ class WarcWriter {
                               std::string_view original_date, std::string_view payload_digest);
   void flush();
   uint64_t bytes_written() const { return offset_; }
+  // Applies to the records written after the call; same range as the constructor.
+  void set_compression_level(int level);
+  int compression_level() const { return level_; }
 
  private:
   std::string compress(std::string_view data) const;
 
   std::ofstream out_;
   bool gzip_;
+  int level_ = kDefaultLevel;
   uint64_t offset_ = 0;
 };
 

@@ -2,6 +2,11 @@
 // on-disk locations.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <stdexcept>
+
 #include "archive/digest.hpp"
 #include "archive/reader.hpp"
 #include "archive/warc_writer.hpp"
@@ -79,6 +84,108 @@ TEST(WarcWriter, RoundTripThroughReader) {
   ASSERT_TRUE(again);
   EXPECT_EQ(again->record().target_uri, "http://example.com/a.png");
   EXPECT_FALSE(again->next());
+}
+
+std::string slurp(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::vector<WarcRecordSpec> fixed_specs() {
+  std::vector<WarcRecordSpec> specs(3);
+  specs[0].type = RecordType::warcinfo;
+  specs[0].record_id = "<urn:uuid:00000000-0000-4000-8000-000000000001>";
+  specs[0].date = "2024-03-04T05:06:07Z";
+  specs[0].block = "software: strata-test\r\n";
+  specs[1].type = RecordType::response;
+  specs[1].record_id = "<urn:uuid:00000000-0000-4000-8000-000000000002>";
+  specs[1].date = "20240304050608";
+  specs[1].target_uri = "http://example.com/";
+  specs[1].block = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n" + std::string(20000, 'x');
+  specs[2].type = RecordType::resource;
+  specs[2].date = "20240304050609";  // no record id: a random one
+  specs[2].target_uri = "http://example.com/r";
+  specs[2].block = "resource";
+  return specs;
+}
+
+TEST(WarcWriter, RecordIdAndDateFromSpec) {
+  auto path = testing::scratch_dir() / "ids.warc.gz";
+  std::vector<WrittenRecord> written;
+  {
+    WarcWriter w(path);
+    for (const auto& spec : fixed_specs()) written.push_back(w.write(spec));
+  }
+  EXPECT_EQ(written[0].record_id, "<urn:uuid:00000000-0000-4000-8000-000000000001>");
+  EXPECT_EQ(written[1].record_id, "<urn:uuid:00000000-0000-4000-8000-000000000002>");
+  EXPECT_TRUE(written[2].record_id.starts_with("<urn:uuid:"));
+  ProblemLog problems;
+  auto reader = ArchiveReader::open(path, {}, problems.sink());
+  std::vector<std::string> ids, dates, raw_dates;
+  while (reader->next()) {
+    ids.push_back(reader->record().record_id);
+    dates.push_back(reader->record().date);
+    raw_dates.push_back(reader->record().date_raw);
+  }
+  EXPECT_EQ(ids, (std::vector<std::string>{written[0].record_id, written[1].record_id,
+                                           written[2].record_id}));
+  EXPECT_EQ(dates,
+            (std::vector<std::string>{"20240304050607", "20240304050608", "20240304050609"}));
+  EXPECT_EQ(raw_dates[0], "2024-03-04T05:06:07Z");
+  EXPECT_EQ(problems.total(), 0u);
+}
+
+TEST(WarcWriter, DeterministicWithIdsAndDates) {
+  auto specs = fixed_specs();
+  specs.pop_back();  // the random id
+  auto a = testing::scratch_dir() / "det_a.warc.gz";
+  auto b = testing::scratch_dir() / "det_b.warc.gz";
+  for (const auto& path : {a, b}) {
+    WarcWriter w(path);
+    for (const auto& spec : specs) w.write(spec);
+  }
+  EXPECT_EQ(slurp(a), slurp(b));
+}
+
+TEST(WarcWriter, CompressionLevel) {
+  auto specs = fixed_specs();
+  std::map<int, std::string> files;
+  for (int level : {0, 1, 6, 9}) {
+    auto path = testing::scratch_dir() / ("level" + std::to_string(level) + ".warc.gz");
+    {
+      WarcWriter w(path, true, level);
+      EXPECT_EQ(w.compression_level(), level);
+      for (const auto& spec : specs) w.write(spec);
+    }
+    files[level] = slurp(path);
+    ProblemLog problems;
+    auto reader = ArchiveReader::open(path, {}, problems.sink());
+    size_t n = 0;
+    while (reader->next()) {
+      std::string block;
+      EXPECT_EQ(reader->read_block(block, 1 << 20), PayloadStatus::ok);
+      EXPECT_EQ(block, specs[n].block);
+      ++n;
+    }
+    EXPECT_EQ(n, specs.size());
+    EXPECT_EQ(problems.total(), 0u);
+  }
+  EXPECT_GT(files[0].size(), files[1].size());  // stored vs deflated
+  EXPECT_GT(files[0].size(), 20000u);
+  EXPECT_LT(files[9].size(), 2000u);
+  // The setter applies to later records only; the default is 6.
+  auto path = testing::scratch_dir() / "setter.warc.gz";
+  WarcWriter w(path);
+  EXPECT_EQ(w.compression_level(), WarcWriter::kDefaultLevel);
+  EXPECT_EQ(WarcWriter::kDefaultLevel, 6);
+  w.set_compression_level(0);
+  auto stored = w.write(specs[1]);
+  w.set_compression_level(9);
+  auto best = w.write(specs[1]);
+  EXPECT_GT(stored.length, best.length);
+  EXPECT_THROW(w.set_compression_level(10), std::invalid_argument);
+  EXPECT_THROW(WarcWriter(path, true, -2), std::invalid_argument);
+  EXPECT_EQ(w.compression_level(), 9);
 }
 
 }  // namespace
