@@ -32,7 +32,7 @@ std::vector<ArchiveImage> archive_images(const std::string& shared_relative_path
     const std::string name = loader;
     if (name.starts_with("csv") || name.starts_with("matrix") || name.starts_with("pdf")) continue;
     const std::string mime = record.http.present ? record.http.mime : record.content_type;
-    out.push_back({record.target_uri, mime, name, std::move(payload)});
+    out.push_back({record.target_uri, mime, name, std::move(payload), record.file, record.offset});
   }
   return out;
 }

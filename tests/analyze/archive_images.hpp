@@ -13,6 +13,8 @@ struct ArchiveImage {
   std::string mime;    // HTTP Content-Type (no parameters) or the resource record's
   std::string loader;  // libvips loader class, e.g. "VipsForeignLoadPngBuffer"
   std::string bytes;
+  std::string file;  // where the record is, for read_record_at
+  uint64_t offset = 0;
 };
 
 std::vector<ArchiveImage> archive_images(const std::string& shared_relative_path);

@@ -1,0 +1,55 @@
+#include "analyze/analyzer.hpp"
+
+#include <exception>
+
+#include "analyze/phash.hpp"
+
+namespace strata::analyze {
+
+Analyzer::Analyzer(AnalyzerOptions options, const ThumbnailStore& store, NsfwClassifier* classifier)
+    : options_(std::move(options)), store_(store), classifier_(classifier) {}
+
+AnalysisRecord Analyzer::analyze(std::string_view digest, std::string_view bytes) {
+  AnalysisRecord record;
+  record.digest = std::string(digest);
+  counters_.add("images");
+  Thumbnail thumb;
+  record.status = make_thumbnail(bytes, options_.thumbnails, thumb);
+  record.loader = thumb.source.loader;
+  record.width = thumb.source.width;
+  record.height = thumb.source.height;
+  record.frames = thumb.source.frames;
+  counters_.add(std::string("decode_") + std::string(to_string(record.status)));
+  if (record.status != DecodeStatus::ok) return record;
+  if (store_.put(digest, thumb.webp)) {
+    record.thumbnail = std::filesystem::relative(store_.path_for(digest), store_.root()).generic_string();
+    record.thumb_width = thumb.width;
+    record.thumb_height = thumb.height;
+    counters_.add("thumbnails_written");
+  } else {
+    counters_.add("thumbnails_failed");
+  }
+  if (options_.phash) {
+    RgbImage full;
+    if (decode_rgb(bytes, options_.thumbnails.limits, full) == DecodeStatus::ok) {
+      record.phash = phash_rgb(full.rgb.data(), full.width, full.height);
+      counters_.add("phashes");
+    } else {
+      counters_.add("phash_failed");
+    }
+  }
+  if (classifier_ != nullptr) {
+    try {
+      std::vector<const RgbImage*> frames;
+      for (const RgbImage& f : thumb.sample_frames) frames.push_back(&f);
+      record.nsfw = most_unsafe(classifier_->classify_batch(frames));
+      record.model = options_.model_variant;
+      counters_.add("classified");
+    } catch (const std::exception&) {
+      counters_.add("classify_failed");
+    }
+  }
+  return record;
+}
+
+}  // namespace strata::analyze

@@ -1,0 +1,60 @@
+#include "analyze/record.hpp"
+
+#include "analyze/phash.hpp"
+
+namespace strata::analyze {
+
+bool visible_under_safe_search(const AnalysisRecord& record) { return record.nsfw && record.nsfw->safe(); }
+
+Json to_json(const AnalysisRecord& r) {
+  Json j;
+  j["digest"] = r.digest;
+  j["status"] = r.missing_bytes ? std::string("missing") : std::string(to_string(r.status));
+  if (!r.loader.empty()) j["loader"] = r.loader;
+  if (r.width) {
+    j["width"] = r.width;
+    j["height"] = r.height;
+    j["frames"] = r.frames;
+  }
+  if (!r.thumbnail.empty()) {
+    j["thumbnail"] = r.thumbnail;
+    j["thumbWidth"] = r.thumb_width;
+    j["thumbHeight"] = r.thumb_height;
+  }
+  if (r.phash) j["phash"] = phash_hex(*r.phash);
+  if (r.nsfw) {
+    for (size_t c = 0; c < kNsfwClasses.size(); ++c) j[kNsfwClasses[c]] = r.nsfw->p[c];
+    j["nsfw"] = r.nsfw->nsfw();
+    j["safe"] = r.nsfw->safe();
+    j["isDrawing"] = r.nsfw->is_drawing();
+    j["model"] = r.model;
+  }
+  return j;
+}
+
+bool from_json(const Json& j, AnalysisRecord& out) {
+  if (!j.is_object() || !j.contains("digest")) return false;
+  out = AnalysisRecord{};
+  out.digest = j.at("digest").get<std::string>();
+  const std::string status = j.value("status", "corrupt");
+  out.missing_bytes = status == "missing";
+  for (DecodeStatus s : {DecodeStatus::ok, DecodeStatus::unsupported, DecodeStatus::too_large, DecodeStatus::corrupt})
+    if (status == to_string(s)) out.status = s;
+  read_field(j, "loader", out.loader);
+  read_field(j, "width", out.width);
+  read_field(j, "height", out.height);
+  read_field(j, "frames", out.frames);
+  read_field(j, "thumbnail", out.thumbnail);
+  read_field(j, "thumbWidth", out.thumb_width);
+  read_field(j, "thumbHeight", out.thumb_height);
+  if (j.contains("phash")) out.phash = phash_from_hex(j.at("phash").get<std::string>());
+  if (j.contains("porn")) {
+    NsfwScores s;
+    for (size_t c = 0; c < kNsfwClasses.size(); ++c) s.p[c] = j.value(kNsfwClasses[c], 0.0f);
+    out.nsfw = s;
+    read_field(j, "model", out.model);
+  }
+  return true;
+}
+
+}  // namespace strata::analyze

@@ -1,0 +1,33 @@
+#pragma once
+// One analysis record per unique image (SHA-256 digest), written as a JSONL line to
+// <out>/analysis.jsonl. The fields the index should store are marked [index].
+#include <optional>
+#include <string>
+
+#include "analyze/image.hpp"
+#include "analyze/nsfw.hpp"
+#include "core/json.hpp"
+
+namespace strata::analyze {
+
+struct AnalysisRecord {
+  std::string digest;                            // [index] join key with ImageDocument::imgDigest
+  DecodeStatus status = DecodeStatus::corrupt;   // "ok" | "unsupported" | "too_large" | "corrupt"
+  bool missing_bytes = false;                    // the archive record could not be read
+  std::string loader;                            // libvips loader class
+  int width = 0, height = 0, frames = 0;         // decoded source dimensions
+  std::string thumbnail;                         // [index] path relative to the thumbnail store root
+  int thumb_width = 0, thumb_height = 0;         // [index]
+  std::optional<uint64_t> phash;                 // [index] 64-bit pHash (hex in JSON)
+  std::optional<NsfwScores> nsfw;                // [index] five probabilities; absent = not classified
+  std::string model;                             // NSFW model variant used
+};
+
+// Safe search (the API default): only classified images with nsfw <= 0.49 are shown;
+// unclassified ones (failures, no model) stay hidden until classified.
+bool visible_under_safe_search(const AnalysisRecord& record);
+
+Json to_json(const AnalysisRecord& record);
+bool from_json(const Json& j, AnalysisRecord& out);
+
+}  // namespace strata::analyze
