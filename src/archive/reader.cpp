@@ -145,7 +145,7 @@ void ArchiveReader::report(uint64_t offset, std::string kind, std::string detail
 }
 
 bool ArchiveReader::next() {
-  if (impl_->single && impl_->have_record) {
+  if (impl_->single && impl_->single_done) {
     finish_record();
     return false;
   }
@@ -165,6 +165,7 @@ bool ArchiveReader::next_in_stream() {
     bool ok = impl_->dialect == Dialect::arc ? read_arc_header() : read_warc_header();
     if (ok) {
       impl_->have_record = true;
+      impl_->single_done = impl_->single;
       counters_.add("records");
       counters_.add("records." + std::string(to_string(record_.type)));
       return true;

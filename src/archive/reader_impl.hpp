@@ -26,6 +26,7 @@ struct ArchiveReader::Impl {
   bool truncation_reported = false;
   bool reported_not_per_record = false;
   bool single = false;        // read_record_at: one record only
+  bool single_done = false;   // ... and it was returned
   uint64_t record_start = 0;  // decoded offsets
   uint64_t block_start = 0;
   uint64_t block_end = 0;

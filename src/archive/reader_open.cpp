@@ -125,16 +125,17 @@ std::unique_ptr<ArchiveReader> read_record_at(const std::string& file, uint64_t 
     if (problems) problems(Problem{file, offset, "unreadable_file", error});
     return nullptr;
   }
-  if (!input->seek(offset)) {  // deflated ZIP entries: read up to the record instead
-    std::vector<char> sink(1 << 16);
-    for (uint64_t left = offset; left > 0;) {
-      size_t got = input->read(sink.data(), std::min<uint64_t>(left, sink.size()));
-      if (got == 0) return nullptr;
-      left -= got;
-    }
+  // zstd WARCs with a dictionary keep it in a frame at the start of the file.
+  std::string dictionary = offset > 0 ? read_zstd_dictionary_frame(*input) : std::string();
+  if (!input->seek(offset)) {
+    if (problems) problems(Problem{file, offset, "unreadable_file", "cannot seek to the record"});
+    return nullptr;
   }
   ArchiveReader::Impl* raw = impl.get();
   impl->stream = std::make_unique<Stream>(std::move(input), stream_problem(raw, problems), offset);
+  if (!dictionary.empty() && impl->stream->codec() == Codec::zstd &&
+      !impl->stream->load_zstd_dictionary(dictionary) && problems)
+    problems(Problem{file, 0, "bad_zstd_dictionary", "dictionary frame not usable"});
   auto reader = std::make_unique<ArchiveReader>(std::move(impl));
   reader->options_ = options;
   reader->problems_ = std::move(problems);

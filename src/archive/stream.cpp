@@ -194,11 +194,9 @@ bool Stream::decode_gzip_step() {
     if (!start_member("\x1f\x8b", 2)) return false;
     inflateReset(&codecs_->z);
   }
-  if (in_pos_ == in_end_ && !fill_input(1)) {
-    member_failed("truncated_gzip_member", "file ends inside a gzip member");
-    done_ = true;
-    return false;
-  }
+  // Without input left the decoder may still hold output: the member is truncated only when
+  // it cannot make progress.
+  bool have_input = in_pos_ < in_end_ || fill_input(1);
   grow_output(kOutputStep);
   z_stream& z = codecs_->z;
   z.next_in = reinterpret_cast<Bytef*>(in_.data() + in_pos_);
@@ -208,7 +206,13 @@ bool Stream::decode_gzip_step() {
   uInt avail_in = z.avail_in;
   int rc = inflate(&z, Z_NO_FLUSH);
   in_pos_ += avail_in - z.avail_in;
+  size_t old_end = end_;
   end_ = reinterpret_cast<char*>(z.next_out) - out_.data();
+  if (!have_input && rc != Z_STREAM_END && end_ == old_end) {
+    member_failed("truncated_gzip_member", "file ends inside a gzip member");
+    done_ = true;
+    return false;
+  }
   if (rc == Z_STREAM_END) {
     members_.back().disk_end = compressed_position();
     in_member_ = false;
@@ -218,24 +222,28 @@ bool Stream::decode_gzip_step() {
   return true;
 }
 
+bool Stream::load_zstd_dictionary(std::string_view content) {
+  if (codec_ != Codec::zstd) return false;
+  std::string dict(content);
+  if (content.size() >= 4 && le32(content.data()) == kZstdMagic) {
+    unsigned long long n = ZSTD_getFrameContentSize(content.data(), content.size());
+    dict.clear();
+    if (n != ZSTD_CONTENTSIZE_ERROR && n != ZSTD_CONTENTSIZE_UNKNOWN && n <= kMaxDictionary) {
+      dict.resize(n);
+      size_t got = ZSTD_decompress(dict.data(), n, content.data(), content.size());
+      if (ZSTD_isError(got)) dict.clear();
+    }
+  }
+  return !dict.empty() &&
+         !ZSTD_isError(ZSTD_DCtx_loadDictionary(codecs_->zstd, dict.data(), dict.size()));
+}
+
 bool Stream::handle_zstd_skippable() {
   if (!fill_input(8)) return false;
   uint32_t magic = le32(in_.data() + in_pos_);
   uint64_t size = le32(in_.data() + in_pos_ + 4);
   if (magic == kZstdDictFrame && size <= kMaxDictionary && fill_input(8 + size)) {
-    std::string_view content(in_.data() + in_pos_ + 8, size);
-    std::string dict(content);
-    if (content.size() >= 4 && le32(content.data()) == kZstdMagic) {
-      unsigned long long n = ZSTD_getFrameContentSize(content.data(), content.size());
-      dict.clear();
-      if (n != ZSTD_CONTENTSIZE_ERROR && n != ZSTD_CONTENTSIZE_UNKNOWN && n <= kMaxDictionary) {
-        dict.resize(n);
-        size_t got = ZSTD_decompress(dict.data(), n, content.data(), content.size());
-        if (ZSTD_isError(got)) dict.clear();
-      }
-    }
-    if (dict.empty() ||
-        ZSTD_isError(ZSTD_DCtx_loadDictionary(codecs_->zstd, dict.data(), dict.size())))
+    if (!load_zstd_dictionary(std::string_view(in_.data() + in_pos_ + 8, size)))
       problem_(compressed_position(), "bad_zstd_dictionary", "dictionary frame not usable");
     in_pos_ += 8 + size;
     return true;
@@ -257,17 +265,18 @@ bool Stream::decode_zstd_step() {
       return handle_zstd_skippable();
     if (!start_member("\x28\xb5\x2f\xfd", 4)) return false;
   }
-  if (in_pos_ == in_end_ && !fill_input(1)) {
-    member_failed("truncated_zstd_frame", "file ends inside a zstd frame");
-    done_ = true;
-    return false;
-  }
+  bool have_input = in_pos_ < in_end_ || fill_input(1);  // see decode_gzip_step
   grow_output(kOutputStep);
   ZSTD_inBuffer in{in_.data() + in_pos_, in_end_ - in_pos_, 0};
   ZSTD_outBuffer out{out_.data() + end_, out_.size() - end_, 0};
   size_t rc = ZSTD_decompressStream(codecs_->zstd, &out, &in);
   in_pos_ += in.pos;
   end_ += out.pos;
+  if (!have_input && !ZSTD_isError(rc) && rc != 0 && out.pos == 0) {
+    member_failed("truncated_zstd_frame", "file ends inside a zstd frame");
+    done_ = true;
+    return false;
+  }
   if (ZSTD_isError(rc)) {
     ZSTD_DCtx_reset(codecs_->zstd, ZSTD_reset_session_only);
     member_failed("corrupt_zstd_frame", ZSTD_getErrorName(rc));
@@ -276,6 +285,25 @@ bool Stream::decode_zstd_step() {
     in_member_ = false;
   }
   return true;
+}
+
+std::string read_zstd_dictionary_frame(Input& input) {
+  auto read_all = [&input](char* out, size_t n) {
+    size_t done = 0;
+    while (done < n) {
+      size_t got = input.read(out + done, n - done);
+      if (got == 0) break;
+      done += got;
+    }
+    return done;
+  };
+  char head[8];
+  if (read_all(head, 8) != 8 || le32(head) != kZstdDictFrame) return {};
+  uint32_t size = le32(head + 4);
+  if (size > kMaxDictionary) return {};
+  std::string content(size, '\0');
+  if (read_all(content.data(), size) != size) return {};
+  return content;
 }
 
 const Stream::Member* Stream::member_of(uint64_t pos) const {

@@ -29,6 +29,9 @@ class Stream {
   Stream& operator=(const Stream&) = delete;
 
   Codec codec() const { return codec_; }
+  // Loads a zstd dictionary (the content of a 0x184D2A5D frame: raw or zstd-compressed) for
+  // a stream positioned after that frame (replay); false when it is not usable.
+  bool load_zstd_dictionary(std::string_view content);
   // At least `want` decoded bytes from the current position unless the stream ends first.
   std::string_view peek(size_t want);
   void consume(size_t n) { pos_ += n; }
@@ -89,5 +92,9 @@ class Stream {
   struct Codecs;
   std::unique_ptr<Codecs> codecs_;
 };
+
+// The content of the dictionary frame (0x184D2A5D) at the current position of `input`, or ""
+// when there is none; the position of `input` is unspecified afterwards.
+std::string read_zstd_dictionary_frame(Input& input);
 
 }  // namespace strata::archive
