@@ -1,0 +1,147 @@
+// bench_analyze [--shared DIR] [--models DIR] [--model VARIANT] [--seconds S] [--threads T]
+// Loads every image payload (HTTP Content-Type image/*) of two real archives in
+// shared/data, then measures for at least S seconds each (default 5):
+//   thumbnails/s on one thread (decode + fit 200x200 + sharpen + WebP), and on T threads;
+//   pHash/s on one thread (full decode + Lanczos 32x32 + DCT);
+//   NSFW classifications/s (OpenCV DNN, default model) at batch 1 and 16, 1 and T threads;
+//   full analysis (thumbnail + pHash + NSFW, thumbnails written) images/s on T threads.
+#include <opencv2/core.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <iostream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "analyze/analyzer.hpp"
+#include "analyze/nsfw.hpp"
+#include "analyze/phash.hpp"
+#include "analyze/thumbnail.hpp"
+#include "archive/reader.hpp"
+
+using namespace strata;
+using namespace strata::analyze;
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+struct Config {
+  fs::path shared;
+  fs::path models;
+  std::string model = kDefaultNsfwModel;
+  double seconds = 5;
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+};
+
+std::vector<std::string> load_images(const fs::path& shared) {
+  std::vector<std::string> out;
+  for (const char* rel : {"data/archives/webrecorder__replayweb.page/mkdocs/site/docs/examples/netpreserve-twitter.warc",
+                          "data/archives/archivesunleashed__aut/src/test/resources/warc/example.warc.gz"}) {
+    auto reader = archive::ArchiveReader::open(shared / rel, {}, [](const auto&...) {});
+    while (reader->next()) {
+      const auto& r = reader->record();
+      if (r.type != archive::RecordType::response || !r.http.mime.starts_with("image/")) continue;
+      std::string payload;
+      if (reader->read_payload(payload) == archive::PayloadStatus::ok && !payload.empty()) out.push_back(std::move(payload));
+    }
+  }
+  return out;
+}
+
+// Runs `work(i)` over items round-robin on `threads` threads for `seconds`; items/s.
+double rate(unsigned threads, double seconds, size_t items, const std::function<void(size_t, unsigned)>& work) {
+  std::atomic<size_t> next{0};
+  std::atomic<bool> stop{false};
+  const auto start = Clock::now();
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      while (!stop) {
+        const size_t i = next++;
+        work(i % items, t);
+        if (std::chrono::duration<double>(Clock::now() - start).count() > seconds) stop = true;
+      }
+    });
+  for (auto& th : pool) th.join();
+  return double(next) / std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+void report(const std::string& name, double per_second, const std::string& unit = "images/s") {
+  std::cout << "  " << name << ": " << per_second << ' ' << unit << '\n';
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Config c;
+  const char* env = std::getenv("STRATA_SHARED");
+  c.shared = env ? fs::path(env) : fs::path("../shared");
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string a = argv[i], v = argv[i + 1];
+    if (a == "--shared") c.shared = v;
+    else if (a == "--models") c.models = v;
+    else if (a == "--model") c.model = v;
+    else if (a == "--seconds") c.seconds = std::stod(v);
+    else if (a == "--threads") c.threads = unsigned(std::stoul(v));
+  }
+  const auto images = load_images(c.shared);
+  if (images.empty()) {
+    std::cerr << "no images found under " << c.shared << " (pass --shared)\n";
+    return 4;
+  }
+  ensure_vips();
+  std::cout << "bench_analyze: " << images.size() << " real images, " << c.threads << " threads, "
+            << std::thread::hardware_concurrency() << " cores\n";
+  std::vector<Thumbnail> thumbs(images.size());
+  for (size_t i = 0; i < images.size(); ++i) make_thumbnail(images[i], {}, thumbs[i]);
+  std::vector<const RgbImage*> frames;
+  for (const auto& t : thumbs)
+    if (!t.sample_frames.empty()) frames.push_back(&t.sample_frames[0]);
+
+  auto thumb = [&](size_t i, unsigned) { Thumbnail t; make_thumbnail(images[i], {}, t); };
+  report("thumbnails, 1 thread", rate(1, c.seconds, images.size(), thumb));
+  report("thumbnails, " + std::to_string(c.threads) + " threads", rate(c.threads, c.seconds, images.size(), thumb));
+  report("pHash, 1 thread", rate(1, c.seconds, images.size(), [&](size_t i, unsigned) {
+           RgbImage full;
+           if (decode_rgb(images[i], {}, full) == DecodeStatus::ok) phash_rgb(full.rgb.data(), full.width, full.height);
+         }));
+
+  const auto root = c.models.empty() ? find_nsfw_models() : std::optional<fs::path>(c.models);
+  if (!root || !fs::exists(*root / c.model / "model.json")) {
+    std::cout << "  NSFW: model " << c.model << " not installed (scripts/setup-npm); skipped\n";
+    return 0;
+  }
+  for (int cv_threads : {1, int(c.threads)}) {
+    cv::setNumThreads(cv_threads);
+    NsfwClassifier classifier(*root / c.model);
+    for (size_t batch : {size_t(1), size_t(16)}) {
+      const double batches = rate(1, c.seconds, frames.size(), [&](size_t i, unsigned) {
+        std::vector<const RgbImage*> b;
+        for (size_t k = 0; k < batch; ++k) b.push_back(frames[(i * batch + k) % frames.size()]);
+        classifier.classify_batch(b);
+      });
+      report("NSFW " + c.model + ", batch " + std::to_string(batch) + ", OpenCV threads " + std::to_string(cv_threads),
+             batches * double(batch));
+    }
+  }
+  // Whole analysis, one Analyzer (own classifier, OpenCV single-threaded) per thread.
+  cv::setNumThreads(1);
+  const fs::path store_dir = fs::temp_directory_path() / "strata-bench-analyze";
+  const ThumbnailStore store(store_dir);
+  std::vector<std::unique_ptr<NsfwClassifier>> classifiers;
+  std::vector<std::unique_ptr<Analyzer>> analyzers;
+  for (unsigned t = 0; t < c.threads; ++t) {
+    classifiers.push_back(std::make_unique<NsfwClassifier>(*root / c.model));
+    analyzers.push_back(std::make_unique<Analyzer>(AnalyzerOptions{}, store, classifiers.back().get()));
+  }
+  const std::string fake_digest(64, 'a');
+  report("full analysis (thumbnail + pHash + NSFW), " + std::to_string(c.threads) + " threads",
+         rate(c.threads, c.seconds, images.size(), [&](size_t i, unsigned t) { analyzers[t]->analyze(fake_digest, images[i]); }));
+  fs::remove_all(store_dir);
+  return 0;
+}
