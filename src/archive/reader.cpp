@@ -244,14 +244,18 @@ void ArchiveReader::resync(uint64_t from) {
 
 namespace {
 
-// Length of the head up to and including the blank line, or npos.
+// Length of the head up to and including the first blank line ("\r\n" or "\n"), or npos.
+// One pass over the lines: a block after the head is never scanned.
 size_t find_head_end(std::string_view data) {
-  size_t crlf = data.find("\r\n\r\n");
-  size_t lf = data.find("\n\n");
-  if (crlf == std::string_view::npos && lf == std::string_view::npos) return std::string_view::npos;
-  if (lf == std::string_view::npos || (crlf != std::string_view::npos && crlf < lf))
-    return crlf + 4;
-  return lf + 2;
+  const char* begin = data.data();
+  const char* end = begin + data.size();
+  const char* line = begin;
+  while (const char* nl = static_cast<const char*>(std::memchr(line, '\n', end - line))) {
+    if (line != begin && (nl == line || (nl == line + 1 && *line == '\r')))
+      return static_cast<size_t>(nl + 1 - begin);
+    line = nl + 1;
+  }
+  return std::string_view::npos;
 }
 
 void parse_warc_fields(std::string_view head, Record& r) {
