@@ -30,7 +30,8 @@ int run(const AnalyzeCommand& cmd) {
     const Counters counters = analyze::run_analysis(options);
     std::cerr << "analyze:\n" << counters.to_text();
     if (counters.get("model_missing"))
-      std::cerr << "NSFW model not found (run scripts/setup-npm or pass --models): images stay hidden under safe search\n";
+      std::cerr << "NSFW model not found (run scripts/setup-npm or pass --models): images stay "
+                   "hidden under safe search\n";
     const bool problems = counters.get("bytes_missing") || counters.get("documents_invalid") ||
                           counters.get("decode_corrupt") || counters.get("decode_unsupported") ||
                           counters.get("decode_too_large");
@@ -42,15 +43,22 @@ int run(const AnalyzeCommand& cmd) {
 }
 
 const bool registered = cli::register_command(
-    "analyze", "Thumbnails, pHash and NSFW scores for each new image digest", [](CLI::App& app) -> cli::Runner {
+    "analyze", "Thumbnails, pHash and NSFW scores for each new image digest",
+    [](CLI::App& app) -> cli::Runner {
       auto cmd = std::make_shared<AnalyzeCommand>();
-      app.add_option("-d,--documents", cmd->documents, "documents.jsonl from strata merge")->required();
-      app.add_option("-o,--out", cmd->out, "index folder: analysis.jsonl and thumbs/ go here")->required();
-      app.add_option("--archive-root", cmd->archive_root, "folder that relative imgFile paths are under");
-      app.add_option("--models", cmd->models, "models/nsfwjs folder (default: found from the working folder)");
-      app.add_option("--model", cmd->model, "mobilenet_v2 (default), mobilenet_v2_mid or inception_v3");
+      app.add_option("-d,--documents", cmd->documents, "documents.jsonl from strata merge")
+          ->required();
+      app.add_option("-o,--out", cmd->out, "index folder: analysis.jsonl and thumbs/ go here")
+          ->required();
+      app.add_option("--archive-root", cmd->archive_root,
+                     "folder that relative imgFile paths are under");
+      app.add_option("--models", cmd->models,
+                     "models/nsfwjs folder (default: found from the working folder)");
+      app.add_option("--model", cmd->model,
+                     "mobilenet_v2 (default), mobilenet_v2_mid or inception_v3");
       app.add_flag("--no-nsfw", cmd->no_nsfw, "skip NSFW classification");
-      app.add_option("--max-pixels", cmd->max_pixels, "refuse images declaring more pixels (default 15000x15000)");
+      app.add_option("--max-pixels", cmd->max_pixels,
+                     "refuse images declaring more pixels (default 15000x15000)");
       return [cmd] { return run(*cmd); };
     });
 

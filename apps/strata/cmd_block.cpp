@@ -27,7 +27,9 @@ int change(const BlockCommand& cmd, bool add) {
     }
     const bool done = add ? list.add(p) : list.remove(p);
     changed += done;
-    std::cerr << (done ? (add ? "added " : "removed ") : (add ? "already present " : "not present ")) << p.to_string() << '\n';
+    std::cerr << (done ? (add ? "added " : "removed ")
+                       : (add ? "already present " : "not present "))
+              << p.to_string() << '\n';
   }
   if (changed && !list.save(file)) {
     std::cerr << "cannot write " << file << '\n';
@@ -37,14 +39,16 @@ int change(const BlockCommand& cmd, bool add) {
 }
 
 const bool registered = cli::register_command(
-    "block", "Manage the block list (host:, url:, page: patterns) beside an index", [](CLI::App& app) -> cli::Runner {
+    "block", "Manage the block list (host:, url:, page: patterns) beside an index",
+    [](CLI::App& app) -> cli::Runner {
       auto cmd = std::make_shared<BlockCommand>();
       auto action = std::make_shared<int>(0);
       app.require_subcommand(1);
       auto* add = app.add_subcommand("add", "Add patterns");
       auto* remove = app.add_subcommand("remove", "Remove patterns");
       auto* list = app.add_subcommand("list", "Print the patterns");
-      for (auto* sub : {add, remove, list}) sub->add_option("-i,--index", cmd->index, "index folder (default .)");
+      for (auto* sub : {add, remove, list})
+        sub->add_option("-i,--index", cmd->index, "index folder (default .)");
       add->add_option("patterns", cmd->patterns, "host:H | url:PREFIX | page:PREFIX")->required();
       remove->add_option("patterns", cmd->patterns, "patterns to remove")->required();
       add->callback([action] { *action = 1; });
@@ -52,7 +56,8 @@ const bool registered = cli::register_command(
       list->callback([action] { *action = 3; });
       return [cmd, action] {
         if (*action == 1 || *action == 2) return change(*cmd, *action == 1);
-        const auto list_file = analyze::BlockList::load(std::filesystem::path(cmd->index) / "blocklist.txt");
+        const auto list_file =
+            analyze::BlockList::load(std::filesystem::path(cmd->index) / "blocklist.txt");
         for (const auto& p : list_file.patterns()) std::cout << p.to_string() << '\n';
         return exit_code::ok;
       };

@@ -40,21 +40,25 @@ struct Config {
 
 std::vector<std::string> load_images(const fs::path& shared) {
   std::vector<std::string> out;
-  for (const char* rel : {"data/archives/webrecorder__replayweb.page/mkdocs/site/docs/examples/netpreserve-twitter.warc",
-                          "data/archives/archivesunleashed__aut/src/test/resources/warc/example.warc.gz"}) {
+  for (const char* rel :
+       {"data/archives/webrecorder__replayweb.page/mkdocs/site/docs/examples/"
+        "netpreserve-twitter.warc",
+        "data/archives/archivesunleashed__aut/src/test/resources/warc/example.warc.gz"}) {
     auto reader = archive::ArchiveReader::open(shared / rel, {}, [](const auto&...) {});
     while (reader->next()) {
       const auto& r = reader->record();
       if (r.type != archive::RecordType::response || !r.http.mime.starts_with("image/")) continue;
       std::string payload;
-      if (reader->read_payload(payload) == archive::PayloadStatus::ok && !payload.empty()) out.push_back(std::move(payload));
+      if (reader->read_payload(payload) == archive::PayloadStatus::ok && !payload.empty())
+        out.push_back(std::move(payload));
     }
   }
   return out;
 }
 
 // Runs `work(i)` over items round-robin on `threads` threads for `seconds`; items/s.
-double rate(unsigned threads, double seconds, size_t items, const std::function<void(size_t, unsigned)>& work) {
+double rate(unsigned threads, double seconds, size_t items,
+            const std::function<void(size_t, unsigned)>& work) {
   std::atomic<size_t> next{0};
   std::atomic<bool> stop{false};
   const auto start = Clock::now();
@@ -83,11 +87,16 @@ int main(int argc, char** argv) {
   c.shared = env ? fs::path(env) : fs::path("../shared");
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i], v = argv[i + 1];
-    if (a == "--shared") c.shared = v;
-    else if (a == "--models") c.models = v;
-    else if (a == "--model") c.model = v;
-    else if (a == "--seconds") c.seconds = std::stod(v);
-    else if (a == "--threads") c.threads = unsigned(std::stoul(v));
+    if (a == "--shared")
+      c.shared = v;
+    else if (a == "--models")
+      c.models = v;
+    else if (a == "--model")
+      c.model = v;
+    else if (a == "--seconds")
+      c.seconds = std::stod(v);
+    else if (a == "--threads")
+      c.threads = unsigned(std::stoul(v));
   }
   const auto images = load_images(c.shared);
   if (images.empty()) {
@@ -103,12 +112,17 @@ int main(int argc, char** argv) {
   for (const auto& t : thumbs)
     if (!t.sample_frames.empty()) frames.push_back(&t.sample_frames[0]);
 
-  auto thumb = [&](size_t i, unsigned) { Thumbnail t; make_thumbnail(images[i], {}, t); };
+  auto thumb = [&](size_t i, unsigned) {
+    Thumbnail t;
+    make_thumbnail(images[i], {}, t);
+  };
   report("thumbnails, 1 thread", rate(1, c.seconds, images.size(), thumb));
-  report("thumbnails, " + std::to_string(c.threads) + " threads", rate(c.threads, c.seconds, images.size(), thumb));
+  report("thumbnails, " + std::to_string(c.threads) + " threads",
+         rate(c.threads, c.seconds, images.size(), thumb));
   report("pHash, 1 thread", rate(1, c.seconds, images.size(), [&](size_t i, unsigned) {
            RgbImage full;
-           if (decode_rgb(images[i], {}, full) == DecodeStatus::ok) phash_rgb(full.rgb.data(), full.width, full.height);
+           if (decode_rgb(images[i], {}, full) == DecodeStatus::ok)
+             phash_rgb(full.rgb.data(), full.width, full.height);
          }));
 
   const auto root = c.models.empty() ? find_nsfw_models() : std::optional<fs::path>(c.models);
@@ -125,7 +139,8 @@ int main(int argc, char** argv) {
         for (size_t k = 0; k < batch; ++k) b.push_back(frames[(i * batch + k) % frames.size()]);
         classifier.classify_batch(b);
       });
-      report("NSFW " + c.model + ", batch " + std::to_string(batch) + ", OpenCV threads " + std::to_string(cv_threads),
+      report("NSFW " + c.model + ", batch " + std::to_string(batch) + ", OpenCV threads " +
+                 std::to_string(cv_threads),
              batches * double(batch));
     }
   }
@@ -137,11 +152,13 @@ int main(int argc, char** argv) {
   std::vector<std::unique_ptr<Analyzer>> analyzers;
   for (unsigned t = 0; t < c.threads; ++t) {
     classifiers.push_back(std::make_unique<NsfwClassifier>(*root / c.model));
-    analyzers.push_back(std::make_unique<Analyzer>(AnalyzerOptions{}, store, classifiers.back().get()));
+    analyzers.push_back(
+        std::make_unique<Analyzer>(AnalyzerOptions{}, store, classifiers.back().get()));
   }
   const std::string fake_digest(64, 'a');
   report("full analysis (thumbnail + pHash + NSFW), " + std::to_string(c.threads) + " threads",
-         rate(c.threads, c.seconds, images.size(), [&](size_t i, unsigned t) { analyzers[t]->analyze(fake_digest, images[i]); }));
+         rate(c.threads, c.seconds, images.size(),
+              [&](size_t i, unsigned t) { analyzers[t]->analyze(fake_digest, images[i]); }));
   fs::remove_all(store_dir);
   return 0;
 }

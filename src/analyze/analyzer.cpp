@@ -22,7 +22,8 @@ AnalysisRecord Analyzer::analyze(std::string_view digest, std::string_view bytes
   counters_.add(std::string("decode_") + std::string(to_string(record.status)));
   if (record.status != DecodeStatus::ok) return record;
   if (store_.put(digest, thumb.webp)) {
-    record.thumbnail = std::filesystem::relative(store_.path_for(digest), store_.root()).generic_string();
+    record.thumbnail =
+        std::filesystem::relative(store_.path_for(digest), store_.root()).generic_string();
     record.thumb_width = thumb.width;
     record.thumb_height = thumb.height;
     counters_.add("thumbnails_written");

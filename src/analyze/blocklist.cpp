@@ -10,7 +10,8 @@ namespace {
 
 std::string lower(std::string_view s) {
   std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return char(std::tolower(c)); });
   return out;
 }
 
@@ -22,7 +23,8 @@ std::string_view trim(std::string_view s) {
 
 // "http://www.x.pt/a" -> "x.pt/a" (scheme and one leading www. dropped) for prefix tests.
 std::string_view bare(std::string_view url) {
-  if (const auto p = url.find("://"); p != std::string_view::npos && p < 10) url.remove_prefix(p + 3);
+  if (const auto p = url.find("://"); p != std::string_view::npos && p < 10)
+    url.remove_prefix(p + 3);
   if (url.size() > 4 && lower(url.substr(0, 4)) == "www.") url.remove_prefix(4);
   return url;
 }
@@ -67,8 +69,10 @@ bool BlockList::parse(std::string_view line, BlockPattern& out) {
     if (out.kind == BlockPattern::Kind::host) out.value = lower(out.value);
     return !out.value.empty();
   }
-  if (line.find('/') == std::string_view::npos) out = {BlockPattern::Kind::host, lower(line)};
-  else out = {BlockPattern::Kind::url, std::string(line)};
+  if (line.find('/') == std::string_view::npos)
+    out = {BlockPattern::Kind::host, lower(line)};
+  else
+    out = {BlockPattern::Kind::url, std::string(line)};
   return true;
 }
 
@@ -106,7 +110,9 @@ bool BlockList::add(const BlockPattern& pattern) {
 
 bool BlockList::remove(const BlockPattern& pattern) {
   const auto before = patterns_.size();
-  std::erase_if(patterns_, [&](const BlockPattern& p) { return p.kind == pattern.kind && p.value == pattern.value; });
+  std::erase_if(patterns_, [&](const BlockPattern& p) {
+    return p.kind == pattern.kind && p.value == pattern.value;
+  });
   return patterns_.size() != before;
 }
 

@@ -26,7 +26,7 @@ class BlockList {
   static bool parse(std::string_view line, BlockPattern& out);
 
   static BlockList load(const std::filesystem::path& file);  // empty when missing
-  bool save(const std::filesystem::path& file) const;         // atomic (temp + rename)
+  bool save(const std::filesystem::path& file) const;        // atomic (temp + rename)
 
   bool add(const BlockPattern& pattern);     // false when already present
   bool remove(const BlockPattern& pattern);  // false when absent

@@ -13,7 +13,9 @@ std::pair<int, int> same_pads(int in, int kernel, int stride) {
   return {total / 2, total - total / 2};
 }
 
-int out_size(int in, int kernel, int stride, int pad_total) { return (in + pad_total - kernel) / stride + 1; }
+int out_size(int in, int kernel, int stride, int pad_total) {
+  return (in + pad_total - kernel) / stride + 1;
+}
 
 }  // namespace
 
@@ -28,8 +30,9 @@ const Shape& DnnBuilder::shape(const std::string& name) const {
   return it->second.shape;
 }
 
-int DnnBuilder::add_layer(const std::string& name, const std::string& type, cv::dnn::LayerParams& params,
-                          const std::vector<std::string>& inputs, Shape shape) {
+int DnnBuilder::add_layer(const std::string& name, const std::string& type,
+                          cv::dnn::LayerParams& params, const std::vector<std::string>& inputs,
+                          Shape shape) {
   for (const auto& input : inputs) flush(input);
   params.name = name + "#" + std::to_string(counter_++);
   params.type = type;
@@ -43,10 +46,11 @@ int DnnBuilder::add_layer(const std::string& name, const std::string& type, cv::
   return id;
 }
 
-void DnnBuilder::conv(const std::string& name, const std::string& input, const Tensor& kernel, const Tensor* bias,
-                      int stride, bool same, Pads pads, bool depthwise) {
+void DnnBuilder::conv(const std::string& name, const std::string& input, const Tensor& kernel,
+                      const Tensor* bias, int stride, bool same, Pads pads, bool depthwise) {
   const Shape in = shape(input);
-  if (kernel.shape.size() != 4) throw std::runtime_error("model: conv kernel of " + name + " is not 4-D");
+  if (kernel.shape.size() != 4)
+    throw std::runtime_error("model: conv kernel of " + name + " is not 4-D");
   const int kh = kernel.shape[0], kw = kernel.shape[1], ci = kernel.shape[2], k3 = kernel.shape[3];
   const int co = depthwise ? ci * k3 : k3;
   if (same) {
@@ -61,8 +65,10 @@ void DnnBuilder::conv(const std::string& name, const std::string& input, const T
       for (int i = 0; i < ci; ++i)
         for (int o = 0; o < k3; ++o) {
           const float v = kernel.values[((size_t(y) * kw + x) * ci + i) * k3 + o];
-          if (depthwise) w[((size_t(i * k3 + o)) * kh + y) * kw + x] = v;
-          else w[((size_t(o) * ci + i) * kh + y) * kw + x] = v;
+          if (depthwise)
+            w[((size_t(i * k3 + o)) * kh + y) * kw + x] = v;
+          else
+            w[((size_t(o) * ci + i) * kh + y) * kw + x] = v;
         }
   cv::Mat b = cv::Mat::zeros(1, co, CV_32F);
   if (bias) std::copy(bias->values.begin(), bias->values.end(), b.ptr<float>());
@@ -100,13 +106,16 @@ void DnnBuilder::pad(const std::string& name, const std::string& input, Pads pad
   const int paddings[] = {0, 0, 0, 0, pads.top, pads.bottom, pads.left, pads.right};
   p.set("paddings", cv::dnn::DictValue::arrayInt(paddings, 8));
   p.set("value", 0.0f);
-  add_layer(name, "Padding", p, {input}, {in.c, in.h + pads.top + pads.bottom, in.w + pads.left + pads.right});
+  add_layer(name, "Padding", p, {input},
+            {in.c, in.h + pads.top + pads.bottom, in.w + pads.left + pads.right});
 }
 
-void DnnBuilder::fold_batchnorm(const std::string& conv_name, const Tensor* gamma, const Tensor& beta,
-                                const Tensor& mean, const Tensor& variance, float epsilon) {
+void DnnBuilder::fold_batchnorm(const std::string& conv_name, const Tensor* gamma,
+                                const Tensor& beta, const Tensor& mean, const Tensor& variance,
+                                float epsilon) {
   auto it = pending_.find(conv_name);
-  if (it == pending_.end()) throw std::runtime_error("model: batchnorm after " + conv_name + " cannot be folded");
+  if (it == pending_.end())
+    throw std::runtime_error("model: batchnorm after " + conv_name + " cannot be folded");
   cv::Mat& w = it->second.params.blobs[0];
   cv::Mat& b = it->second.params.blobs[1];
   const int co = w.size[0];
@@ -133,8 +142,12 @@ void DnnBuilder::flush(const std::string& name) {
 void DnnBuilder::activation(const std::string& name, const std::string& input, Activation act) {
   cv::dnn::LayerParams p;
   switch (act) {
-    case Activation::none: alias(name, input); return;
-    case Activation::relu: add_layer(name, "ReLU", p, {input}, shape(input)); return;
+    case Activation::none:
+      alias(name, input);
+      return;
+    case Activation::relu:
+      add_layer(name, "ReLU", p, {input}, shape(input));
+      return;
     case Activation::relu6:
       p.set("min_value", 0.0f);
       p.set("max_value", 6.0f);
@@ -147,7 +160,8 @@ void DnnBuilder::activation(const std::string& name, const std::string& input, A
   }
 }
 
-void DnnBuilder::affine(const std::string& name, const std::string& input, float scale, float shift) {
+void DnnBuilder::affine(const std::string& name, const std::string& input, float scale,
+                        float shift) {
   cv::dnn::LayerParams p;
   p.set("power", 1.0f);
   p.set("scale", scale);
@@ -170,7 +184,8 @@ void DnnBuilder::concat(const std::string& name, const std::vector<std::string>&
   add_layer(name, "Concat", p, inputs, out);
 }
 
-void DnnBuilder::pool(const std::string& name, const std::string& input, bool max, int size, int stride, bool same) {
+void DnnBuilder::pool(const std::string& name, const std::string& input, bool max, int size,
+                      int stride, bool same) {
   const Shape in = shape(input);
   Pads pads;
   if (same) {
@@ -188,7 +203,8 @@ void DnnBuilder::pool(const std::string& name, const std::string& input, bool ma
   p.set("pad_l", pads.left);
   p.set("pad_r", pads.right);
   p.set("ave_pool_padded_area", false);  // TF averages over the valid pixels only
-  const Shape out{in.c, out_size(in.h, size, stride, pads.top + pads.bottom), out_size(in.w, size, stride, pads.left + pads.right)};
+  const Shape out{in.c, out_size(in.h, size, stride, pads.top + pads.bottom),
+                  out_size(in.w, size, stride, pads.left + pads.right)};
   add_layer(name, "Pooling", p, {input}, out);
 }
 
@@ -199,9 +215,11 @@ void DnnBuilder::global_average(const std::string& name, const std::string& inpu
   add_layer(name, "Pooling", p, {input}, {shape(input).c, 1, 1});
 }
 
-void DnnBuilder::dense(const std::string& name, const std::string& input, const Tensor& kernel, const Tensor* bias) {
+void DnnBuilder::dense(const std::string& name, const std::string& input, const Tensor& kernel,
+                       const Tensor* bias) {
   const Shape in = shape(input);
-  if (in.h != 1 || in.w != 1) throw std::runtime_error("model: dense layer " + name + " on a spatial tensor");
+  if (in.h != 1 || in.w != 1)
+    throw std::runtime_error("model: dense layer " + name + " on a spatial tensor");
   const int ni = kernel.shape.at(0), no = kernel.shape.at(1);
   cv::Mat w(no, ni, CV_32F);
   for (int i = 0; i < ni; ++i)
@@ -224,7 +242,8 @@ void DnnBuilder::alias(const std::string& name, const std::string& existing) {
 cv::dnn::Net DnnBuilder::finish(const std::string& output, std::string& output_layer) {
   flush(output);
   output_layer = tensors_.at(output).layer_name;
-  if (!pending_.empty()) throw std::runtime_error("model: unused convolution " + pending_.begin()->first);
+  if (!pending_.empty())
+    throw std::runtime_error("model: unused convolution " + pending_.begin()->first);
   return std::move(net_);
 }
 

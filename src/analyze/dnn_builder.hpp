@@ -29,8 +29,8 @@ class DnnBuilder {
 
   // Output tensor name = `name`. `kernel` is HWIO (conv) or HWCM (depthwise); `bias` may be
   // null. `same` selects TF SAME padding, else `pads` (explicit, e.g. from ZeroPadding2D).
-  void conv(const std::string& name, const std::string& input, const Tensor& kernel, const Tensor* bias,
-            int stride, bool same, Pads pads, bool depthwise);
+  void conv(const std::string& name, const std::string& input, const Tensor& kernel,
+            const Tensor* bias, int stride, bool same, Pads pads, bool depthwise);
   void pad(const std::string& name, const std::string& input, Pads pads);
   // Folds an inference BatchNormalization into the conv that produced `conv_name`.
   void fold_batchnorm(const std::string& conv_name, const Tensor* gamma, const Tensor& beta,
@@ -39,10 +39,12 @@ class DnnBuilder {
   void affine(const std::string& name, const std::string& input, float scale, float shift);
   void add(const std::string& name, const std::string& a, const std::string& b);
   void concat(const std::string& name, const std::vector<std::string>& inputs);
-  void pool(const std::string& name, const std::string& input, bool max, int size, int stride, bool same);
+  void pool(const std::string& name, const std::string& input, bool max, int size, int stride,
+            bool same);
   void global_average(const std::string& name, const std::string& input);
   // `kernel` is [in, out] (Keras Dense / MatMul without transpose).
-  void dense(const std::string& name, const std::string& input, const Tensor& kernel, const Tensor* bias);
+  void dense(const std::string& name, const std::string& input, const Tensor& kernel,
+             const Tensor* bias);
   void alias(const std::string& name, const std::string& existing);
 
   bool has(const std::string& name) const { return tensors_.count(name) != 0; }

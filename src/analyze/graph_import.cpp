@@ -8,7 +8,8 @@ namespace strata::analyze {
 namespace {
 
 std::string base64_decode(const std::string& in) {
-  static const std::string chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  static const std::string chars =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   std::string out;
   int bits = 0, value = 0;
   for (char c : in) {
@@ -73,11 +74,13 @@ struct GraphImporter {
     return Activation::none;
   }
 
-  void conv(const std::string& name, const std::vector<std::string>& in, const Json& node, bool depthwise) {
+  void conv(const std::string& name, const std::vector<std::string>& in, const Json& node,
+            bool depthwise) {
     const Activation act = fused_activation(node);
     const std::string conv_name = act == Activation::none ? name : name + "/linear";
     const std::string padding = attr_string(node, "padding");
-    if (padding != "SAME" && padding != "VALID") throw std::runtime_error("model: padding " + padding);
+    if (padding != "SAME" && padding != "VALID")
+      throw std::runtime_error("model: padding " + padding);
     b.conv(conv_name, in.at(0), constant(in.at(1)), in.size() > 2 ? &constant(in.at(2)) : nullptr,
            attr_int_at(node, "strides", 1, 1), padding == "SAME", {}, depthwise);
     if (act != Activation::none) b.activation(name, conv_name, act);
@@ -87,8 +90,10 @@ struct GraphImporter {
   float scalar(const std::vector<std::string>& in, std::string& tensor) const {
     const Tensor* value = nullptr;
     for (const auto& name : in) {
-      if (is_constant(name)) value = &constant(name);
-      else tensor = name;
+      if (is_constant(name))
+        value = &constant(name);
+      else
+        tensor = name;
     }
     if (value == nullptr || value->size() != 1 || tensor.empty())
       throw std::runtime_error("model: elementwise op needs one tensor and one scalar constant");
@@ -115,14 +120,18 @@ struct GraphImporter {
     } else if (op == "AvgPool" || op == "MaxPool") {
       const int size = attr_int_at(n, "ksize", 1, 1);
       const Shape s = b.shape(in.at(0));
-      if (op == "AvgPool" && size == s.h && size == s.w) b.global_average(name, in.at(0));
-      else b.pool(name, in.at(0), op == "MaxPool", size, attr_int_at(n, "strides", 1, 1), attr_string(n, "padding") == "SAME");
+      if (op == "AvgPool" && size == s.h && size == s.w)
+        b.global_average(name, in.at(0));
+      else
+        b.pool(name, in.at(0), op == "MaxPool", size, attr_int_at(n, "strides", 1, 1),
+               attr_string(n, "padding") == "SAME");
     } else if (op == "Squeeze" || op == "Identity" || op == "Reshape") {
       b.alias(name, in.at(0));
     } else if (op == "_FusedMatMul" || op == "MatMul") {
       const Activation act = fused_activation(n);
       const std::string dense_name = act == Activation::none ? name : name + "/linear";
-      b.dense(dense_name, in.at(0), constant(in.at(1)), in.size() > 2 ? &constant(in.at(2)) : nullptr);
+      b.dense(dense_name, in.at(0), constant(in.at(1)),
+              in.size() > 2 ? &constant(in.at(2)) : nullptr);
       if (act != Activation::none) b.activation(name, dense_name, act);
     } else if (op == "Softmax") {
       b.activation(name, in.at(0), Activation::softmax);

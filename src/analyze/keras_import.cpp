@@ -9,11 +9,13 @@ namespace {
 struct KerasImporter {
   const TfjsModel& model;
   DnnBuilder& b;
-  std::map<std::string, std::pair<std::string, Pads>> paddings;  // ZeroPadding2D, applied by the next conv
+  std::map<std::string, std::pair<std::string, Pads>>
+      paddings;  // ZeroPadding2D, applied by the next conv
 
   const Tensor& weight(const std::string& layer, const char* what) const {
     const auto it = model.weights.find(layer + "/" + what);
-    if (it == model.weights.end()) throw std::runtime_error("model: missing weight " + layer + "/" + what);
+    if (it == model.weights.end())
+      throw std::runtime_error("model: missing weight " + layer + "/" + what);
     return it->second;
   }
   const Tensor* optional_weight(const std::string& layer, const char* what) const {
@@ -57,11 +59,13 @@ struct KerasImporter {
     } else if (cls == "Conv2D" || cls == "DepthwiseConv2D") {
       conv(name, in.at(0), c, cls == "DepthwiseConv2D");
     } else if (cls == "BatchNormalization") {
-      b.fold_batchnorm(in.at(0), c.value("scale", true) ? &weight(name, "gamma") : nullptr, weight(name, "beta"),
-                       weight(name, "moving_mean"), weight(name, "moving_variance"), c.value("epsilon", 1e-3f));
+      b.fold_batchnorm(in.at(0), c.value("scale", true) ? &weight(name, "gamma") : nullptr,
+                       weight(name, "beta"), weight(name, "moving_mean"),
+                       weight(name, "moving_variance"), c.value("epsilon", 1e-3f));
       b.alias(name, in.at(0));
     } else if (cls == "ReLU") {
-      const bool six = c.contains("max_value") && !c.at("max_value").is_null() && c.at("max_value").get<float>() == 6.0f;
+      const bool six = c.contains("max_value") && !c.at("max_value").is_null() &&
+                       c.at("max_value").get<float>() == 6.0f;
       b.activation(name, in.at(0), six ? Activation::relu6 : Activation::relu);
     } else if (cls == "Activation") {
       b.activation(name, in.at(0), activation_of(c.at("activation")));
@@ -75,17 +79,20 @@ struct KerasImporter {
       if (cls == "AveragePooling2D" && size == s.h && size == s.w && c.at("padding") == "valid")
         b.global_average(name, in.at(0));
       else
-        b.pool(name, in.at(0), cls == "MaxPooling2D", size, c.at("strides")[0], c.at("padding") == "same");
+        b.pool(name, in.at(0), cls == "MaxPooling2D", size, c.at("strides")[0],
+               c.at("padding") == "same");
     } else if (cls == "GlobalAveragePooling2D") {
       b.global_average(name, in.at(0));
     } else if (cls == "Flatten" || cls == "Dropout") {
       const Shape s = b.shape(in.at(0));
-      if (cls == "Flatten" && (s.h != 1 || s.w != 1)) throw std::runtime_error("model: Flatten of a spatial tensor");
+      if (cls == "Flatten" && (s.h != 1 || s.w != 1))
+        throw std::runtime_error("model: Flatten of a spatial tensor");
       b.alias(name, in.at(0));
     } else if (cls == "Dense") {
       const Activation act = activation_of(c.value("activation", "linear"));
       const std::string dense_name = act == Activation::none ? name : name + "/linear";
-      b.dense(dense_name, in.at(0), weight(name, "kernel"), c.value("use_bias", true) ? &weight(name, "bias") : nullptr);
+      b.dense(dense_name, in.at(0), weight(name, "kernel"),
+              c.value("use_bias", true) ? &weight(name, "bias") : nullptr);
       if (act != Activation::none) b.activation(name, dense_name, act);
     } else {
       throw std::runtime_error("model: unsupported Keras layer " + cls);

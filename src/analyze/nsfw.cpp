@@ -42,7 +42,8 @@ std::optional<std::filesystem::path> find_nsfw_models() {
     if (fs::is_directory(p, ec)) return p;
   }
   for (const char* env_name : {"STRATA_SOURCE_DIR"})
-    if (const char* env = std::getenv(env_name); env && *env && fs::is_directory(fs::path(env) / "models/nsfwjs", ec))
+    if (const char* env = std::getenv(env_name);
+        env && *env && fs::is_directory(fs::path(env) / "models/nsfwjs", ec))
       return fs::path(env) / "models/nsfwjs";
   for (fs::path dir = fs::current_path(ec); !dir.empty(); dir = dir.parent_path()) {
     if (fs::is_directory(dir / "models/nsfwjs", ec)) return dir / "models/nsfwjs";
@@ -54,7 +55,9 @@ std::optional<std::filesystem::path> find_nsfw_models() {
 std::vector<float> nsfw_preprocess(const RgbImage& image, int size) {
   std::vector<float> out(size_t(size) * size * 3);
   const int w = image.width, h = image.height;
-  const auto px = [&](int y, int x, int c) { return image.rgb[(size_t(y) * w + x) * 3 + c] / 255.0f; };
+  const auto px = [&](int y, int x, int c) {
+    return image.rgb[(size_t(y) * w + x) * 3 + c] / 255.0f;
+  };
   if (w == size && h == size) {
     for (size_t i = 0; i < out.size(); ++i) out[i] = image.rgb[i] / 255.0f;
     return out;
@@ -83,7 +86,8 @@ struct NsfwClassifier::Impl {
   ImportedNet imported;
 };
 
-NsfwClassifier::NsfwClassifier(const std::filesystem::path& folder) : impl_(std::make_unique<Impl>()) {
+NsfwClassifier::NsfwClassifier(const std::filesystem::path& folder)
+    : impl_(std::make_unique<Impl>()) {
   impl_->imported = import_model(load_tfjs_model(folder));
   impl_->imported.net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
   impl_->imported.net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
@@ -91,9 +95,13 @@ NsfwClassifier::NsfwClassifier(const std::filesystem::path& folder) : impl_(std:
 
 NsfwClassifier::~NsfwClassifier() = default;
 
-int NsfwClassifier::input_size() const { return impl_->imported.input_size; }
+int NsfwClassifier::input_size() const {
+  return impl_->imported.input_size;
+}
 
-NsfwScores NsfwClassifier::classify(const RgbImage& image) { return classify_batch({&image}).at(0); }
+NsfwScores NsfwClassifier::classify(const RgbImage& image) {
+  return classify_batch({&image}).at(0);
+}
 
 std::vector<NsfwScores> NsfwClassifier::classify_batch(const std::vector<const RgbImage*>& images) {
   std::vector<NsfwScores> out;
@@ -111,7 +119,8 @@ std::vector<NsfwScores> NsfwClassifier::classify_batch(const std::vector<const R
   impl_->imported.net.setInput(blob, "input");
   const cv::Mat result = impl_->imported.net.forward(impl_->imported.output_layer);
   const cv::Mat scores = result.reshape(1, n);
-  if (scores.cols != 5) throw std::runtime_error("model: expected 5 classes, got " + std::to_string(scores.cols));
+  if (scores.cols != 5)
+    throw std::runtime_error("model: expected 5 classes, got " + std::to_string(scores.cols));
   for (int i = 0; i < n; ++i) {
     NsfwScores& s = out.emplace_back();
     for (int c = 0; c < 5; ++c) s.p[c] = scores.at<float>(i, c);

@@ -15,7 +15,8 @@
 
 namespace strata::analyze {
 
-inline constexpr std::array<const char*, 5> kNsfwClasses = {"drawing", "hentai", "neutral", "porn", "sexy"};
+inline constexpr std::array<const char*, 5> kNsfwClasses = {"drawing", "hentai", "neutral", "porn",
+                                                            "sexy"};
 inline constexpr float kSafeSearchThreshold = 0.49f;
 
 struct NsfwScores {

@@ -19,7 +19,9 @@ double sinc(double x) {
   return std::sin(px) / px;
 }
 
-double lanczos(double x) { return (x >= -kSupport && x < kSupport) ? sinc(x) * sinc(x / kSupport) : 0.0; }
+double lanczos(double x) {
+  return (x >= -kSupport && x < kSupport) ? sinc(x) * sinc(x / kSupport) : 0.0;
+}
 
 struct Taps {
   int first = 0;
@@ -49,7 +51,9 @@ std::vector<Taps> lanczos_taps(int in_size, int out_size) {
   return taps;
 }
 
-double clamp_round(double v) { return std::clamp(std::round(v), 0.0, 255.0); }
+double clamp_round(double v) {
+  return std::clamp(std::round(v), 0.0, 255.0);
+}
 
 // Resizes one channel (stride 3 in `rgb`) to 32x32: horizontal pass, then vertical.
 std::array<double, kSize * kSize> resize_channel(const uint8_t* rgb, int w, int h, int channel,
@@ -80,7 +84,8 @@ std::array<double, kSize> dct_1d(const std::array<double, kSize>& x) {
   std::array<double, kSize> out{};
   for (int k = 0; k < kSize; ++k) {
     double sum = 0.0;
-    for (int i = 0; i < kSize; ++i) sum += x[i] * std::cos(std::numbers::pi / (2.0 * kSize) * (2 * i + 1) * k);
+    for (int i = 0; i < kSize; ++i)
+      sum += x[i] * std::cos(std::numbers::pi / (2.0 * kSize) * (2 * i + 1) * k);
     out[k] = (k == 0 ? std::sqrt(1.0 / kSize) : std::sqrt(2.0 / kSize)) * sum;
   }
   return out;
@@ -112,7 +117,8 @@ uint64_t phash_rgb(const uint8_t* rgb, int width, int height) {
   const auto g = resize_channel(rgb, width, height, 1, tx, ty);
   const auto b = resize_channel(rgb, width, height, 2, tx, ty);
   std::array<double, kSize * kSize> luma{};
-  for (size_t i = 0; i < luma.size(); ++i) luma[i] = std::round(0.299 * r[i] + 0.587 * g[i] + 0.114 * b[i]);
+  for (size_t i = 0; i < luma.size(); ++i)
+    luma[i] = std::round(0.299 * r[i] + 0.587 * g[i] + 0.114 * b[i]);
   const auto dct = dct_2d(luma);
   std::array<double, 64> block{};
   for (int i = 0; i < 8; ++i)
@@ -126,7 +132,9 @@ uint64_t phash_rgb(const uint8_t* rgb, int width, int height) {
   return hash;
 }
 
-int hamming_distance(uint64_t a, uint64_t b) { return std::popcount(a ^ b); }
+int hamming_distance(uint64_t a, uint64_t b) {
+  return std::popcount(a ^ b);
+}
 
 std::string phash_hex(uint64_t hash) {
   static constexpr char kDigits[] = "0123456789abcdef";
@@ -139,7 +147,10 @@ std::optional<uint64_t> phash_from_hex(std::string_view hex) {
   if (hex.size() != 16) return std::nullopt;
   uint64_t v = 0;
   for (char c : hex) {
-    int d = (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
+    int d = (c >= '0' && c <= '9')   ? c - '0'
+            : (c >= 'a' && c <= 'f') ? c - 'a' + 10
+            : (c >= 'A' && c <= 'F') ? c - 'A' + 10
+                                     : -1;
     if (d < 0) return std::nullopt;
     v = (v << 4) | static_cast<uint64_t>(d);
   }

@@ -4,7 +4,9 @@
 
 namespace strata::analyze {
 
-bool visible_under_safe_search(const AnalysisRecord& record) { return record.nsfw && record.nsfw->safe(); }
+bool visible_under_safe_search(const AnalysisRecord& record) {
+  return record.nsfw && record.nsfw->safe();
+}
 
 Json to_json(const AnalysisRecord& r) {
   Json j;
@@ -38,7 +40,8 @@ bool from_json(const Json& j, AnalysisRecord& out) {
   out.digest = j.at("digest").get<std::string>();
   const std::string status = j.value("status", "corrupt");
   out.missing_bytes = status == "missing";
-  for (DecodeStatus s : {DecodeStatus::ok, DecodeStatus::unsupported, DecodeStatus::too_large, DecodeStatus::corrupt})
+  for (DecodeStatus s : {DecodeStatus::ok, DecodeStatus::unsupported, DecodeStatus::too_large,
+                         DecodeStatus::corrupt})
     if (status == to_string(s)) out.status = s;
   read_field(j, "loader", out.loader);
   read_field(j, "width", out.width);

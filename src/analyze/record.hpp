@@ -11,16 +11,16 @@
 namespace strata::analyze {
 
 struct AnalysisRecord {
-  std::string digest;                            // [index] join key with ImageDocument::imgDigest
-  DecodeStatus status = DecodeStatus::corrupt;   // "ok" | "unsupported" | "too_large" | "corrupt"
-  bool missing_bytes = false;                    // the archive record could not be read
-  std::string loader;                            // libvips loader class
-  int width = 0, height = 0, frames = 0;         // decoded source dimensions
-  std::string thumbnail;                         // [index] path relative to the thumbnail store root
-  int thumb_width = 0, thumb_height = 0;         // [index]
-  std::optional<uint64_t> phash;                 // [index] 64-bit pHash (hex in JSON)
-  std::optional<NsfwScores> nsfw;                // [index] five probabilities; absent = not classified
-  std::string model;                             // NSFW model variant used
+  std::string digest;                           // [index] join key with ImageDocument::imgDigest
+  DecodeStatus status = DecodeStatus::corrupt;  // "ok" | "unsupported" | "too_large" | "corrupt"
+  bool missing_bytes = false;                   // the archive record could not be read
+  std::string loader;                           // libvips loader class
+  int width = 0, height = 0, frames = 0;        // decoded source dimensions
+  std::string thumbnail;                        // [index] path relative to the thumbnail store root
+  int thumb_width = 0, thumb_height = 0;        // [index]
+  std::optional<uint64_t> phash;                // [index] 64-bit pHash (hex in JSON)
+  std::optional<NsfwScores> nsfw;  // [index] five probabilities; absent = not classified
+  std::string model;               // NSFW model variant used
 };
 
 // Safe search (the API default): only classified images with nsfw <= 0.49 are shown;

@@ -14,7 +14,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::unique_ptr<NsfwClassifier> open_classifier(const RunOptions& o, std::string& variant, Counters& counters) {
+std::unique_ptr<NsfwClassifier> open_classifier(const RunOptions& o, std::string& variant,
+                                                Counters& counters) {
   if (!o.classify) return nullptr;
   const auto root = o.models.empty() ? find_nsfw_models() : std::optional<fs::path>(o.models);
   variant = o.model_variant.empty() ? kDefaultNsfwModel : o.model_variant;
@@ -29,8 +30,10 @@ std::unique_ptr<NsfwClassifier> open_classifier(const RunOptions& o, std::string
 std::string fetch_bytes(const RunOptions& o, const Json& doc) {
   std::string file = doc.value("imgFile", "");
   if (file.empty()) return {};
-  if (!o.archive_root.empty() && fs::path(file).is_relative()) file = (o.archive_root / file).string();
-  auto reader = archive::read_record_at(file, doc.value("imgOffset", uint64_t{0}), {}, [](const auto&...) {});
+  if (!o.archive_root.empty() && fs::path(file).is_relative())
+    file = (o.archive_root / file).string();
+  auto reader =
+      archive::read_record_at(file, doc.value("imgOffset", uint64_t{0}), {}, [](const auto&...) {});
   std::string payload;
   if (!reader || reader->read_payload(payload) != archive::PayloadStatus::ok) return {};
   return payload;
@@ -44,7 +47,8 @@ std::set<std::string> analysed_digests(const fs::path& analysis_jsonl) {
   std::string line;
   while (std::getline(in, line)) {
     const Json j = Json::parse(line, nullptr, false);  // a torn last line is skipped
-    if (j.is_object() && j.contains("digest") && j["digest"].is_string()) digests.insert(j["digest"].get<std::string>());
+    if (j.is_object() && j.contains("digest") && j["digest"].is_string())
+      digests.insert(j["digest"].get<std::string>());
   }
   return digests;
 }

@@ -35,9 +35,11 @@ size_t decode_weight(const Json& spec, const std::string& data, size_t at, Tenso
   const size_t n = element_count(out.shape);
   out.values.resize(n);
   const auto q = spec.find("quantization");
-  const std::string dtype = q != spec.end() ? q->at("dtype").get<std::string>() : spec.at("dtype").get<std::string>();
+  const std::string dtype =
+      q != spec.end() ? q->at("dtype").get<std::string>() : spec.at("dtype").get<std::string>();
   const size_t bytes = n * dtype_size(dtype);
-  if (at + bytes > data.size()) throw std::runtime_error("weight shards too short for " + spec.at("name").get<std::string>());
+  if (at + bytes > data.size())
+    throw std::runtime_error("weight shards too short for " + spec.at("name").get<std::string>());
   const auto* p = reinterpret_cast<const uint8_t*>(data.data() + at);
   if (q != spec.end() && (dtype == "uint8" || dtype == "uint16")) {
     const double min = q->at("min").get<double>();
@@ -66,7 +68,8 @@ TfjsModel load_tfjs_model(const std::filesystem::path& folder) {
   const Json manifest = Json::parse(read_all(folder / "model.json"));
   TfjsModel model;
   model.topology = manifest.at("modelTopology");
-  model.format = manifest.value("format", model.topology.contains("node") ? "graph-model" : "layers-model");
+  model.format =
+      manifest.value("format", model.topology.contains("node") ? "graph-model" : "layers-model");
   for (const Json& group : manifest.at("weightsManifest")) {
     std::string data;
     for (const Json& path : group.at("paths")) data += read_all(folder / path.get<std::string>());

@@ -56,7 +56,8 @@ ImagePtr to_display(ImagePtr image) {
 bool encode_webp(VipsImage* image, int quality, std::string& out) {
   void* buffer = nullptr;
   size_t size = 0;
-  if (vips_webpsave_buffer(image, &buffer, &size, "Q", quality, "strip", TRUE, nullptr) != 0) return false;
+  if (vips_webpsave_buffer(image, &buffer, &size, "Q", quality, "strip", TRUE, nullptr) != 0)
+    return false;
   out.assign(static_cast<const char*>(buffer), size);
   g_free(buffer);
   return true;
@@ -92,9 +93,11 @@ DecodeStatus fail(DecodeStatus status) {
 
 }  // namespace
 
-DecodeStatus make_thumbnail(std::string_view bytes, const ThumbnailOptions& options, Thumbnail& out) {
+DecodeStatus make_thumbnail(std::string_view bytes, const ThumbnailOptions& options,
+                            Thumbnail& out) {
   out = Thumbnail{};
-  if (const DecodeStatus s = probe_image(bytes, options.limits, out.source); s != DecodeStatus::ok) return s;
+  if (const DecodeStatus s = probe_image(bytes, options.limits, out.source); s != DecodeStatus::ok)
+    return s;
   const bool animated = options.keep_animation && out.source.frames > 1 &&
                         out.source.frames <= options.max_animation_frames;
   VipsImage* raw = nullptr;
@@ -117,7 +120,8 @@ DecodeStatus make_thumbnail(std::string_view bytes, const ThumbnailOptions& opti
   out.width = image->Xsize;
   out.height = page_height;
   if (!encode_webp(image.get(), options.quality, out.webp)) return fail(DecodeStatus::corrupt);
-  if (!sample_frames(image.get(), out.frames, page_height, options.limits.max_frames, out.sample_frames)) {
+  if (!sample_frames(image.get(), out.frames, page_height, options.limits.max_frames,
+                     out.sample_frames)) {
     out.webp.clear();
     return fail(DecodeStatus::corrupt);
   }

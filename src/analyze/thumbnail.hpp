@@ -12,10 +12,10 @@ namespace strata::analyze {
 
 struct ThumbnailOptions {
   int max_side = 200;
-  int quality = 75;              // WebP quality
-  double sharpen_sigma = 0.5;    // 0 disables sharpening
-  bool keep_animation = true;    // animated sources give animated WebP thumbnails
-  int max_animation_frames = 64; // longer animations keep their first frame only
+  int quality = 75;               // WebP quality
+  double sharpen_sigma = 0.5;     // 0 disables sharpening
+  bool keep_animation = true;     // animated sources give animated WebP thumbnails
+  int max_animation_frames = 64;  // longer animations keep their first frame only
   DecodeLimits limits;
 };
 
@@ -30,6 +30,7 @@ struct Thumbnail {
 };
 
 // Never throws; a non-ok status leaves `out.webp` empty.
-DecodeStatus make_thumbnail(std::string_view bytes, const ThumbnailOptions& options, Thumbnail& out);
+DecodeStatus make_thumbnail(std::string_view bytes, const ThumbnailOptions& options,
+                            Thumbnail& out);
 
 }  // namespace strata::analyze

@@ -13,8 +13,8 @@ std::string vips_error() {
 
 ImagePtr load_buffer(const void* data, size_t size, const char* options) {
   ensure_vips();
-  VipsImage* image = vips_image_new_from_buffer(data, size, options, "access",
-                                                VIPS_ACCESS_SEQUENTIAL, nullptr);
+  VipsImage* image =
+      vips_image_new_from_buffer(data, size, options, "access", VIPS_ACCESS_SEQUENTIAL, nullptr);
   return ImagePtr(image);
 }
 
@@ -26,7 +26,8 @@ ImagePtr to_srgb8(VipsImage* in) {
   // images are scaled and widened by the same call.
   if (vips_image_guess_interpretation(image.get()) != VIPS_INTERPRETATION_sRGB ||
       image->BandFmt != VIPS_FORMAT_UCHAR) {
-    if (vips_colourspace(image.get(), &next, VIPS_INTERPRETATION_sRGB, nullptr) != 0) return nullptr;
+    if (vips_colourspace(image.get(), &next, VIPS_INTERPRETATION_sRGB, nullptr) != 0)
+      return nullptr;
     image.reset(next);
   }
   if (image->BandFmt != VIPS_FORMAT_UCHAR) {

@@ -21,7 +21,9 @@ std::vector<ArchiveImage> archive_images(const std::string& shared_relative_path
                                              [](const auto&...) {});
   while (reader->next()) {
     const auto& record = reader->record();
-    if (record.type != archive::RecordType::response && record.type != archive::RecordType::resource) continue;
+    if (record.type != archive::RecordType::response &&
+        record.type != archive::RecordType::resource)
+      continue;
     std::string payload;
     if (reader->read_payload(payload) != archive::PayloadStatus::ok || payload.empty()) continue;
     const char* loader = vips_foreign_find_load_buffer(payload.data(), payload.size());

@@ -31,7 +31,7 @@ TEST(BlockList, MatchesHostsUrlPrefixesAndPagePrefixes) {
   list.add(pat("url:http://img.pt/private/"));
   list.add(pat("page:http://www.forum.pt/adult/"));
   EXPECT_TRUE(list.blocked("http://blocked.pt/a.jpg", "http://other.pt/"));
-  EXPECT_TRUE(list.blocked("http://cdn.BLOCKED.pt:8080/a.jpg", ""));       // subdomain, port, case
+  EXPECT_TRUE(list.blocked("http://cdn.BLOCKED.pt:8080/a.jpg", ""));  // subdomain, port, case
   EXPECT_TRUE(list.blocked("http://other.pt/a.jpg", "https://blocked.pt/p"));  // page host
   EXPECT_FALSE(list.blocked("http://notblocked.pt/a.jpg", "http://x.pt/"));
   EXPECT_TRUE(list.blocked("http://img.pt/private/1.png", ""));

@@ -22,8 +22,8 @@ std::optional<fs::path> model_dir(const std::string& variant) {
   return *root / variant;
 }
 
-#define REQUIRE_MODEL(dir, variant)                                                          \
-  const auto dir = model_dir(variant);                                                       \
+#define REQUIRE_MODEL(dir, variant)    \
+  const auto dir = model_dir(variant); \
   if (!dir) GTEST_SKIP() << "nsfwjs model " << variant << " not installed (run scripts/setup-npm)"
 
 TEST(NsfwRule, ArquivoRuleAndSafeSearchThreshold) {
@@ -62,12 +62,15 @@ TEST(NsfwPreprocess, AlignCornersBilinear) {
 
 std::vector<RgbImage> oracle_images() {
   std::vector<RgbImage> out;
-  for (const char* cat : {"cat_01_original.jpg", "cat_03_grayscale.jpg", "cat_08_noise.jpg", "cat_09_text_opaque.jpg"}) {
+  for (const char* cat : {"cat_01_original.jpg", "cat_03_grayscale.jpg", "cat_08_noise.jpg",
+                          "cat_09_text_opaque.jpg"}) {
     Thumbnail t;
-    if (make_thumbnail(test::read_file(test::cat_image(cat)), {}, t) == DecodeStatus::ok) out.push_back(t.sample_frames[0]);
+    if (make_thumbnail(test::read_file(test::cat_image(cat)), {}, t) == DecodeStatus::ok)
+      out.push_back(t.sample_frames[0]);
   }
   int taken = 0;
-  for (const auto& image : test::archive_images("archives/webrecorder__replayweb.page/mkdocs/site/docs/examples/netpreserve-twitter.warc")) {
+  for (const auto& image : test::archive_images("archives/webrecorder__replayweb.page/mkdocs/site/"
+                                                "docs/examples/netpreserve-twitter.warc")) {
     if (!image.mime.starts_with("image/") || taken >= 4) continue;
     Thumbnail t;
     if (make_thumbnail(image.bytes, {}, t) == DecodeStatus::ok && t.width >= 48) {
@@ -78,17 +81,21 @@ std::vector<RgbImage> oracle_images() {
   return out;
 }
 
-std::vector<std::array<float, 5>> run_oracle(const std::string& model, const std::vector<RgbImage>& images) {
+std::vector<std::array<float, 5>> run_oracle(const std::string& model,
+                                             const std::vector<RgbImage>& images) {
   const fs::path dir = strata::testing::scratch_dir();
-  std::string command = "node '" + (fs::path(STRATA_ANALYZE_TEST_DIR) / "nsfwjs_oracle.js").string() + "' '" +
-                        (model_dir("mobilenet_v2")->parent_path().parent_path().parent_path() / "node_modules").string() +
-                        "' " + model;
+  std::string command =
+      "node '" + (fs::path(STRATA_ANALYZE_TEST_DIR) / "nsfwjs_oracle.js").string() + "' '" +
+      (model_dir("mobilenet_v2")->parent_path().parent_path().parent_path() / "node_modules")
+          .string() +
+      "' " + model;
   for (size_t i = 0; i < images.size(); ++i) {
     const fs::path file = dir / ("img" + std::to_string(i) + ".rgb");
     std::ofstream out(file, std::ios::binary);
     const uint32_t wh[2] = {uint32_t(images[i].width), uint32_t(images[i].height)};
     out.write(reinterpret_cast<const char*>(wh), 8);
-    out.write(reinterpret_cast<const char*>(images[i].rgb.data()), std::streamsize(images[i].rgb.size()));
+    out.write(reinterpret_cast<const char*>(images[i].rgb.data()),
+              std::streamsize(images[i].rgb.size()));
     command += " '" + file.string() + "'";
   }
   std::vector<std::array<float, 5>> results;
@@ -112,7 +119,8 @@ bool node_modules_present() {
   const auto dir = model_dir("mobilenet_v2");
   if (!dir) return false;
   const fs::path modules = dir->parent_path().parent_path().parent_path() / "node_modules";
-  return fs::exists(modules / "@tensorflow/tfjs") && fs::exists(modules / "nsfwjs") && std::system("node --version >/dev/null 2>&1") == 0;
+  return fs::exists(modules / "@tensorflow/tfjs") && fs::exists(modules / "nsfwjs") &&
+         std::system("node --version >/dev/null 2>&1") == 0;
 }
 
 void expect_agreement(const std::string& variant, const std::string& nsfwjs_name) {
@@ -127,11 +135,13 @@ void expect_agreement(const std::string& variant, const std::string& nsfwjs_name
   for (size_t i = 0; i < images.size(); ++i) {
     const NsfwScores got = classifier.classify(images[i]);
     for (int c = 0; c < 5; ++c) {
-      EXPECT_NEAR(got.p[c], want[i][c], 0.01) << variant << " image " << i << " class " << kNsfwClasses[c];
+      EXPECT_NEAR(got.p[c], want[i][c], 0.01)
+          << variant << " image " << i << " class " << kNsfwClasses[c];
       worst = std::max(worst, double(std::abs(got.p[c] - want[i][c])));
     }
   }
-  std::cout << "  " << variant << ": largest difference from nsfwjs " << worst << " over " << images.size() << " images\n";
+  std::cout << "  " << variant << ": largest difference from nsfwjs " << worst << " over "
+            << images.size() << " images\n";
 }
 
 // Correctness oracle: nsfwjs itself under Node.js on the same decoded thumbnails (cats of
@@ -139,14 +149,16 @@ void expect_agreement(const std::string& variant, const std::string& nsfwjs_name
 TEST(NsfwOracle, MobileNetV2MidAgreesWithNsfwjs) {
   STRATA_REQUIRE_SHARED();
   REQUIRE_MODEL(dir, "mobilenet_v2_mid");
-  if (!node_modules_present()) GTEST_SKIP() << "node or node_modules (nsfwjs, @tensorflow/tfjs) absent";
+  if (!node_modules_present())
+    GTEST_SKIP() << "node or node_modules (nsfwjs, @tensorflow/tfjs) absent";
   expect_agreement("mobilenet_v2_mid", "MobileNetV2Mid");
 }
 
 TEST(NsfwOracle, MobileNetV2AgreesWithNsfwjs) {
   STRATA_REQUIRE_SHARED();
   REQUIRE_MODEL(dir, "mobilenet_v2");
-  if (!node_modules_present()) GTEST_SKIP() << "node or node_modules (nsfwjs, @tensorflow/tfjs) absent";
+  if (!node_modules_present())
+    GTEST_SKIP() << "node or node_modules (nsfwjs, @tensorflow/tfjs) absent";
   expect_agreement("mobilenet_v2", "MobileNetV2");
 }
 
@@ -156,13 +168,14 @@ TEST(Nsfw, CatPhotoIsNeutralAndSafe) {
   NsfwClassifier classifier(*dir);
   EXPECT_EQ(classifier.input_size(), 224);
   Thumbnail t;
-  ASSERT_EQ(make_thumbnail(test::read_file(test::cat_image("cat_01_original.jpg")), {}, t), DecodeStatus::ok);
+  ASSERT_EQ(make_thumbnail(test::read_file(test::cat_image("cat_01_original.jpg")), {}, t),
+            DecodeStatus::ok);
   const NsfwScores s = classifier.classify(t.sample_frames[0]);
   float sum = 0;
   for (float v : s.p) sum += v;
   EXPECT_NEAR(sum, 1.0f, 1e-3);
-  std::cout << "  cat: drawing " << s.drawing() << " hentai " << s.hentai() << " neutral " << s.neutral()
-            << " porn " << s.porn() << " sexy " << s.sexy() << "\n";
+  std::cout << "  cat: drawing " << s.drawing() << " hentai " << s.hentai() << " neutral "
+            << s.neutral() << " porn " << s.porn() << " sexy " << s.sexy() << "\n";
   EXPECT_GT(s.neutral(), 0.9f);
   EXPECT_TRUE(s.safe());
   EXPECT_FALSE(s.is_drawing());
@@ -179,7 +192,8 @@ TEST(Nsfw, InceptionV3AgreesWithMobileNetOnCat) {
   NsfwClassifier classifier(*dir);
   EXPECT_EQ(classifier.input_size(), 299);
   Thumbnail t;
-  ASSERT_EQ(make_thumbnail(test::read_file(test::cat_image("cat_01_original.jpg")), {}, t), DecodeStatus::ok);
+  ASSERT_EQ(make_thumbnail(test::read_file(test::cat_image("cat_01_original.jpg")), {}, t),
+            DecodeStatus::ok);
   EXPECT_GT(classifier.classify(t.sample_frames[0]).neutral(), 0.9f);
 }
 

@@ -33,7 +33,8 @@ std::vector<Expected> expected_hashes() {
 
 uint64_t hash_file(const std::string& name) {
   RgbImage image;
-  EXPECT_EQ(decode_rgb(test::read_file(test::cat_image(name)), {}, image), DecodeStatus::ok) << name;
+  EXPECT_EQ(decode_rgb(test::read_file(test::cat_image(name)), {}, image), DecodeStatus::ok)
+      << name;
   return phash_rgb(image.rgb.data(), image.width, image.height);
 }
 

@@ -46,7 +46,8 @@ std::vector<AnalysisRecord> read_records(const fs::path& file) {
 TEST(RunAnalysis, DocumentsFromRealArchiveOncePerDigestAcrossRuns) {
   STRATA_REQUIRE_SHARED();
   const fs::path dir = strata::testing::scratch_dir();
-  auto images = test::archive_images("archives/archivesunleashed__aut/src/test/resources/warc/example.warc.gz");
+  auto images = test::archive_images(
+      "archives/archivesunleashed__aut/src/test/resources/warc/example.warc.gz");
   std::erase_if(images, [](const auto& image) { return !image.mime.starts_with("image/"); });
   ASSERT_GE(images.size(), 20u);
   std::set<std::string> digests;
@@ -62,8 +63,10 @@ TEST(RunAnalysis, DocumentsFromRealArchiveOncePerDigestAcrossRuns) {
         docs << doc.dump() << "\n";
       }
     docs << R"({"imgDigest":")" << std::string(64, 'f') << R"(","imgFile":")" << images[0].file
-         << R"(","imgOffset":1})" << "\n";
-    docs << R"({"imgUrl":"no digest"})" << "\n";
+         << R"(","imgOffset":1})"
+         << "\n";
+    docs << R"({"imgUrl":"no digest"})"
+         << "\n";
   }
   RunOptions options;
   options.documents = dir / "documents.jsonl";
@@ -104,7 +107,8 @@ TEST(SafeSearch, HidesUnsafeAndUnclassifiedShowsSafe) {
   AnalysisRecord safe, unsafe, borderline, failed;
   safe.nsfw = NsfwScores{{0.01f, 0.0f, 0.97f, 0.01f, 0.01f}};
   unsafe.nsfw = NsfwScores{{0.0f, 0.1f, 0.1f, 0.7f, 0.1f}};
-  borderline.nsfw = NsfwScores{{0.1f, 0.1f, 0.2f, 0.3f, 0.3f}};  // 0.4 raised to 0.51 by Arquivo's rule
+  borderline.nsfw =
+      NsfwScores{{0.1f, 0.1f, 0.2f, 0.3f, 0.3f}};  // 0.4 raised to 0.51 by Arquivo's rule
   failed.status = DecodeStatus::corrupt;
   EXPECT_TRUE(visible_under_safe_search(safe));
   EXPECT_FALSE(visible_under_safe_search(unsafe));

@@ -26,17 +26,21 @@ void expect_fits(const Thumbnail& t, const std::string& what) {
 TEST(Thumbnail, RealArchiveImagesOfEveryFormat) {
   STRATA_REQUIRE_SHARED();
   std::map<std::string, int> ok, failed;
-  for (const char* archive : {"archives/webrecorder__replayweb.page/mkdocs/site/docs/examples/netpreserve-twitter.warc",
-                              "archives/openzim__warc2zim/tests/data/solidaritenum.warc.gz",
-                              "archives/webrecorder__py-wacz/tests/fixtures/example-iana.warc",
-                              "archives/archivesunleashed__aut/src/test/resources/warc/example.warc.gz"}) {
+  for (const char* archive :
+       {"archives/webrecorder__replayweb.page/mkdocs/site/docs/examples/netpreserve-twitter.warc",
+        "archives/openzim__warc2zim/tests/data/solidaritenum.warc.gz",
+        "archives/webrecorder__py-wacz/tests/fixtures/example-iana.warc",
+        "archives/archivesunleashed__aut/src/test/resources/warc/example.warc.gz"}) {
     for (const auto& image : test::archive_images(archive)) {
       if (!image.mime.starts_with("image/")) continue;  // HTML/RSS that a loader also sniffs
       Thumbnail t;
       const DecodeStatus s = make_thumbnail(image.bytes, {}, t);
       (s == DecodeStatus::ok ? ok : failed)[image.loader]++;
-      if (s == DecodeStatus::ok) expect_fits(t, image.url);
-      else std::cout << "  thumbnail failed: " << image.url << " (" << image.loader << "): " << to_string(s) << "\n";
+      if (s == DecodeStatus::ok)
+        expect_fits(t, image.url);
+      else
+        std::cout << "  thumbnail failed: " << image.url << " (" << image.loader
+                  << "): " << to_string(s) << "\n";
     }
   }
   for (const auto& [loader, n] : ok) std::cout << "  thumbnail ok: " << loader << " x" << n << "\n";
@@ -83,7 +87,8 @@ TEST(Thumbnail, CmykProgressive16BitAlphaAndAnimations) {
     if (name == "cmyk.jpg") {
       // CMYK converted to sRGB, not shown inverted: close to the RGB thumbnail's mean.
       Thumbnail rgb;
-      ASSERT_EQ(make_thumbnail(test::read_file(test::cat_image("cat_01_original.jpg")), {}, rgb), DecodeStatus::ok);
+      ASSERT_EQ(make_thumbnail(test::read_file(test::cat_image("cat_01_original.jpg")), {}, rgb),
+                DecodeStatus::ok);
       double m0 = 0, m1 = 0;
       for (uint8_t v : t.sample_frames[0].rgb) m0 += v;
       for (uint8_t v : rgb.sample_frames[0].rgb) m1 += v;
