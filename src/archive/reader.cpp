@@ -411,8 +411,9 @@ void ArchiveReader::after_header(uint64_t start) {
              "records share compressed members: offsets point at the member, not the record");
     }
   }
-  bool buffered = record_.content_length <= options_.prebuffer_bytes;
-  if (buffered) {
+  // Plain files know where a record ends without decoding ahead.
+  bool buffered = s.codec() == Codec::plain || record_.content_length <= options_.prebuffer_bytes;
+  if (buffered && s.codec() != Codec::plain) {
     std::string_view view = s.peek(static_cast<size_t>(record_.content_length) + 5);
     uint64_t brk = s.next_break(im.block_start);
     if (brk < im.block_end) im.block_end = brk;
@@ -451,6 +452,11 @@ void ArchiveReader::parse_http() {
 void ArchiveReader::settle_length() {
   Impl& im = *impl_;
   Stream& s = *im.stream;
+  im.length_settled = true;
+  if (s.codec() == Codec::plain) {  // as pywb/CDX-Writer count it: without the separator
+    record_.length = im.block_end - im.record_start;
+    return;
+  }
   uint64_t end = std::max(im.block_end, s.position());
   if (s.position() <= im.block_end) {
     std::string_view view = s.peek(static_cast<size_t>(im.block_end - s.position()) + 5);
@@ -459,11 +465,6 @@ void ArchiveReader::settle_length() {
     while (i + sep < view.size() && sep < 4 && (view[i + sep] == '\r' || view[i + sep] == '\n'))
       ++sep;
     end = std::min<uint64_t>(im.block_end, s.position() + view.size()) + sep;
-  }
-  im.length_settled = true;
-  if (s.codec() == Codec::plain) {  // as pywb/CDX-Writer count it: without the separator
-    record_.length = im.block_end - im.record_start;
-    return;
   }
   uint64_t disk_end = s.disk_end(end > im.record_start ? end - 1 : end);
   record_.length =

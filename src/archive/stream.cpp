@@ -11,6 +11,7 @@ namespace {
 
 constexpr size_t kInputBlock = 1 << 20;
 constexpr size_t kOutputStep = 256 << 10;
+constexpr uint64_t kSeekSkip = 256 << 10;  // plain files: seek over longer skips
 constexpr size_t kMaxDictionary = 16 << 20;  // bigger "dictionaries" are treated as junk
 constexpr uint32_t kZstdMagic = 0xFD2FB528;
 constexpr uint32_t kZstdDictFrame = 0x184D2A5D;
@@ -93,6 +94,19 @@ std::string_view Stream::peek(size_t want) {
 }
 
 uint64_t Stream::skip(uint64_t n) {
+  // Plain files: a long skip past the buffered bytes seeks instead of reading.
+  uint64_t buffered = end_ - pos_;
+  if (codec_ == Codec::plain && n - std::min(n, buffered) >= kSeekSkip && !done_) {
+    uint64_t target = position() + n;
+    uint64_t size = input_->size();
+    if (size > 0 && target <= size && input_->seek(target)) {
+      base_ = target;
+      pos_ = end_ = 0;
+      in_offset_ = target;
+      in_pos_ = in_end_ = 0;
+      return n;
+    }
+  }
   uint64_t done = 0;
   while (done < n) {
     if (pos_ == end_) {
