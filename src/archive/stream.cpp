@@ -11,7 +11,7 @@ namespace {
 
 constexpr size_t kInputBlock = 1 << 20;
 constexpr size_t kOutputStep = 256 << 10;
-constexpr uint64_t kSeekSkip = 256 << 10;  // plain files: seek over longer skips
+constexpr uint64_t kSeekSkip = 256 << 10;    // plain files: seek over longer skips
 constexpr size_t kMaxDictionary = 16 << 20;  // bigger "dictionaries" are treated as junk
 constexpr uint32_t kZstdMagic = 0xFD2FB528;
 constexpr uint32_t kZstdDictFrame = 0x184D2A5D;
