@@ -17,13 +17,9 @@ int run_index_docs(const strata::index::IndexOptions& opts) {
     strata::log::error("index.failed", {{"message", e.what()}});
     return strata::exit_code::failure;
   }
-  std::cout << strata::Json{{"lines", s.lines},         {"added", s.added},
-                            {"merged", s.merged},       {"unchanged", s.unchanged},
-                            {"bad_lines", s.bad_lines}, {"bad_inputs", s.bad_inputs},
-                            {"documents", s.documents}}
-                   .dump()
-            << "\n";
-  if (s.bad_inputs == opts.inputs.size() && !opts.inputs.empty()) return strata::exit_code::no_input;
+  std::cout << strata::index::to_json(s).dump() << "\n";
+  if (s.bad_inputs == opts.inputs.size() && !opts.inputs.empty())
+    return strata::exit_code::no_input;
   if (s.bad_lines || s.bad_inputs) return strata::exit_code::input_problems;
   return strata::exit_code::ok;
 }

@@ -1,7 +1,6 @@
 // `strata merge`: extraction records -> image documents (docs/merge.md).
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <thread>
@@ -10,7 +9,7 @@
 #include "core/exit_codes.hpp"
 #include "core/log.hpp"
 #include "core/progress.hpp"
-#include "merge/pipeline.hpp"
+#include "merge/folder.hpp"
 #include "merge/streaming.hpp"
 
 namespace strata {
@@ -23,16 +22,6 @@ struct MergeCommand {
 };
 
 namespace fs = std::filesystem;
-
-// part-*.jsonl (any *.jsonl) in the extraction folder, sorted for a stable order.
-std::vector<fs::path> input_files(const fs::path& dir) {
-  std::vector<fs::path> files;
-  for (const auto& entry : fs::directory_iterator(dir))
-    if (entry.is_regular_file() && entry.path().extension() == ".jsonl")
-      files.push_back(entry.path());
-  std::sort(files.begin(), files.end());
-  return files;
-}
 
 int run_streaming_stage(const MergeCommand& cmd, merge::Mode mode) {
   merge::Stage stage;
@@ -55,41 +44,24 @@ int run_files(const MergeCommand& cmd, merge::Mode mode) {
     std::cerr << "not a folder: " << cmd.input << '\n';
     return exit_code::no_input;
   }
-  auto files = input_files(cmd.input);
+  auto files = merge::extraction_files(cmd.input);
   if (files.empty()) {
     std::cerr << "no *.jsonl files in " << cmd.input << '\n';
     return exit_code::no_input;
   }
-  uint64_t total = 0;
-  for (const auto& f : files) total += fs::file_size(f, ec);
-  fs::path out_dir(cmd.output);
-  fs::create_directories(out_dir);
-  Progress progress("merge", total);
-  std::vector<merge::Source> sources;
-  for (const auto& f : files)
-    sources.push_back(
-        merge::jsonl_file_source(f, [&progress](uint64_t n) { progress.advance(n); }));
+  Progress progress("merge", merge::total_size(files));
   merge::MergeOptions options;
   options.mode = mode;
   options.jobs = std::max(1u, cmd.jobs);
   options.memory = cmd.memory;
-  options.work_dir = out_dir / ".merge-work";
-  std::ofstream out(out_dir / "documents.jsonl", std::ios::binary);
-  Counters counters;
-  try {
-    counters = merge::run_merge(sources, options, out);
-  } catch (const std::exception& e) {
-    progress.finish();
-    log::error("merge_failed", {{"error", e.what()}});
+  auto result = merge::merge_folder(cmd.input, cmd.output, options, &progress);
+  progress.finish();
+  if (!result.error.empty()) {
+    log::error("merge_failed", {{"error", result.error}});
     return exit_code::failure;
   }
-  progress.finish();
-  fs::remove_all(options.work_dir, ec);
-  std::ofstream(out_dir / "counters.json") << counters.to_json().dump(2) << '\n';
-  std::cout << merge::table2_report(counters) << '\n' << counters.to_text();
-  if (!out) return exit_code::failure;
-  bool skipped = counters.get("lines_malformed") + counters.get("lines_not_records") > 0;
-  return skipped ? exit_code::input_problems : exit_code::ok;
+  std::cout << merge::table2_report(result.counters) << '\n' << result.counters.to_text();
+  return result.input_skipped() ? exit_code::input_problems : exit_code::ok;
 }
 
 int run(const MergeCommand& cmd) {

@@ -30,4 +30,14 @@ std::vector<Problem> ProblemLog::kept() const {
   return kept_;
 }
 
+std::string problem_report(const ProblemLog& log, size_t max_lines) {
+  if (log.total() == 0) return {};
+  std::string out = "problems: " + std::to_string(log.total()) + "\n" + log.by_kind().to_text();
+  auto kept = log.kept();
+  for (size_t i = 0; i < kept.size() && i < max_lines; ++i) out += "  " + to_string(kept[i]) + "\n";
+  if (log.total() > max_lines)
+    out += "  ... (" + std::to_string(log.total() - max_lines) + " more)\n";
+  return out;
+}
+
 }  // namespace strata

@@ -44,4 +44,7 @@ class ProblemLog {
   std::vector<Problem> kept_;
 };
 
+// The end-of-run report: totals by kind, then up to `max_lines` problems as file:offset lines.
+std::string problem_report(const ProblemLog& log, size_t max_lines = 20);
+
 }  // namespace strata

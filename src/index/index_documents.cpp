@@ -9,8 +9,7 @@
 namespace strata::index {
 namespace {
 
-bool parse_line(const std::string& line, const std::string& collection,
-                merge::ImageDocument& doc) {
+bool parse_line(const std::string& line, const std::string& collection, merge::ImageDocument& doc) {
   try {
     Json j = Json::parse(line);
     if (!j.is_object() || !merge::from_json(j, doc) || doc.id.empty()) return false;
@@ -25,9 +24,15 @@ bool parse_line(const std::string& line, const std::string& collection,
 
 void count(IndexStats& stats, AddOutcome outcome) {
   switch (outcome) {
-    case AddOutcome::added: ++stats.added; break;
-    case AddOutcome::merged: ++stats.merged; break;
-    case AddOutcome::unchanged: ++stats.unchanged; break;
+    case AddOutcome::added:
+      ++stats.added;
+      break;
+    case AddOutcome::merged:
+      ++stats.merged;
+      break;
+    case AddOutcome::unchanged:
+      ++stats.unchanged;
+      break;
   }
 }
 
@@ -67,6 +72,12 @@ IndexStats index_documents(const IndexOptions& options) {
   }
   stats.documents = writer.size();
   return stats;
+}
+
+Json to_json(const IndexStats& s) {
+  return Json{{"lines", s.lines},         {"added", s.added},         {"merged", s.merged},
+              {"unchanged", s.unchanged}, {"bad_lines", s.bad_lines}, {"bad_inputs", s.bad_inputs},
+              {"documents", s.documents}};
 }
 
 }  // namespace strata::index

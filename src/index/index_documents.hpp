@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/json.hpp"
 #include "index/writer.hpp"
 
 namespace strata::index {
@@ -22,10 +23,12 @@ struct IndexStats {
   uint64_t added = 0;
   uint64_t merged = 0;
   uint64_t unchanged = 0;
-  uint64_t bad_lines = 0;    // not JSON, not a document, or without id
-  uint64_t bad_inputs = 0;   // files that could not be opened
-  uint64_t documents = 0;    // documents in the index after the run
+  uint64_t bad_lines = 0;   // not JSON, not a document, or without id
+  uint64_t bad_inputs = 0;  // files that could not be opened
+  uint64_t documents = 0;   // documents in the index after the run
 };
+
+Json to_json(const IndexStats& stats);
 
 // Throws on index errors (nothing committed); bad lines/files are counted and skipped.
 IndexStats index_documents(const IndexOptions& options);

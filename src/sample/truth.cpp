@@ -51,10 +51,17 @@ void slot_refs(const World& w, const Page& p, const Slot& s, int crawl, std::vec
   const std::string& alt = s.alt.empty() ? std::string() : s.alt[static_cast<size_t>(crawl)];
   switch (s.structure) {
     case Structure::spacer:
-    case Structure::inline_icon: return;
-    case Structure::link: add(s.image, "a", "", "", s.caption); return;
-    case Structure::css: add(s.image, "css", "", "", ""); return;
-    case Structure::blog_flat: add(s.image, "img", alt, s.title, s.heading + "\n" + s.caption); return;
+    case Structure::inline_icon:
+      return;
+    case Structure::link:
+      add(s.image, "a", "", "", s.caption);
+      return;
+    case Structure::css:
+      add(s.image, "css", "", "", "");
+      return;
+    case Structure::blog_flat:
+      add(s.image, "img", alt, s.title, s.heading + "\n" + s.caption);
+      return;
     case Structure::thumb:
       add(s.image, "img", alt, s.title, p.h1 + "\n" + p.footer);
       add(s.full, "a", "", "", "");
@@ -63,7 +70,9 @@ void slot_refs(const World& w, const Page& p, const Slot& s, int crawl, std::vec
       add(s.image, "img", alt, s.title, s.caption);
       add(s.full, "a", "", "", "");
       return;
-    default: add(s.image, "img", alt, s.title, s.caption); return;
+    default:
+      add(s.image, "img", alt, s.title, s.caption);
+      return;
   }
 }
 
@@ -109,6 +118,7 @@ merge::ImageDocument make_document(const std::vector<const Cap*>& caps,
     if (!c->revisit && (!first || older(*c, *first))) first = c;
   }
   d.id = first->digest;
+  d.imgDigest = first->digest;
   d.imgUrl = first->url;
   d.imgSurt = url::surt(first->url);
   d.imgUrlTokens = url::url_tokens(first->url);
@@ -120,8 +130,10 @@ merge::ImageDocument make_document(const std::vector<const Cap*>& caps,
   d.imgCaptureTimes.assign(times.begin(), times.end());
   d.imgCrawlTimestamp = d.imgCaptureTimes.front();
   d.imgCrawlTimestampLatest = d.imgCaptureTimes.back();
-  d.imgFile = first->where.file, d.imgOffset = first->where.offset, d.imgLength = first->where.length;
-  std::sort(refs.begin(), refs.end(), [](const Ref* a, const Ref* b) { return older_page(*a, *b); });
+  d.imgFile = first->where.file, d.imgOffset = first->where.offset,
+  d.imgLength = first->where.length;
+  std::sort(refs.begin(), refs.end(),
+            [](const Ref* a, const Ref* b) { return older_page(*a, *b); });
   const Ref& page = *refs.front();
   d.imgTitle = ordered_values(refs, &Ref::title);
   d.imgAlt = ordered_values(refs, &Ref::alt);
@@ -158,8 +170,10 @@ std::vector<std::string> words_of(const merge::ImageDocument& d) {
   std::string cur;
   for (char c : text) {
     unsigned char u = static_cast<unsigned char>(c);
-    if (u >= 0x80 || std::isalnum(u)) cur += static_cast<char>(u < 0x80 ? std::tolower(u) : u);
-    else if (!cur.empty()) out.push_back(cur), cur.clear();
+    if (u >= 0x80 || std::isalnum(u))
+      cur += static_cast<char>(u < 0x80 ? std::tolower(u) : u);
+    else if (!cur.empty())
+      out.push_back(cur), cur.clear();
   }
   if (!cur.empty()) out.push_back(cur);
   std::sort(out.begin(), out.end());
@@ -175,8 +189,9 @@ Truth compute_truth(const World& w, const WriteResult& written) {
     const Asset& a = w.assets[static_cast<size_t>(u.asset[static_cast<size_t>(e.crawl)])];
     if (!kept_by_extraction(a.image.width, a.image.height)) continue;
     int64_t t = u.capture[static_cast<size_t>(e.crawl)];
-    caps.push_back(Cap{a.sha256, u.url, timestamp_from_epoch(t), w.crawls[static_cast<size_t>(e.crawl)].collection,
-                       t, e.revisit, &a, &u, e.where});
+    caps.push_back(Cap{a.sha256, u.url, timestamp_from_epoch(t),
+                       w.crawls[static_cast<size_t>(e.crawl)].collection, t, e.revisit, &a, &u,
+                       e.where});
   }
   std::map<std::string, std::vector<const Cap*>> by_surt;
   for (const Cap& c : caps) by_surt[url::surt(c.url)].push_back(&c);
@@ -210,7 +225,8 @@ Truth compute_truth(const World& w, const WriteResult& written) {
     refs_of[best->digest].push_back(&r);
   }
   Truth truth;
-  for (const auto& [digest, rs] : refs_of) truth.documents.push_back(make_document(caps_of[digest], rs));
+  for (const auto& [digest, rs] : refs_of)
+    truth.documents.push_back(make_document(caps_of[digest], rs));
   for (const Topic& t : all_topics()) {
     QueryTruth q{t.query(), t.lang == Lang::pt ? "pt" : "en", {}};
     for (const auto& d : truth.documents) {

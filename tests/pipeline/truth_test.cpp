@@ -1,0 +1,130 @@
+// The whole pipeline against the sample generator's ground truth (docs/sample.md): extraction
+// + merge of a generated archive must reproduce truth/documents.jsonl exactly, and indexing it
+// must find the relevant images of truth/queries.jsonl. A mismatch is a bug in the generator
+// or in a stage.
+#include <gtest/gtest.h>
+
+#include <xapian.h>
+
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "core/json.hpp"
+#include "extract/stage.hpp"
+#include "index/index_documents.hpp"
+#include "merge/folder.hpp"
+#include "sample/sample.hpp"
+#include "search/searcher.hpp"
+#include "testing/shared_data.hpp"
+
+namespace strata {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::map<std::string, Json> load_documents(const fs::path& file) {
+  std::map<std::string, Json> docs;
+  std::ifstream in(file);
+  for (std::string line; std::getline(in, line);) {
+    Json j = Json::parse(line);
+    docs[j["id"].get<std::string>()] = j;
+  }
+  return docs;
+}
+
+// Truth names archives relative to the sample folder; the pipeline as given on input.
+std::string relative_to(const std::string& path, const fs::path& dir) {
+  std::string prefix = dir.string() + "/";
+  return path.rfind(prefix, 0) == 0 ? path.substr(prefix.size()) : path;
+}
+
+class PipelineTruth : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    work_ = new fs::path(fs::temp_directory_path() / ("strata-truth-" + std::to_string(getpid())));
+    fs::remove_all(*work_);
+    sample::Options options;
+    ASSERT_TRUE(sample::apply_scale("tiny", options));
+    sample::generate(options, (*work_ / "sample").string(), 2);
+    // Each top-level folder of the sample is one collection, extracted under its own name.
+    for (const auto& entry : fs::directory_iterator(*work_ / "sample")) {
+      if (!entry.is_directory() || entry.path().filename() == "truth") continue;
+      std::string collection = entry.path().filename().string();
+      std::vector<fs::path> archives;
+      for (const auto& file : fs::directory_iterator(entry.path())) archives.push_back(file.path());
+      std::sort(archives.begin(), archives.end());
+      extract::ExtractOptions xopts;
+      xopts.collection = collection;
+      fs::path out = *work_ / "extract" / collection;
+      fs::create_directories(out);
+      auto result = extract::run_extraction(archives, xopts, out, 2, {}, nullptr);
+      ASSERT_EQ(result.unusable, 0u);
+    }
+    std::vector<merge::Source> sources;
+    for (const auto& dir : fs::directory_iterator(*work_ / "extract"))
+      for (const auto& file : merge::extraction_files(dir.path()))
+        sources.push_back(merge::jsonl_file_source(file));
+    std::ofstream out(*work_ / "documents.jsonl");
+    merge::MergeOptions mopts;
+    mopts.work_dir = *work_ / "merge-work";
+    merge::run_merge(sources, mopts, out);
+  }
+  static void TearDownTestSuite() {
+    fs::remove_all(*work_);
+    delete work_;
+  }
+  static fs::path* work_;
+};
+
+fs::path* PipelineTruth::work_ = nullptr;
+
+TEST_F(PipelineTruth, MergedDocumentsEqualGroundTruth) {
+  auto truth = load_documents(*work_ / "sample" / "truth" / "documents.jsonl");
+  auto merged = load_documents(*work_ / "documents.jsonl");
+  ASSERT_GT(truth.size(), 20u);
+  EXPECT_EQ(merged.size(), truth.size());
+  fs::path sample_dir = *work_ / "sample";
+  for (const auto& [id, expected] : truth) {
+    auto it = merged.find(id);
+    ASSERT_NE(it, merged.end()) << "missing document " << id << " " << expected["imgUrl"];
+    Json got = it->second;
+    for (const char* field : {"imgFile", "pageFile"})
+      got[field] = relative_to(got[field].get<std::string>(), sample_dir);
+    for (const auto& [field, value] : expected.items())
+      EXPECT_EQ(got[field], value)
+          << "document " << id << " (" << expected["imgUrl"] << ") field " << field;
+  }
+}
+
+TEST_F(PipelineTruth, JudgedQueriesFindRelevantImages) {
+  fs::path index_dir = *work_ / "index";
+  index::IndexOptions options;
+  options.index_dir = index_dir;
+  options.collection = "sample";
+  options.inputs = {*work_ / "documents.jsonl"};
+  auto stats = index::index_documents(options);
+  ASSERT_GT(stats.documents, 20u);
+  Xapian::Database db(index_dir.string());
+  std::ifstream queries(*work_ / "sample" / "truth" / "queries.jsonl");
+  size_t judged = 0, top_hit_relevant = 0;
+  for (std::string line; std::getline(queries, line);) {
+    Json q = Json::parse(line);
+    std::set<std::string> relevant;
+    for (const auto& d : q["relevant"]) relevant.insert(d.get<std::string>());
+    search::SearchRequest request;
+    request.q = q["query"].get<std::string>();
+    request.safe = false;
+    auto result = search::search(db, request);
+    ++judged;
+    if (!result.hits.empty() && relevant.count(result.hits.front().doc.id)) ++top_hit_relevant;
+  }
+  ASSERT_GE(judged, 5u);
+  // Topic words appear only in the descriptions of their own images: the first hit of every
+  // judged query must be relevant.
+  EXPECT_EQ(top_hit_relevant, judged);
+}
+
+}  // namespace
+}  // namespace strata
