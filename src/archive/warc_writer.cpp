@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "archive/digest.hpp"
+#include "core/digest.hpp"
 #include "core/timestamp.hpp"
 
 namespace strata::archive {

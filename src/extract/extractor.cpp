@@ -5,7 +5,7 @@
 #include "archive/reader.hpp"
 #include "extract/charset.hpp"
 #include "extract/data_uri.hpp"
-#include "extract/digest.hpp"
+#include "core/digest.hpp"
 #include "extract/mime_sniff.hpp"
 #include "extract/page_extract.hpp"
 #include "extract/records.hpp"

@@ -1,6 +1,6 @@
 #include "extract/page_extract.hpp"
 
-#include "extract/digest.hpp"
+#include "core/digest.hpp"
 #include "url/url.hpp"
 
 namespace strata::extract {

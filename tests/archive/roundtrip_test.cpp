@@ -14,7 +14,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "archive/digest.hpp"
+#include "core/digest.hpp"
 #include "read_helpers.hpp"
 #include "testing/shared_data.hpp"
 

@@ -7,7 +7,7 @@
 #include <map>
 #include <stdexcept>
 
-#include "archive/digest.hpp"
+#include "core/digest.hpp"
 #include "archive/reader.hpp"
 #include "archive/warc_writer.hpp"
 #include "testing/shared_data.hpp"

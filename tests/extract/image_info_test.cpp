@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "extract/data_uri.hpp"
-#include "extract/digest.hpp"
+#include "core/digest.hpp"
 #include "extract/mime_sniff.hpp"
 #include "image_test_bytes.hpp"
 #include "testing/shared_data.hpp"

@@ -10,7 +10,7 @@
 #include <set>
 #include <sstream>
 
-#include "archive/digest.hpp"
+#include "core/digest.hpp"
 #include "sample/sample.hpp"
 #include "testing/shared_data.hpp"
 
@@ -110,7 +110,7 @@ TEST(Sample, RecordsFollowCrawlerOrderAndDigestsHold) {
         ++responses;
         std::string b = block(r);
         std::string payload = b.substr(b.find("\r\n\r\n") + 4);
-        EXPECT_EQ(header(r, "WARC-Payload-Digest"), archive::sha1_warc_digest(payload));
+        EXPECT_EQ(header(r, "WARC-Payload-Digest"), sha1_warc_digest(payload));
       }
       if (type == "revisit") {
         ++revisits;

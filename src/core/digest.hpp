@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace strata::extract {
+namespace strata {
 
 enum class DigestAlgorithm { kSha256, kSha1, kMd5 };
 
@@ -36,5 +36,7 @@ class Hasher {
 std::string sha256_hex(std::string_view bytes);
 std::string sha1_base32(std::string_view bytes);  // "3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ"
 std::string md5_hex(std::string_view bytes);
+// The form of WARC-Payload-Digest / WARC-Block-Digest: "sha1:" + base32 SHA-1.
+std::string sha1_warc_digest(std::string_view bytes);
 
-}  // namespace strata::extract
+}  // namespace strata

@@ -1,11 +1,11 @@
-#include "extract/digest.hpp"
+#include "core/digest.hpp"
 
 #include <openssl/evp.h>
 
 #include <cstdint>
 #include <stdexcept>
 
-namespace strata::extract {
+namespace strata {
 namespace {
 
 const EVP_MD* evp_md(DigestAlgorithm algorithm) {
@@ -105,4 +105,6 @@ std::string md5_hex(std::string_view bytes) {
   return Hasher::to_hex(digest_of(DigestAlgorithm::kMd5, bytes));
 }
 
-}  // namespace strata::extract
+std::string sha1_warc_digest(std::string_view bytes) { return "sha1:" + sha1_base32(bytes); }
+
+}  // namespace strata
