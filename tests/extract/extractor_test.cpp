@@ -109,13 +109,5 @@ TEST(ExtractorArchives, BooksToScrapeEveryImgCaptured) {
   EXPECT_DOUBLE_EQ(stats["withAltOrTitle"].get<double>(), 1.0);
 }
 
-TEST(ExtractorArchives, DumpForInspection) {
-  STRATA_REQUIRE_SHARED();
-  if (!getenv("STRATA_DUMP")) GTEST_SKIP();
-  ExtractRun r = extract(getenv("STRATA_DUMP"));
-  for (const Json& j : r.lines) std::cout << j.dump() << "\n";
-  std::cout << r.counters.to_text();
-}
-
 }  // namespace
 }  // namespace strata::extract
