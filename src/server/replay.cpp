@@ -6,6 +6,7 @@
 #include "core/json.hpp"
 #include "index/document_builder.hpp"
 #include "index/schema.hpp"
+#include "search/request.hpp"
 
 namespace strata::server {
 namespace {
@@ -38,22 +39,27 @@ ReplayReply error(int status, const std::string& message) {
 }
 
 // The document whose capture time of that URL is nearest to ts.
-bool find_capture(Xapian::Database& db, const Target& t, merge::ImageDocument& best) {
-  std::string term = index::url_term(t.image ? index::prefix::img_url : index::prefix::page_url,
-                                     t.url);
+bool find_capture(Xapian::Database& db, const Target& t, merge::ImageDocument& best,
+                  index::Moderation* best_m = nullptr) {
+  std::string term =
+      index::url_term(t.image ? index::prefix::img_url : index::prefix::page_url, t.url);
   long long want = std::atoll(t.ts.c_str()), best_gap = -1;
   for (auto it = db.postlist_begin(term); it != db.postlist_end(term); ++it) {
     merge::ImageDocument d;
     index::Moderation m;
-    if (!index::parse_document_data(db.get_document(*it).get_data(), d, m) || m.blocked)
-      continue;
+    if (!index::parse_document_data(db.get_document(*it).get_data(), d, m) || m.blocked) continue;
     if ((t.image ? d.imgUrl : d.pageUrl) != t.url) continue;
     const std::string& ts = t.image ? d.imgCrawlTimestamp : d.pageCrawlTimestamp;
     long long gap = std::llabs(std::atoll(ts.c_str()) - want);
-    if (best_gap < 0 || gap < best_gap) best_gap = gap, best = d;
+    if (best_gap < 0 || gap < best_gap) {
+      best_gap = gap, best = d;
+      if (best_m) *best_m = m;
+    }
   }
   return best_gap >= 0;
 }
+
+ReplayReply read_capture(Xapian::Database& db, const Target& t, const merge::ImageDocument& d);
 
 }  // namespace
 
@@ -62,25 +68,45 @@ ReplayReply replay(Xapian::Database& db, const std::string& target) {
   if (!parse_target(target, t)) return error(400, "expected /wayback/{14-digit ts}[im_]/{url}");
   merge::ImageDocument d;
   if (!find_capture(db, t, d)) return error(404, "no capture of this URL in the index");
+  return read_capture(db, t, d);
+}
+
+ReplayReply thumbnail(Xapian::Database& db, const std::string& target, bool safe_only) {
+  Target t;
+  size_t slash = target.find('/');
+  if (slash == std::string::npos || slash != 14)
+    return error(400, "expected /thumbnail/{safe|all}/{14-digit ts}/{image url}");
+  if (!parse_target(target.substr(0, 14) + "im_" + target.substr(14), t))
+    return error(400, "expected /thumbnail/{safe|all}/{14-digit ts}/{image url}");
+  merge::ImageDocument d;
+  index::Moderation m;
+  if (!find_capture(db, t, d, &m)) return error(404, "no capture of this URL in the index");
+  if (safe_only && m.safe > search::kSafeThreshold) return error(403, "hidden by safe search");
+  ReplayReply r = read_capture(db, t, d);
+  if (r.status == 200 && r.content_type.rfind("image/", 0) != 0) return error(415, "not an image");
+  return r;
+}
+
+namespace {
+ReplayReply read_capture(Xapian::Database& db, const Target& t, const merge::ImageDocument& d) {
   const std::string& file = t.image ? d.imgFile : d.pageFile;
   uint64_t offset = t.image ? d.imgOffset : d.pageOffset;
-  if (file.empty() ||
-      db.get_metadata(std::string(index::kMetaArchivePrefix) + file) != "1")
+  if (file.empty() || db.get_metadata(std::string(index::kMetaArchivePrefix) + file) != "1")
     return error(404, "the capture's archive is not registered in this index");
-  auto reader = archive::read_record_at(file, offset, archive::ReaderOptions{},
-                                        [](const Problem&) {});
+  auto reader =
+      archive::read_record_at(file, offset, archive::ReaderOptions{}, [](const Problem&) {});
   if (!reader) return error(404, "archive record not readable");
   ReplayReply r;
   if (reader->read_payload(r.body) != archive::PayloadStatus::ok)
     return error(502, "archive record damaged or too large");
   const auto& rec = reader->record();
   std::string type(rec.http.header("Content-Type"));
-  r.content_type = type.empty() ? (rec.http.mime.empty() ? "application/octet-stream"
-                                                          : rec.http.mime)
-                                : type;
+  r.content_type =
+      type.empty() ? (rec.http.mime.empty() ? "application/octet-stream" : rec.http.mime) : type;
   r.status = 200;
   r.sandbox = !t.image;
   return r;
 }
+}  // namespace
 
 }  // namespace strata::server

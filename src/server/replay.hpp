@@ -21,4 +21,8 @@ struct ReplayReply {
 // `target` = the part after "/wayback/": "20200316144708im_/https://x.pt/a.png?b=1".
 ReplayReply replay(Xapian::Database& db, const std::string& target);
 
+// The search interface's thumbnail: `target` = "{14-digit ts}/{image url}". The replayed
+// image (no thumbnail store yet); with safe_only, 403 for images safe search hides.
+ReplayReply thumbnail(Xapian::Database& db, const std::string& target, bool safe_only);
+
 }  // namespace strata::server

@@ -10,6 +10,7 @@
 #include "core/log.hpp"
 #include "server/openapi.hpp"
 #include "server/replay.hpp"
+#include "server/static_files.hpp"
 
 namespace strata::server {
 namespace {
@@ -69,33 +70,72 @@ struct Server::Impl {
       if (r.sandbox) res.set_header("Content-Security-Policy", "sandbox");
       send(res, r.status, r.body, r.content_type);
     });
-    http.set_exception_handler([](const httplib::Request&, httplib::Response& res,
-                                  std::exception_ptr ep) {
-      std::string what = "internal error";
-      try {
-        std::rethrow_exception(ep);
-      } catch (const std::exception& e) {
-        what = e.what();
-      } catch (...) {
-      }
-      log::error("server.exception", {{"message", what}});
-      send(res, 500, Json{{"error", {{"message", what}}}}.dump(), "application/json");
-    });
+    // Thumbnails for the search interface: /thumbnail/{safe|all}/{ts}/{url}. Until a
+    // thumbnail store exists this is the replayed image (scaled by the browser), cacheable;
+    // under "safe" images that safe search hides are refused (403), so a thumbnail URL never
+    // shows what the API filtered.
+    http.Get(
+        R"(/thumbnail/(safe|all)/.*)", [this](const httplib::Request& req, httplib::Response& res) {
+          bool safe = req.matches[1] == "safe";
+          std::string target =
+              req.target.substr(std::string(safe ? "/thumbnail/safe/" : "/thumbnail/all/").size());
+          ReplayReply r = thumbnail(db(), target, safe);
+          if (r.status == 200) {
+            res.set_header("Cache-Control", "public, max-age=86400");
+            res.set_header("Content-Security-Policy", "sandbox");
+          }
+          send(res, r.status, r.body, r.content_type);
+        });
+    if (!web_dir.empty()) {
+      auto serve = [this](const httplib::Request& req, httplib::Response& res) {
+        StaticReply r = serve_static(web_dir, req.path, req.get_header_value("If-None-Match"));
+        if (!r.etag.empty()) res.set_header("ETag", r.etag);
+        if (!r.cache_control.empty()) res.set_header("Cache-Control", r.cache_control);
+        if (r.content_type.rfind("text/html", 0) == 0)
+          res.set_header("Content-Security-Policy",
+                         "default-src 'self'; img-src 'self' data: blob:; "
+                         "style-src 'self'; script-src 'self'; object-src 'none'; "
+                         "base-uri 'none'; frame-ancestors 'none'");
+        res.set_header("Referrer-Policy", "no-referrer");
+        res.status = r.status;
+        if (r.status == 200)
+          res.set_content(r.body, r.content_type.c_str());
+        else if (r.status != 304)
+          res.set_content(r.body, "text/plain; charset=UTF-8");
+      };
+      http.Get(R"(/(?!imagesearch|wayback/|thumbnail/).*)", serve);
+    }
+    http.set_exception_handler(
+        [](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
+          std::string what = "internal error";
+          try {
+            std::rethrow_exception(ep);
+          } catch (const std::exception& e) {
+            what = e.what();
+          } catch (...) {
+          }
+          log::error("server.exception", {{"message", what}});
+          send(res, 500, Json{{"error", {{"message", what}}}}.dump(), "application/json");
+        });
     http.set_error_handler([](const httplib::Request&, httplib::Response& res) {
       if (res.body.empty())
         res.set_content(Json{{"error", {{"status", res.status}}}}.dump(), "application/json");
     });
   }
   Xapian::Database& db() { return thread_db(options.index_dir.string()); }
+  std::filesystem::path web_dir;
 };
 
 Server::Server(ServerOptions options) : impl_(std::make_unique<Impl>()) {
   impl_->options = std::move(options);
   Xapian::Database probe(impl_->options.index_dir.string());  // fail early
+  impl_->web_dir = impl_->options.web_dir.empty() ? default_web_dir() : impl_->options.web_dir;
   impl_->routes();
 }
 
-Server::~Server() { stop(); }
+Server::~Server() {
+  stop();
+}
 
 bool Server::bind() {
   const auto& o = impl_->options;
@@ -108,7 +148,9 @@ bool Server::bind() {
   return true;
 }
 
-void Server::run() { impl_->http.listen_after_bind(); }
+void Server::run() {
+  impl_->http.listen_after_bind();
+}
 
 void Server::stop() {
   if (impl_) impl_->http.stop();

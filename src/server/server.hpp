@@ -1,6 +1,7 @@
 #pragma once
 // The HTTP front end (cpp-httplib): /imagesearch, /imagesearch/healthcheck,
-// /imagesearch/openapi.json and /wayback/... Binds 127.0.0.1 by default. Each worker thread
+// /imagesearch/openapi.json, /wayback/..., /thumbnail/... and the search interface at "/"
+// (web/public, see static_files.hpp). Binds 127.0.0.1 by default. Each worker thread
 // keeps its own read-only Xapian::Database and reopens it when the writer commits.
 #include <filesystem>
 #include <memory>
@@ -15,6 +16,8 @@ struct ServerOptions {
   std::string host = "127.0.0.1";
   int port = 8080;  // 0: any free port (see Server::port())
   ApiConfig api;
+  // The search interface served at "/"; empty: default_web_dir() (static_files.hpp).
+  std::filesystem::path web_dir;
 };
 
 class Server {

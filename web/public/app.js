@@ -6,7 +6,7 @@ import {
 } from './state.js';
 import { justify } from './layout.js';
 
-const PAGE = 60;
+const PAGE = Number(window.__STRATA_PAGE_SIZE__) || 60;  // tests set a smaller page
 const SLOW_MS = 1500;
 // Queries that find images in the demo sample archive (`strata sample --scale demo`).
 const EXAMPLES = ['lighthouse storm', 'vintage tram', 'harbour sunset', 'castle ruins',
@@ -105,6 +105,12 @@ $('#f-size').addEventListener('change', (e) => filterChange('size', e.target.val
 $('#f-type').addEventListener('change', (e) => filterChange('type', e.target.value));
 $('#f-site').addEventListener('change', (e) => filterChange('site', e.target.value.trim()));
 $('#f-collection').addEventListener('change', (e) => filterChange('collection', e.target.value.trim()));
+// Enter applies a typed filter at once (change alone waits for the field to lose focus).
+for (const id of ['#f-from', '#f-to', '#f-site', '#f-collection']) {
+  $(id).addEventListener('keydown', (e) => {
+    if (e.key === 'Enter') { e.preventDefault(); e.target.dispatchEvent(new Event('change')); }
+  });
+}
 $('#f-safe').addEventListener('change', (e) => {
   // Clear the grid before anything else so no image of the old setting stays on screen.
   clearGrid();
@@ -227,7 +233,7 @@ function renderStatus(slow = false) {
       { minimumFractionDigits: 2, maximumFractionDigits: 2 });
     const range = state.from || state.to
       ? t('results.range', { from: state.from || '…', to: state.to || '…' }) : '';
-    box.append(el('p', { class: 'count', text: `${count}${range} · ${t('results.time', { seconds: secs })}` }));
+    box.append(el('p', { class: 'count', 'data-total': String(results.total), text: `${count}${range} · ${t('results.time', { seconds: secs })}` }));
     if (slow) box.append(el('p', { class: 'loading', text: t('results.slow') }));
   }
   const more = !results.done && !results.error && results.items.length > 0;

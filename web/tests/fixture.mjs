@@ -1,0 +1,122 @@
+// Test fixture: a generated sample archive, indexed, served by `strata serve` (which also
+// serves web/public at "/"), and a headless Debian chromium driven by playwright-core.
+import { spawn, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const repo = path.resolve(here, '../..');
+export const CHROMIUM = process.env.STRATA_CHROMIUM || '/usr/bin/chromium';
+export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
+  '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+function findStrata() {
+  const candidates = [process.env.STRATA_BIN, 'build-web', 'build', 'build-search']
+    .filter(Boolean).map((c) => (c.includes('/') ? c : path.join(repo, c, 'apps/strata/strata')));
+  return candidates.find((c) => fs.existsSync(c));
+}
+function findModerate(strata) {
+  const c = [process.env.STRATA_WEB_MODERATE,
+    strata && path.resolve(path.dirname(strata), '../../tests/web/strata_web_moderate')].filter(Boolean);
+  return c.find((x) => fs.existsSync(x));
+}
+
+// Why the browser tests cannot run here, or null.
+export async function skipReason() {
+  if (!fs.existsSync(CHROMIUM)) return `chromium not found at ${CHROMIUM} (run scripts/setup-web)`;
+  try {
+    await import('playwright-core');
+  } catch {
+    return 'playwright-core missing in web/node_modules (run scripts/setup-web)';
+  }
+  if (!findStrata()) return 'strata binary not found (build it, or set STRATA_BIN)';
+  return null;
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url, ms = 20000) {
+  const end = Date.now() + ms;
+  let last;
+  while (Date.now() < end) {
+    try {
+      const r = await fetch(url);
+      if (r.ok) return;
+      last = `HTTP ${r.status}`;
+    } catch (e) {
+      last = e.message;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`server did not start: ${last}`);
+}
+
+// Builds (once per binary) a sample archive + index; returns paths and the data's facts.
+export function prepareData({ scale = '400' } = {}) {
+  const strata = findStrata();
+  const stamp = fs.statSync(strata).mtimeMs.toFixed(0);
+  const work = path.join(process.env.STRATA_WEB_WORK || path.join(os.tmpdir(), 'strata-web-test'), `${scale}-${stamp}`);
+  const sample = path.join(work, 'sample');
+  const index = path.join(work, 'index');
+  const done = path.join(work, 'ready.json');
+  if (!fs.existsSync(done)) {
+    fs.rmSync(work, { recursive: true, force: true });
+    fs.mkdirSync(work, { recursive: true });
+    execFileSync(strata, ['sample', '--out', sample, '--scale', scale, '--seed', '7'], { stdio: 'pipe' });
+    execFileSync(strata, ['index-docs', '--index', index, '--collection', 'webtest',
+      path.join(sample, 'truth/documents.jsonl')], { stdio: 'pipe' });
+    const docs = fs.readFileSync(path.join(sample, 'truth/documents.jsonl'), 'utf8')
+      .split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((d) => !d.isInline);
+    // One image is marked NSFW (safe search must hide it): the one with the most alt text.
+    const nsfw = docs.filter((d) => (d.imgAlt || []).length && !d.imgUrl.startsWith('hash:'))
+      .sort((a, b) => a.id.localeCompare(b.id))[0];
+    const moderate = findModerate(strata);
+    let nsfwId = null;
+    if (moderate && nsfw) {
+      execFileSync(moderate, ['--index', index, nsfw.id, '0.97'], { stdio: 'pipe' });
+      nsfwId = nsfw.id;
+    }
+    fs.writeFileSync(done, JSON.stringify({ nsfwId, nsfwAlt: nsfw?.imgAlt?.[0] || null }));
+  }
+  return { strata, sample, index, ...JSON.parse(fs.readFileSync(done, 'utf8')) };
+}
+
+export async function startServer(data) {
+  const port = await freePort();
+  // Archive paths in the documents are relative to the sample folder: serve from there.
+  const proc = spawn(data.strata, ['serve', '--index', data.index, '--port', String(port)], {
+    cwd: data.sample, stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, STRATA_WEB_DIR: path.join(repo, 'web/public') },
+  });
+  let log = '';
+  proc.stdout.on('data', (d) => { log += d; });
+  proc.stderr.on('data', (d) => { log += d; });
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor(`${base}/imagesearch/healthcheck`);
+  } catch (e) {
+    proc.kill();
+    throw new Error(`${e.message}\n${log}`);
+  }
+  return { base, stop: () => proc.kill(), log: () => log };
+}
+
+export async function launchBrowser() {
+  const { chromium } = await import('playwright-core');
+  // playwright-core gives every launch a fresh, empty user data dir.
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
+}
+
+export const screenshotsDir = path.join(repo, 'docs/screenshots');
