@@ -33,7 +33,9 @@ bool extract_archive(const std::filesystem::path& path, const std::string& file_
                      const ProblemSink& problems, const ProgressFn& progress = {});
 
 // The Table-3-style description statistics (paper §3.3) from extraction counters: share of
-// image references with alt or title, with a caption, with any of them.
+// image references with alt or title, with a caption, with any of them; and the shares of
+// text still mis-encoded after repair (pages, references, captions; Arquivo: 1.48 % of
+// captions).
 Json description_stats(const Counters& counters);
 
 }  // namespace strata::extract

@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "extract/charset.hpp"
 #include "testing/shared_data.hpp"
 
 namespace strata::extract {
@@ -107,6 +108,31 @@ TEST(ExtractorArchives, BooksToScrapeEveryImgCaptured) {
   EXPECT_EQ(images[0]["height"], 155);
   Json stats = description_stats(r.counters);
   EXPECT_DOUBLE_EQ(stats["withAltOrTitle"].get<double>(), 1.0);
+}
+
+TEST(ExtractorArchives, ExampleWarcMisEncodedTextCounted) {
+  STRATA_REQUIRE_SHARED();
+  ExtractRun r = extract(kExample);
+  EXPECT_LE(r.counters.get("pages_text_mis_encoded"), r.counters.get("pages"));
+  EXPECT_LE(r.counters.get("refs_caption_mis_encoded"), r.counters.get("refs_text_mis_encoded"));
+  // The counters agree with the records written.
+  int64_t refs = 0, captions = 0, captions_aq = 0;
+  for (const Json& j : of_type(r, "ref")) {
+    std::string caption = j["imgCaption"];
+    if (looks_mis_encoded(caption) || looks_mis_encoded(j["imgAlt"].get<std::string>()) ||
+        looks_mis_encoded(j["imgTitle"].get<std::string>()))
+      ++refs;
+    if (looks_mis_encoded(caption)) ++captions;
+    if (has_arquivo_mojibake_pattern(caption)) ++captions_aq;
+  }
+  EXPECT_EQ(refs, r.counters.get("refs_text_mis_encoded"));
+  EXPECT_EQ(captions, r.counters.get("refs_caption_mis_encoded"));
+  EXPECT_EQ(captions_aq, r.counters.get("refs_caption_arquivo_mojibake"));
+  Json stats = description_stats(r.counters);
+  EXPECT_EQ(stats["pages"], 140);
+  EXPECT_NEAR(stats["pagesMisEncoded"].get<double>(),
+              static_cast<double>(r.counters.get("pages_text_mis_encoded")) / 140.0, 1e-12);
+  EXPECT_LT(stats["captionsMisEncoded"].get<double>(), 0.0148);  // Arquivo: 1.48 %
 }
 
 }  // namespace
