@@ -11,28 +11,6 @@ namespace {
 using archive::Record;
 using archive::RecordType;
 
-// Decodes one code point; bytes that are not valid UTF-8 are read as ISO-8859-1, the
-// fallback warcio uses for header values.
-uint32_t next_code_point(std::string_view s, std::size_t& i) {
-  auto b = static_cast<unsigned char>(s[i]);
-  int len = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 0;
-  if (len <= 1 || i + len > s.size()) {
-    ++i;
-    return b;
-  }
-  uint32_t cp = b & (0xFF >> (len + 1));
-  for (int k = 1; k < len; ++k) {
-    auto c = static_cast<unsigned char>(s[i + k]);
-    if ((c >> 6) != 2) {
-      ++i;
-      return b;
-    }
-    cp = (cp << 6) | (c & 0x3F);
-  }
-  i += len;
-  return cp;
-}
-
 void append_u_escape(std::string& out, uint32_t unit) {
   static const char* hex = "0123456789abcdef";
   out += "\\u";
@@ -83,7 +61,7 @@ std::string mime_field(const Record& record) {
 std::string python_json_string(std::string_view utf8) {
   std::string out = "\"";
   for (std::size_t i = 0; i < utf8.size();) {
-    uint32_t cp = next_code_point(utf8, i);
+    uint32_t cp = url::next_code_point(utf8, i);
     switch (cp) {
       case '"':
         out += "\\\"";

@@ -19,4 +19,13 @@ Json record_to_json(const Record& record) {
   return std::visit([](const auto& r) { return extract::to_json(r); }, record);
 }
 
+void add_to_group(SurtGroup& group, Record&& record) {
+  if (auto* c = std::get_if<ImageCapture>(&record))
+    group.images.push_back(std::move(*c));
+  else if (auto* r = std::get_if<ImageRevisit>(&record))
+    group.revisits.push_back(std::move(*r));
+  else
+    group.refs.push_back(std::move(std::get<PageReference>(record)));
+}
+
 }  // namespace strata::merge

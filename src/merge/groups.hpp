@@ -24,6 +24,9 @@ struct SurtGroup {
   std::vector<PageReference> refs;
 };
 
+// Files a decoded record under its kind in `group`.
+void add_to_group(SurtGroup& group, Record&& record);
+
 // Job 1 output and job 2 input: captures (resolved revisits included, as copies of the
 // capture they repeat) and the references assigned to one digest.
 struct DigestGroup {

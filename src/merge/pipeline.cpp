@@ -81,12 +81,7 @@ void decode_surt_group(std::string_view key, const std::vector<std::string_view>
   Record record;
   for (auto value : values) {
     decode(value, record);
-    if (auto* c = std::get_if<ImageCapture>(&record))
-      group.images.push_back(std::move(*c));
-    else if (auto* r = std::get_if<ImageRevisit>(&record))
-      group.revisits.push_back(std::move(*r));
-    else
-      group.refs.push_back(std::move(std::get<PageReference>(record)));
+    add_to_group(group, std::move(record));
   }
 }
 

@@ -85,12 +85,7 @@ void reduce(std::istream& in, std::ostream& out, Counters& counters) {
     group = SurtGroup{key, {}, {}, {}};
     for (const auto& value : values) {
       if (!record_from_json(value, record)) continue;
-      if (auto* c = std::get_if<ImageCapture>(&record))
-        group.images.push_back(std::move(*c));
-      else if (auto* r = std::get_if<ImageRevisit>(&record))
-        group.revisits.push_back(std::move(*r));
-      else
-        group.refs.push_back(std::move(std::get<PageReference>(record)));
+      add_to_group(group, std::move(record));
     }
     for (const auto& digest_group : merge_surt(group, counters)) {
       for (const auto& capture : digest_group.captures)

@@ -6,6 +6,7 @@
 
 #include "url/detail.hpp"
 #include "url/heritrix.hpp"
+#include "url/url.hpp"
 
 namespace strata::url::detail {
 namespace {
@@ -52,27 +53,6 @@ void collapse_scheme_slashes(std::string& uri) {
     if (end > n) uri.erase(n, end - n);
     return;
   }
-}
-
-// Decodes one UTF-8 code point at s[i] (advancing i); invalid bytes come back as themselves.
-uint32_t next_code_point(std::string_view s, std::size_t& i) {
-  auto b = static_cast<unsigned char>(s[i]);
-  int len = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 0;
-  if (len <= 1 || i + len > s.size()) {
-    ++i;
-    return b;
-  }
-  uint32_t cp = b & (0xFF >> (len + 1));
-  for (int k = 1; k < len; ++k) {
-    auto c = static_cast<unsigned char>(s[i + k]);
-    if ((c >> 6) != 2) {
-      ++i;
-      return b;
-    }
-    cp = (cp << 6) | (c & 0x3F);
-  }
-  i += len;
-  return cp;
 }
 
 // java.lang.Character.isWhitespace for the code points that survive trimming.

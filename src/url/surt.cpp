@@ -166,4 +166,24 @@ std::string surt(std::string_view input) {
   return key->find('/') != std::string::npos ? *key : *key + ",";
 }
 
+uint32_t next_code_point(std::string_view s, std::size_t& i) {
+  auto b = static_cast<unsigned char>(s[i]);
+  int len = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 0;
+  if (len <= 1 || i + len > s.size()) {
+    ++i;
+    return b;
+  }
+  uint32_t cp = b & (0xFF >> (len + 1));
+  for (int k = 1; k < len; ++k) {
+    auto c = static_cast<unsigned char>(s[i + k]);
+    if ((c >> 6) != 2) {
+      ++i;
+      return b;
+    }
+    cp = (cp << 6) | (c & 0x3F);
+  }
+  i += len;
+  return cp;
+}
+
 }  // namespace strata::url

@@ -1,4 +1,5 @@
 #pragma once
+#include <cstdint>
 // URL handling shared by every stage: the two canonical keys (Arquivo's SURT, which decides
 // which image records and page references meet, and the pywb CDXJ key), browser-like
 // resolution of references found in HTML, and the search tokens derived from URLs.
@@ -49,5 +50,9 @@ inline bool within_length_limit(std::string_view url) {
 // Unicode punctuation, symbols and whitespace; tokens joined by single spaces, case kept.
 // data: and hash: URLs give "".
 std::string url_tokens(std::string_view url);
+
+// Decodes one UTF-8 code point at s[i] and advances i; a byte that does not start a valid
+// sequence comes back as itself (so Latin-1 bytes read as ISO-8859-1, as warcio does).
+uint32_t next_code_point(std::string_view s, std::size_t& i);
 
 }  // namespace strata::url
