@@ -1,6 +1,6 @@
 #pragma once
 // Builders for small, hand-made image headers used by the image tests (formats for which
-// /work/shared holds no real files). Each follows the format's specification byte by byte.
+// ../shared holds no real files). Each follows the format's specification byte by byte.
 #include <cstdint>
 #include <initializer_list>
 #include <string>
