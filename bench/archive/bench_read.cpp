@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/measure.hpp"
 #include "archive/reader.hpp"
 
 namespace fs = std::filesystem;
@@ -35,11 +36,7 @@ struct Pass {
   uint64_t bytes_out = 0;  // decoded bytes (payloads with --payloads, else WARC stream)
 };
 
-struct Figures {
-  double seconds = 0;  // median
-  Pass pass;
-  long max_rss_kib = 0;
-};
+using Figures = strata::bench::Figures<Pass>;
 
 fs::path shared_data_dir() {
   if (const char* env = std::getenv("STRATA_SHARED")) return fs::path(env) / "data";
@@ -113,38 +110,8 @@ Pass reader_pass(const fs::path& path, bool payloads) {
   return p;
 }
 
-// Runs `pass` `runs` times in a child process; median time, the child's peak RSS.
 Figures measure(int runs, const std::function<Pass()>& pass) {
-  int fds[2];
-  if (pipe(fds) != 0) std::exit(1);
-  pid_t pid = fork();
-  if (pid == 0) {
-    close(fds[0]);
-    std::vector<double> times;
-    Figures f;
-    for (int i = 0; i < runs; ++i) {
-      auto t0 = std::chrono::steady_clock::now();
-      f.pass = pass();
-      times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    }
-    std::sort(times.begin(), times.end());
-    f.seconds = times[times.size() / 2];
-    ssize_t n = write(fds[1], &f, sizeof f);
-    _exit(n == sizeof f ? 0 : 1);
-  }
-  close(fds[1]);
-  Figures f;
-  ssize_t n = read(fds[0], &f, sizeof f);
-  close(fds[0]);
-  int status = 0;
-  struct rusage usage {};
-  wait4(pid, &status, 0, &usage);
-  if (n != sizeof f || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    std::fprintf(stderr, "benchmark child failed\n");
-    std::exit(1);
-  }
-  f.max_rss_kib = usage.ru_maxrss;
-  return f;
+  return strata::bench::measure_in_child(runs, pass);
 }
 
 void print(const char* name, const Figures& f, uint64_t file_bytes) {

@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/measure.hpp"
 #include "archive/reader.hpp"
 #include "core/counters.hpp"
 #include "core/digest.hpp"
@@ -54,11 +55,7 @@ struct Pass {
   double t_read = 0, t_html = 0, t_image = 0;  // phases pass only (seconds)
 };
 
-struct Figures {
-  double seconds = 0;  // median
-  Pass pass;
-  long max_rss_kib = 0;
-};
+using Figures = strata::bench::Figures<Pass>;
 
 class NullBuf : public std::streambuf {
  protected:
@@ -154,40 +151,7 @@ Pass phase_pass(const std::vector<fs::path>& files, bool timed) {
 }
 
 Figures measure(int runs, const std::function<Pass()>& pass) {
-  int fds[2];
-  if (pipe(fds) != 0) std::exit(1);
-  pid_t pid = fork();
-  if (pid == 0) {
-    close(fds[0]);
-    std::vector<double> times;
-    std::vector<Pass> passes;
-    for (int i = 0; i < runs; ++i) {
-      auto t0 = Clock::now();
-      passes.push_back(pass());
-      times.push_back(since(t0));
-    }
-    std::vector<size_t> order(runs);
-    for (int i = 0; i < runs; ++i) order[i] = static_cast<size_t>(i);
-    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return times[a] < times[b]; });
-    Figures f;
-    f.seconds = times[order[order.size() / 2]];
-    f.pass = passes[order[order.size() / 2]];
-    ssize_t n = write(fds[1], &f, sizeof f);
-    _exit(n == sizeof f ? 0 : 1);
-  }
-  close(fds[1]);
-  Figures f;
-  ssize_t n = read(fds[0], &f, sizeof f);
-  close(fds[0]);
-  int status = 0;
-  struct rusage usage {};
-  wait4(pid, &status, 0, &usage);
-  if (n != sizeof f || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    std::fprintf(stderr, "benchmark child failed\n");
-    std::exit(1);
-  }
-  f.max_rss_kib = usage.ru_maxrss;
-  return f;
+  return strata::bench::measure_in_child(runs, pass);
 }
 
 void report(const char* label, const std::vector<fs::path>& files, int runs) {
