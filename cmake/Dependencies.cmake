@@ -27,6 +27,19 @@ strata_pkg_dep(jpeg libjpeg)
 strata_pkg_dep(webp libwebp)
 strata_pkg_dep(webpmux libwebpmux)
 
+# Debian's cpp-httplib is built in split mode: the header needs libcpp-httplib.so.
+strata_pkg_dep(httplib cpp-httplib)
+strata_pkg_dep(vips vips-cpp)
+
+# Debian ships OpenCV's headers and libraries per module (libopencv-dnn-dev) but the
+# pkg-config file only with the libopencv-dev meta package: look for the files directly.
+find_path(OPENCV_DNN_INCLUDE opencv2/dnn.hpp PATH_SUFFIXES opencv4 REQUIRED)
+find_library(OPENCV_CORE_LIB opencv_core REQUIRED)
+find_library(OPENCV_DNN_LIB opencv_dnn REQUIRED)
+add_library(dep::opencv_dnn INTERFACE IMPORTED)
+target_link_libraries(dep::opencv_dnn INTERFACE ${OPENCV_DNN_LIB} ${OPENCV_CORE_LIB})
+target_include_directories(dep::opencv_dnn SYSTEM INTERFACE ${OPENCV_DNN_INCLUDE})
+
 # giflib ships no pkg-config file on Debian 12.
 find_library(GIF_LIBRARY gif REQUIRED)
 add_library(dep::gif INTERFACE IMPORTED)
