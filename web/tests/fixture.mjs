@@ -119,4 +119,8 @@ export async function launchBrowser() {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
 }
 
-export const screenshotsDir = path.join(repo, 'docs/screenshots');
+// Screenshots go to the work folder, so a test run leaves the checkout clean;
+// STRATA_UPDATE_SCREENSHOTS=1 refreshes the committed ones in docs/screenshots instead.
+export const screenshotsDir = process.env.STRATA_UPDATE_SCREENSHOTS === '1'
+  ? path.join(repo, 'docs/screenshots')
+  : path.join(process.env.STRATA_WEB_WORK || path.join(os.tmpdir(), 'strata-web-test'), 'screenshots');
