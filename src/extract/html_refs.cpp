@@ -6,6 +6,7 @@
 
 #include "extract/css_urls.hpp"
 #include "extract/html_dom.hpp"
+#include "extract/html_prescan.hpp"
 #include "extract/srcset.hpp"
 #include "url/url.hpp"
 
@@ -261,10 +262,17 @@ std::string text_content(const GumboNode* n) {
 PageRefs find_references(std::string_view page_url, std::string_view html,
                          const RefOptions& options, Counters& counters) {
   PageRefs page;
+  page.base_url = std::string(page_url);
+  // An <a href="#top"> on a page whose own URL ends in ".jpg" refers to an image URL, and
+  // the page URL is not in the HTML: only the HTML and the URL together prove "none".
+  if (!url::has_image_extension(page_url) && !may_reference_images(html)) {
+    counters.add("html_img_elements", 0);
+    counters.add("html_pages_without_candidates");
+    return page;
+  }
   HtmlDocument doc(html);
   Elements found = collect(doc.root());
   page.title = document_title(doc.root());
-  page.base_url = std::string(page_url);
   if (found.base) {
     // Arquivo ignores <base href> for <img> and CSS; browsers do not, and neither do we.
     if (auto b = url::resolve(page_url, trim(attribute_or_empty(found.base, "href"))))
