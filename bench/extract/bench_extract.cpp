@@ -12,7 +12,7 @@
 // Besides wall time, every scenario reports its CPU time: on a shared machine the wall time
 // includes waiting for a core, the CPU time does not.
 //
-//   bench_extract [--data FILE_OR_DIR]... [--runs N] [--big] [--big-mb MB]
+//   bench_extract [--data FILE_OR_DIR]... [--runs N] [--big] [--big-mb MB] [--no-corpus]
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -184,12 +184,13 @@ Figures measure(int runs, const std::function<Pass()>& pass) {
   return strata::bench::measure_in_child(runs, pass);
 }
 
-void report(const char* label, const std::vector<fs::path>& files, int runs) {
+// with_phases: also the per-part pass and the coverage figures (skipped on the big file,
+// which repeats one archive of the corpus: its parts and coverage are that archive's).
+void report(const char* label, const std::vector<fs::path>& files, int runs, bool with_phases) {
   uint64_t bytes = total_size(files);
   std::printf("== %s: %zu files, %.2f MB\n", label, files.size(), bytes / 1e6);
   Figures full = measure(runs, [&] { return cpu_timed([&] { return full_pass(files); }); });
   Figures read = measure(runs, [&] { return cpu_timed([&] { return phase_pass(files, false); }); });
-  Figures ph = measure(runs, [&] { return cpu_timed([&] { return phase_pass(files, true); }); });
   const Pass& p = full.pass;
   std::printf("records %llu, pages %llu, images %llu, references %llu\n",
               static_cast<unsigned long long>(p.records), static_cast<unsigned long long>(p.pages),
@@ -205,6 +206,8 @@ void report(const char* label, const std::vector<fs::path>& files, int runs) {
   };
   row("full", full);
   row("read", read);
+  if (!with_phases) return;
+  Figures ph = measure(runs, [&] { return cpu_timed([&] { return phase_pass(files, true); }); });
   row("phases", ph);
   const Pass& q = ph.pass;
   double refs_only = std::max(0.0, q.t_html - q.t_parse);  // extract_page_full less its parse
@@ -248,7 +251,7 @@ void repeat_file(const fs::path& from, const fs::path& to, uint64_t bytes) {
 int main(int argc, char** argv) {
   std::vector<fs::path> data;
   int runs = 3;
-  bool big = false;
+  bool big = false, corpus = true;
   uint64_t big_mb = 1024;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -258,12 +261,14 @@ int main(int argc, char** argv) {
       runs = std::max(1, std::atoi(argv[++i]));
     else if (a == "--big")
       big = true;
+    else if (a == "--no-corpus")
+      corpus = false;
     else if (a == "--big-mb" && i + 1 < argc)
       big_mb = std::strtoull(argv[++i], nullptr, 10);
     else {
       std::fprintf(stderr,
                    "usage: bench_extract [--data FILE_OR_DIR]... [--runs N] [--big] "
-                   "[--big-mb MB]\n");
+                   "[--big-mb MB] [--no-corpus]\n");
       return 2;
     }
   }
@@ -276,7 +281,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::printf("bench_extract: one thread, median of %d runs\n", runs);
-  report("corpus", files, runs);
+  if (corpus) report("corpus", files, runs, true);
   if (big) {
     fs::path example = shared_data_dir() /
                        "archives/archivesunleashed__aut/src/test/resources/warc/example.warc.gz";
@@ -284,7 +289,7 @@ int main(int argc, char** argv) {
     fs::path out = fs::path(tmp ? tmp : "/tmp") /
                    ("bench_extract_big_" + std::to_string(getpid()) + ".warc.gz");
     repeat_file(example, out, big_mb << 20);
-    report("big (example.warc.gz repeated)", {out}, runs);
+    report("big (example.warc.gz repeated)", {out}, runs, false);
     fs::remove(out);
   }
   return 0;
