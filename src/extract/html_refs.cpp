@@ -124,13 +124,15 @@ std::string Finder::resolve(std::string_view raw) {
 }
 
 std::optional<std::string> Finder::resolve_image_url(std::string_view value) const {
-  // Resolution drops tabs and newlines and maps some non-ASCII dots, but never creates a '.'
-  // out of printable ASCII: a value without one keeps a dot-free last segment unless it is
-  // empty, a query or a fragment, where the base's last segment is kept instead.
+  // Resolution drops tabs and newlines and maps non-ASCII dots, but on printable ASCII the
+  // resolved last path segment is the value's own (same '/', '?', '#' splitting; a
+  // backslash only shortens it), an empty one (dot segments, "dir/") or the base's (empty
+  // path, query, fragment, "http:"). So unless the base names an image, a printable value
+  // without an image extension cannot resolve to one.
   bool printable_ascii = std::all_of(value.begin(), value.end(), [](char c) {
     return static_cast<unsigned char>(c) > 0x20 && static_cast<unsigned char>(c) < 0x7F;
   });
-  if (printable_ascii && value.find('.') == std::string_view::npos && !base_names_image_)
+  if (printable_ascii && !base_names_image_ && !url::has_image_extension(value))
     return std::nullopt;
   std::optional<std::string> abs = url::resolve(base_, value);
   if (!abs || !url::has_image_extension(*abs)) return std::nullopt;

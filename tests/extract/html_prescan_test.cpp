@@ -49,5 +49,20 @@ TEST(HtmlPrescan, PageUrlWithImageExtensionIsStillParsed) {
   EXPECT_EQ(c.get("html_pages_without_candidates"), 0);
 }
 
+// Finder skips URL resolution for values without an image extension: the cases where
+// resolution itself makes one must still be found.
+TEST(HtmlPrescan, ResolutionShortcutKeepsWhatResolutionCreates) {
+  Counters c;
+  PageRefs tab = find_references("http://ex.com/a.html", "<a href=\"x.jp&#9;g\">t</a>", {}, c);
+  ASSERT_EQ(tab.refs.size(), 1u);  // resolution drops the tab
+  EXPECT_EQ(tab.refs[0].url, "http://ex.com/x.jpg");
+  PageRefs scheme = find_references("http://ex.com/p.png", "<a href=\"http:\">s</a>", {}, c);
+  ASSERT_EQ(scheme.refs.size(), 1u);  // "http:" is the page itself
+  EXPECT_EQ(scheme.refs[0].url, "http://ex.com/p.png");
+  PageRefs plain = find_references("http://ex.com/a.html",
+                                   "<a href=\"index.html\">i</a><a href=\"b/..\">d</a>", {}, c);
+  EXPECT_TRUE(plain.refs.empty());
+}
+
 }  // namespace
 }  // namespace strata::extract
