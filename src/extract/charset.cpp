@@ -44,7 +44,7 @@ bool is_truncated_sequence(std::string_view tail) {
 
 // UTF-8 validity, forgiving one sequence cut off at the end (truncated captures).
 bool valid_utf8_allowing_truncation(std::string_view bytes) {
-  for (size_t pos = 0; pos < bytes.size();) {
+  for (size_t pos = skip_ascii(bytes, 0); pos < bytes.size(); pos = skip_ascii(bytes, pos)) {
     int len = utf8_sequence_length(bytes, pos);
     if (len == 0) return is_truncated_sequence(bytes.substr(pos));
     pos += static_cast<size_t>(len);
@@ -111,7 +111,7 @@ struct UchardetDeleter {
 }  // namespace
 
 bool is_valid_utf8(std::string_view bytes) {
-  for (size_t pos = 0; pos < bytes.size();) {
+  for (size_t pos = skip_ascii(bytes, 0); pos < bytes.size(); pos = skip_ascii(bytes, pos)) {
     int len = utf8_sequence_length(bytes, pos);
     if (len == 0) return false;
     pos += static_cast<size_t>(len);

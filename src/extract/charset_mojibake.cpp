@@ -26,25 +26,34 @@ CodePoint code_point_at(std::string_view s, size_t pos) {
   return {utf8_code_point(s, pos, len), static_cast<size_t>(len)};
 }
 
+// A UTF-8 sequence recovered from mojibake; empty() when there is none.
+struct Recovered {
+  char bytes[4];
+  size_t size = 0;
+  size_t consumed = 0;  // text bytes the mojibake spans
+  bool empty() const { return size == 0; }
+  std::string_view view() const { return {bytes, size}; }
+};
+
 // When the characters at pos spell, in windows-1252, one valid UTF-8 multi-byte sequence,
-// returns that sequence and sets consumed to the text bytes it spans; else "".
-std::string mojibake_at(std::string_view s, size_t pos, size_t& consumed) {
-  std::string bytes;
+// returns that sequence and the text bytes it spans. Allocation-free: it runs at every
+// non-ASCII character of every page.
+Recovered mojibake_at(std::string_view s, size_t pos) {
+  Recovered r;
   size_t cursor = pos;
   for (int i = 0; i < 4 && cursor < s.size(); ++i) {
     CodePoint cp = code_point_at(s, cursor);
     int byte = cp.length ? unicode_to_windows1252(cp.value) : -1;
-    if (byte < 0x80 || (i == 0 && byte < 0xC2) || (i > 0 && byte > 0xBF)) return "";
-    bytes.push_back(static_cast<char>(byte));
+    if (byte < 0x80 || (i == 0 && byte < 0xC2) || (i > 0 && byte > 0xBF)) return {};
+    r.bytes[r.size++] = static_cast<char>(byte);
     cursor += cp.length;
-    int needed = utf8_sequence_length(bytes, 0);
-    if (needed == static_cast<int>(bytes.size())) {
-      consumed = cursor - pos;
-      return bytes;
+    if (utf8_sequence_length(r.view(), 0) == static_cast<int>(r.size)) {
+      r.consumed = cursor - pos;
+      return r;
     }
-    if (i == 0 && bytes.size() == 1 && static_cast<uint8_t>(bytes[0]) > 0xF4) return "";
+    if (i == 0 && static_cast<uint8_t>(r.bytes[0]) > 0xF4) return {};
   }
-  return "";
+  return {};
 }
 
 size_t next_position(std::string_view s, size_t pos) {
@@ -56,11 +65,14 @@ std::string repair_once(std::string_view s) {
   std::string out;
   out.reserve(s.size());
   for (size_t pos = 0; pos < s.size();) {
-    size_t consumed = 0;
-    std::string fixed = mojibake_at(s, pos, consumed);
+    size_t ascii_end = skip_ascii(s, pos);
+    out.append(s.substr(pos, ascii_end - pos));
+    pos = ascii_end;
+    if (pos == s.size()) break;
+    Recovered fixed = mojibake_at(s, pos);
     if (!fixed.empty()) {
-      out += fixed;
-      pos += consumed;
+      out.append(fixed.view());
+      pos += fixed.consumed;
     } else {
       size_t next = next_position(s, pos);
       out.append(s.substr(pos, next - pos));
@@ -74,11 +86,11 @@ std::string repair_once(std::string_view s) {
 
 int count_mojibake(std::string_view utf8) {
   int count = 0;
-  for (size_t pos = 0; pos < utf8.size();) {
-    size_t consumed = 0;
-    if (!mojibake_at(utf8, pos, consumed).empty()) {
+  for (size_t pos = skip_ascii(utf8, 0); pos < utf8.size(); pos = skip_ascii(utf8, pos)) {
+    Recovered fixed = mojibake_at(utf8, pos);
+    if (!fixed.empty()) {
       ++count;
-      pos += consumed;
+      pos += fixed.consumed;
     } else {
       pos = next_position(utf8, pos);
     }

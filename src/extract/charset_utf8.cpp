@@ -1,6 +1,7 @@
 #include "extract/charset_utf8.hpp"
 
 #include <array>
+#include <cstring>
 
 namespace strata::extract::charset_detail {
 namespace {
@@ -18,6 +19,16 @@ bool is_continuation(uint8_t b) {
 }
 
 }  // namespace
+
+size_t skip_ascii(std::string_view s, size_t pos) {
+  constexpr uint64_t kHighBits = 0x8080808080808080ull;
+  for (uint64_t word = 0; pos + sizeof word <= s.size(); pos += sizeof word) {
+    std::memcpy(&word, s.data() + pos, sizeof word);
+    if (word & kHighBits) break;
+  }
+  while (pos < s.size() && byte_at(s, pos) < 0x80) ++pos;
+  return pos;
+}
 
 int utf8_sequence_length(std::string_view s, size_t pos) {
   if (pos >= s.size()) return 0;
@@ -78,6 +89,10 @@ std::string sanitize_utf8(std::string_view bytes) {
   std::string out;
   out.reserve(bytes.size());
   for (size_t pos = 0; pos < bytes.size();) {
+    size_t ascii_end = skip_ascii(bytes, pos);
+    out.append(bytes.substr(pos, ascii_end - pos));
+    pos = ascii_end;
+    if (pos == bytes.size()) break;
     int len = utf8_sequence_length(bytes, pos);
     if (len == 0) {
       out += "\xEF\xBF\xBD";

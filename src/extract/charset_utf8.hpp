@@ -6,6 +6,9 @@
 
 namespace strata::extract::charset_detail {
 
+// First position at or after pos holding a non-ASCII byte (s.size() if none). Most HTML is
+// ASCII, so the UTF-8 and mojibake scans skip such runs a word at a time.
+size_t skip_ascii(std::string_view s, size_t pos);
 // Length of the valid UTF-8 sequence at pos (1-4), or 0 when it is invalid or truncated.
 int utf8_sequence_length(std::string_view s, size_t pos);
 // Code point of the valid sequence of length len at pos.

@@ -1,20 +1,59 @@
 #include "extract/html_dom.hpp"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <vector>
 
 namespace strata::extract {
 
-HtmlDocument::HtmlDocument(std::string_view html) {
+namespace {
+constexpr size_t kMinBlock = 64 * 1024;
+constexpr size_t kAlign = alignof(std::max_align_t);
+
+void* arena_allocate(void* arena, size_t bytes) {
+  return static_cast<ParseArena*>(arena)->allocate(bytes);
+}
+void arena_free(void*, void*) {}  // the arena frees everything at once
+}  // namespace
+
+ParseArena::ParseArena(size_t first_block) {
+  size_t size = std::max(kMinBlock, first_block);
+  blocks_.emplace_back(new std::byte[size]);
+  next_ = blocks_.back().get();
+  left_ = size;
+  reserved_ = size;
+}
+
+void* ParseArena::allocate(size_t bytes) {
+  bytes = (std::max<size_t>(bytes, 1) + kAlign - 1) & ~(kAlign - 1);
+  if (bytes > left_) {
+    // Blocks double (bounded waste, few blocks); an oversized request gets its own.
+    size_t size = std::max(bytes, std::max(kMinBlock, reserved_));
+    blocks_.emplace_back(new std::byte[size]);
+    next_ = blocks_.back().get();
+    left_ = size;
+    reserved_ += size;
+  }
+  void* out = next_;
+  next_ += bytes;
+  left_ -= bytes;
+  return out;
+}
+
+// The first block is sized on the page: gumbo's tree takes a few times the HTML's bytes.
+HtmlDocument::HtmlDocument(std::string_view html) : arena_(html.size() * 4) {
   GumboOptions options = kGumboDefaultOptions;
+  options.allocator = arena_allocate;
+  options.deallocator = arena_free;
+  options.userdata = &arena_;
   // Parse errors are of no use to us and on broken pages they cost memory and time.
   options.max_errors = 0;
   output_ = gumbo_parse_with_options(&options, html.data(), html.size());
 }
 
-HtmlDocument::~HtmlDocument() {
-  gumbo_destroy_output(&kGumboDefaultOptions, output_);
-}
+// No gumbo_destroy_output: every byte of the tree lives in arena_.
+HtmlDocument::~HtmlDocument() = default;
 
 std::string tag_name(const GumboNode* n) {
   if (!is_element(n)) return {};

@@ -1,11 +1,13 @@
 #include "extract/html_refs.hpp"
 
+#include <algorithm>
 #include <set>
 #include <utility>
 #include <vector>
 
 #include "extract/css_urls.hpp"
 #include "extract/html_dom.hpp"
+#include "extract/html_prescan.hpp"
 #include "extract/srcset.hpp"
 #include "url/url.hpp"
 
@@ -69,6 +71,7 @@ class Finder {
  public:
   Finder(std::string base, const RefOptions& options, Counters& counters)
       : base_(std::move(base)),
+        base_names_image_(url::has_image_extension(base_)),
         options_(options),
         counters_(counters),
         captions_(options.caption) {}
@@ -83,12 +86,16 @@ class Finder {
  private:
   // Resolved URL, or "" (counted) when unusable. Data URIs are returned as they are.
   std::string resolve(std::string_view raw);
+  // resolve(base_, value) then url::has_image_extension, skipping the resolution (most of
+  // the cost on pages full of width="300" and href="/news/") when it cannot succeed.
+  std::optional<std::string> resolve_image_url(std::string_view value) const;
   // Candidate URLs of an <img> or <source>, resolved and de-duplicated, in attribute order.
   std::vector<std::string> candidates(const GumboNode* el, bool any_attribute);
   void emit_element(const GumboNode* el, const char* tag, const GumboNode* described_by);
   void add(HtmlRef ref);
 
   std::string base_;
+  bool base_names_image_;
   const RefOptions& options_;
   Counters& counters_;
   CaptionExtractor captions_;
@@ -114,6 +121,22 @@ std::string Finder::resolve(std::string_view raw) {
     return {};
   }
   return std::move(*abs);
+}
+
+std::optional<std::string> Finder::resolve_image_url(std::string_view value) const {
+  // Resolution drops tabs and newlines and maps non-ASCII dots, but on printable ASCII the
+  // resolved last path segment is the value's own (same '/', '?', '#' splitting; a
+  // backslash only shortens it), an empty one (dot segments, "dir/") or the base's (empty
+  // path, query, fragment, "http:"). So unless the base names an image, a printable value
+  // without an image extension cannot resolve to one.
+  bool printable_ascii = std::all_of(value.begin(), value.end(), [](char c) {
+    return static_cast<unsigned char>(c) > 0x20 && static_cast<unsigned char>(c) < 0x7F;
+  });
+  if (printable_ascii && !base_names_image_ && !url::has_image_extension(value))
+    return std::nullopt;
+  std::optional<std::string> abs = url::resolve(base_, value);
+  if (!abs || !url::has_image_extension(*abs)) return std::nullopt;
+  return abs;
 }
 
 std::vector<std::string> Finder::candidates(const GumboNode* el, bool any_attribute) {
@@ -142,8 +165,8 @@ std::vector<std::string> Finder::candidates(const GumboNode* el, bool any_attrib
       push(std::string(trim(value)));
       continue;
     }
-    std::optional<std::string> abs = url::resolve(base_, trim(value));
-    if (abs && url::within_length_limit(*abs) && url::has_image_extension(*abs)) push(*abs);
+    std::optional<std::string> abs = resolve_image_url(trim(value));
+    if (abs && url::within_length_limit(*abs)) push(*abs);
   }
   return out;
 }
@@ -195,8 +218,8 @@ void Finder::anchor(const GumboNode* a) {
     abs = std::string(trim(href));
   } else {
     // Only links to images are references; other hrefs are not worth counting as invalid.
-    std::optional<std::string> r = url::resolve(base_, trim(href));
-    if (!r || !url::has_image_extension(*r)) return;
+    std::optional<std::string> r = resolve_image_url(trim(href));
+    if (!r) return;
     if (!url::within_length_limit(*r)) {
       counters_.add("html_refs_too_long");
       return;
@@ -223,8 +246,8 @@ void Finder::css(std::string_view text) {
     if (data) {
       abs = std::string(trim(raw));
     } else {
-      std::optional<std::string> r = url::resolve(base_, raw);
-      if (!r || !url::has_image_extension(*r)) continue;  // fonts, stylesheets, ...
+      std::optional<std::string> r = resolve_image_url(raw);
+      if (!r) continue;  // fonts, stylesheets, ...
       if (!url::within_length_limit(*r)) {
         counters_.add("html_refs_too_long");
         continue;
@@ -261,10 +284,17 @@ std::string text_content(const GumboNode* n) {
 PageRefs find_references(std::string_view page_url, std::string_view html,
                          const RefOptions& options, Counters& counters) {
   PageRefs page;
+  page.base_url = std::string(page_url);
+  // An <a href="#top"> on a page whose own URL ends in ".jpg" refers to an image URL, and
+  // the page URL is not in the HTML: only the HTML and the URL together prove "none".
+  if (!url::has_image_extension(page_url) && !may_reference_images(html)) {
+    counters.add("html_img_elements", 0);
+    counters.add("html_pages_without_candidates");
+    return page;
+  }
   HtmlDocument doc(html);
   Elements found = collect(doc.root());
   page.title = document_title(doc.root());
-  page.base_url = std::string(page_url);
   if (found.base) {
     // Arquivo ignores <base href> for <img> and CSS; browsers do not, and neither do we.
     if (auto b = url::resolve(page_url, trim(attribute_or_empty(found.base, "href"))))

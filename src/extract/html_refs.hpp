@@ -36,7 +36,9 @@ struct PageRefs {
 
 // Counters added (all prefixed "html_"): html_img_elements, html_img_not_parsed,
 // html_refs_img/_source/_a/_css/_inline, html_refs_invalid (unparsable or empty),
-// html_refs_too_long (> 10000 chars), html_refs_duplicate, html_captions_timed_out.
+// html_refs_too_long (> 10000 chars), html_refs_duplicate, html_captions_timed_out,
+// html_pages_without_candidates (pages the prescan proved free of references: not parsed,
+// so their title is left empty).
 PageRefs find_references(std::string_view page_url, std::string_view html,
                          const RefOptions& options, Counters& counters);
 

@@ -1,0 +1,84 @@
+#include "extract/html_prescan.hpp"
+
+#include <array>
+#include <cstring>
+
+namespace strata::extract {
+namespace {
+
+char lower(char c) {
+  return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c;
+}
+
+// s[pos...] starts with `word` (lower-case), ignoring ASCII case.
+bool has_at(std::string_view s, size_t pos, std::string_view word) {
+  if (pos > s.size() || s.size() - pos < word.size()) return false;
+  for (size_t i = 0; i < word.size(); ++i)
+    if (lower(s[pos + i]) != word[i]) return false;
+  return true;
+}
+
+// s[...end) ends with `word` (lower-case), ignoring ASCII case.
+bool has_before(std::string_view s, size_t end, std::string_view word) {
+  return end >= word.size() && has_at(s, end - word.size(), word);
+}
+
+// Tags gumbo turns into image elements or picture sources (<image> becomes <img>).
+bool image_tag_at(std::string_view s, size_t lt) {
+  return has_at(s, lt + 1, "im") || has_at(s, lt + 1, "source");
+}
+
+// has_image_extension's list; ".tif" also covers ".tiff" and ".jp" both JPEG spellings.
+bool image_extension_at(std::string_view s, size_t dot) {
+  static constexpr std::array<std::string_view, 9> kExtensions = {
+      "jp", "png", "tif", "gif", "svg", "webp", "bmp", "ico", "avif"};
+  for (std::string_view ext : kExtensions)
+    if (has_at(s, dot + 1, ext)) return true;
+  return false;
+}
+
+// "&#46;", "&#x2E;", "&period;" and the like: gumbo decodes them inside attribute values.
+bool risky_reference_at(std::string_view s, size_t amp) {
+  if (s.compare(amp, 7, "&period") == 0 || s.compare(amp, 5, "&lpar") == 0 ||
+      s.compare(amp, 6, "&colon") == 0)
+    return true;
+  if (!has_at(s, amp, "&#")) return false;
+  size_t pos = amp + 2;
+  bool hex = pos < s.size() && lower(s[pos]) == 'x';
+  if (hex) ++pos;
+  while (pos < s.size() && s[pos] == '0') ++pos;
+  for (std::string_view code : hex ? std::array<std::string_view, 3>{"2e", "28", "3a"}
+                                   : std::array<std::string_view, 3>{"46", "40", "58"})
+    if (has_at(s, pos, code)) return true;
+  return false;
+}
+
+bool needs_dom_at(std::string_view s, size_t pos) {
+  switch (s[pos]) {
+    case '<':
+      return image_tag_at(s, pos);
+    case '.':
+      return image_extension_at(s, pos);
+    case '(':
+      return has_before(s, pos, "url");
+    case ':':
+      return has_before(s, pos, "data") && has_at(s, pos + 1, "image");
+    case '&':
+      return risky_reference_at(s, pos);
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+bool may_reference_images(std::string_view html) {
+  static constexpr std::string_view kTriggers = "<.(:&";
+  std::array<bool, 256> trigger{};
+  for (char c : kTriggers) trigger[static_cast<unsigned char>(c)] = true;
+  for (size_t pos = 0; pos < html.size(); ++pos)
+    if (trigger[static_cast<unsigned char>(html[pos])] && needs_dom_at(html, pos)) return true;
+  return false;
+}
+
+}  // namespace strata::extract
