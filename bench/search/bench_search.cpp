@@ -1,8 +1,9 @@
 // bench_search [--docs N] [--work DIR] [--queries FILE] [--subset N] [--http-queries N]
-//              [--sample-scale SCALE] [--reuse]
+//              [--sample-scale SCALE] [--new-connections] [--compact] [--reuse]
 // Builds an N-document image index (default 1M; --docs 10000000 for the 10M run) from the
 // sample generator's text model through the real index code, and the same documents into
-// SQLite FTS5; reports build rate and bytes per document. Then runs the real query log:
+// SQLite FTS5; reports build rate and bytes per document (--compact: also after a Xapian
+// compaction, as `xapian-compact` would leave it). Then runs the real query log:
 // in process (per-field vs BM25F vs FTS5 on a fixed subset: every k-th query) and through
 // HTTP against the `strata serve` server code with 1 and 50 clients (--http-queries, 0 =
 // all). Last, it writes a sample archive (`strata sample`, --sample-scale, default demo) and
@@ -42,6 +43,8 @@ struct Config {
   size_t http_queries = 0;
   std::string sample_scale = "demo";
   bool reuse = false;
+  bool new_connections = false;
+  bool compact = false;
   uint64_t seed = 1;
 };
 
@@ -89,6 +92,15 @@ void build_fts5(const fs::path& file, uint64_t n, const Corpus& corpus) {
   });
 }
 
+void report_compacted(const fs::path& dir, uint64_t n) {
+  const fs::path out = dir.string() + "-compacted";
+  fs::remove_all(out);
+  Xapian::Database(dir.string()).compact(out.string());
+  std::printf("xapian compacted: %.0f bytes/doc\n",
+              static_cast<double>(bytes_of(out)) / static_cast<double>(n));
+  fs::remove_all(out);
+}
+
 // Every k-th query, so the subset spans the whole log.
 std::vector<std::string> every_kth(const std::vector<std::string>& all, size_t n) {
   if (n == 0 || n >= all.size()) return all;
@@ -108,10 +120,12 @@ Latency in_process(const fs::path& dir, const std::vector<std::string>& qs, sear
   });
 }
 
-Latency over_http(int port, const std::vector<std::string>& qs, int clients) {
+Latency over_http(int port, const std::vector<std::string>& qs, int clients, bool keep_alive) {
   std::vector<std::unique_ptr<httplib::Client>> pool;
-  for (int c = 0; c < clients; ++c)
+  for (int c = 0; c < clients; ++c) {
     pool.push_back(std::make_unique<httplib::Client>("127.0.0.1", port));
+    pool.back()->set_keep_alive(keep_alive);
+  }
   size_t failures = 0;
   Latency l = run_load(qs.size(), clients, [&](size_t i, int c) {
     auto res = pool[static_cast<size_t>(c)]->Get("/imagesearch?q=" + server::url_encode(qs[i]));
@@ -121,7 +135,7 @@ Latency over_http(int port, const std::vector<std::string>& qs, int clients) {
   return l;
 }
 
-void run_http(const fs::path& dir, const std::vector<std::string>& qs) {
+void run_http(const fs::path& dir, const std::vector<std::string>& qs, bool keep_alive) {
   server::ServerOptions options;
   options.index_dir = dir;
   options.port = 0;
@@ -130,7 +144,7 @@ void run_http(const fs::path& dir, const std::vector<std::string>& qs) {
   std::thread serving([&] { srv.run(); });
   for (int clients : {1, 50})
     std::printf("http %2d client(s): %s\n", clients,
-                describe(over_http(srv.port(), qs, clients)).c_str());
+                describe(over_http(srv.port(), qs, clients, keep_alive)).c_str());
   srv.stop();
   serving.join();
 }
@@ -174,6 +188,8 @@ int main(int argc, char** argv) {
   app.add_option("--subset", c.subset, "queries for the in-process comparisons (0 = all)");
   app.add_option("--http-queries", c.http_queries, "queries through HTTP (0 = all)");
   app.add_option("--sample-scale", c.sample_scale, "scale of the judged sample archive");
+  app.add_flag("--new-connections", c.new_connections, "one TCP connection per HTTP query");
+  app.add_flag("--compact", c.compact, "also report the size of a compacted copy");
   app.add_flag("--reuse", c.reuse, "keep existing indexes of the same size");
   app.add_option("--seed", c.seed, "generator seed");
   CLI11_PARSE(app, argc, argv);
@@ -194,12 +210,13 @@ int main(int argc, char** argv) {
     fs::remove_all(dir);
     build_xapian(dir, c.docs, corpus);
   }
+  if (c.compact) report_compacted(dir, c.docs);
   if (!c.reuse || !fs::exists(fts_file)) {
     fs::remove(fts_file);
     build_fts5(fts_file, c.docs, corpus);
   }
   compare_in_process(dir, fts_file, every_kth(queries, c.subset));
-  run_http(dir, every_kth(queries, c.http_queries));
+  run_http(dir, every_kth(queries, c.http_queries), !c.new_connections);
   compare_quality(c, fs::path(c.work) / ("sample-" + c.sample_scale));
   return 0;
 }
