@@ -12,6 +12,7 @@
 #include <httplib.h>
 #include <CLI/CLI.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -126,12 +127,18 @@ Latency over_http(int port, const std::vector<std::string>& qs, int clients, boo
     pool.push_back(std::make_unique<httplib::Client>("127.0.0.1", port));
     pool.back()->set_keep_alive(keep_alive);
   }
-  size_t failures = 0;
+  std::atomic<size_t> failures{0};
+  std::atomic<int> last_error{0};
   Latency l = run_load(qs.size(), clients, [&](size_t i, int c) {
     auto res = pool[static_cast<size_t>(c)]->Get("/imagesearch?q=" + server::url_encode(qs[i]));
-    if (!res || res->status != 200) ++failures;
+    if (res && res->status == 200) return;
+    ++failures;
+    last_error = res ? res->status : -static_cast<int>(res.error());
   });
-  if (failures) std::printf("  (%zu failed requests)\n", failures);
+  if (failures)
+    std::printf("  (%zu failed requests; last: %s)\n", failures.load(),
+                last_error > 0 ? ("HTTP " + std::to_string(last_error.load())).c_str()
+                               : httplib::to_string(httplib::Error(-last_error.load())).c_str());
   return l;
 }
 
