@@ -7,11 +7,28 @@
 namespace strata::search {
 namespace {
 
+// Matches checked beyond the requested page. Up to this many, totals and the years facet
+// are exact; above it Xapian stops scoring documents that cannot reach the page (so a query
+// with a very common word stays fast), the total is Xapian's estimate (Arquivo's totalItems
+// is an estimate too) and the facet is scaled from the matches checked (docs/search.md).
+constexpr Xapian::doccount kExactMatches = 10'000;
+
 Hit to_hit(const Xapian::MSetIterator& it) {
   Hit hit;
   hit.score = it.get_weight();
   index::parse_document_data(it.get_document().get_data(), hit.doc, hit.moderation);
   return hit;
+}
+
+std::vector<std::pair<std::string, uint64_t>> year_counts(const Xapian::ValueCountMatchSpy& spy,
+                                                          uint64_t total) {
+  const double checked = static_cast<double>(spy.get_total());
+  const double scale = checked > 0 && total > checked ? static_cast<double>(total) / checked : 1;
+  std::vector<std::pair<std::string, uint64_t>> out;
+  for (auto it = spy.values_begin(); it != spy.values_end(); ++it)
+    out.emplace_back(*it,
+                     static_cast<uint64_t>(static_cast<double>(it.get_termfreq()) * scale + 0.5));
+  return out;
 }
 
 }  // namespace
@@ -29,13 +46,11 @@ SearchResult search(Xapian::Database& db, const SearchRequest& request) {
   Xapian::ValueCountMatchSpy years(index::slot::year);
   if (effective.years_facet) enquire.add_matchspy(&years);
 
-  Xapian::MSet mset = enquire.get_mset(effective.offset, effective.max_items, db.get_doccount());
+  Xapian::MSet mset = enquire.get_mset(effective.offset, effective.max_items, kExactMatches);
   SearchResult result;
   result.total = mset.get_matches_estimated();
   for (auto it = mset.begin(); it != mset.end(); ++it) result.hits.push_back(to_hit(it));
-  if (effective.years_facet)
-    for (auto it = years.values_begin(); it != years.values_end(); ++it)
-      result.years.emplace_back(*it, it.get_termfreq());
+  if (effective.years_facet) result.years = year_counts(years, result.total);
   return result;
 }
 

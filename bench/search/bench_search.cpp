@@ -1,0 +1,229 @@
+// bench_search [--docs N] [--work DIR] [--queries FILE] [--subset N] [--http-queries N]
+//              [--sample-scale SCALE] [--new-connections] [--compact] [--reuse]
+// Builds an N-document image index (default 1M; --docs 10000000 for the 10M run) from the
+// sample generator's text model through the real index code, and the same documents into
+// SQLite FTS5; reports build rate and bytes per document (--compact: also after a Xapian
+// compaction, as `xapian-compact` would leave it). Then runs the real query log:
+// in process (per-field vs BM25F vs FTS5 on a fixed subset: every k-th query) and through
+// HTTP against the `strata serve` server code with 1 and 50 clients (--http-queries, 0 =
+// all). Last, it writes a sample archive (`strata sample`, --sample-scale, default demo) and
+// compares the ranking quality of both formulations on its judged queries. docs/BENCHMARKS.md,
+// "Search".
+#include <httplib.h>
+#include <CLI/CLI.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <thread>
+
+#include "corpus.hpp"
+#include "fts5.hpp"
+#include "index/writer.hpp"
+#include "load.hpp"
+#include "quality.hpp"
+#include "sample/sample.hpp"
+#include "search/searcher.hpp"
+#include "server/server.hpp"
+#include "server/url_encode.hpp"
+
+using namespace strata;
+using namespace strata::bench;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Config {
+  uint64_t docs = 1'000'000;
+  std::string work = "/tmp/strata-bench-search";
+  std::string queries = "../shared/data/arquivo/queries-pt-2word.txt";
+  size_t subset = 5000;
+  size_t http_queries = 0;
+  std::string sample_scale = "demo";
+  bool reuse = false;
+  bool new_connections = false;
+  bool compact = false;
+  uint64_t seed = 1;
+};
+
+constexpr uint64_t kBatch = 100'000;  // documents per transaction
+
+uint64_t bytes_of(const fs::path& p) {
+  if (fs::is_regular_file(p)) return fs::file_size(p);
+  uint64_t sum = 0;
+  for (const auto& e : fs::recursive_directory_iterator(p))
+    if (e.is_regular_file()) sum += e.file_size();
+  return sum;
+}
+
+// Feeds documents [0, n) to `add` in transactions; prints docs/s and bytes/doc.
+void build(const char* what, const fs::path& path, uint64_t n,
+           const std::function<void(uint64_t, uint64_t)>& add_range) {
+  auto t0 = std::chrono::steady_clock::now();
+  for (uint64_t from = 0; from < n; from += kBatch) {
+    add_range(from, std::min(n, from + kBatch));
+    std::fprintf(stderr, "\r%s: %llu / %llu", what,
+                 static_cast<unsigned long long>(std::min(n, from + kBatch)),
+                 static_cast<unsigned long long>(n));
+  }
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("\n%s build: %llu docs in %.1f s = %.0f docs/s; %.0f bytes/doc\n", what,
+              static_cast<unsigned long long>(n), s, static_cast<double>(n) / s,
+              static_cast<double>(bytes_of(path)) / static_cast<double>(n));
+}
+
+void build_xapian(const fs::path& dir, uint64_t n, const Corpus& corpus) {
+  index::IndexWriter writer(dir);
+  build("xapian", dir, n, [&](uint64_t from, uint64_t to) {
+    writer.begin();
+    for (uint64_t i = from; i < to; ++i) writer.add(corpus.document(i));
+    writer.commit();
+  });
+}
+
+void build_fts5(const fs::path& file, uint64_t n, const Corpus& corpus) {
+  Fts5 fts(file.string());
+  build("fts5", file, n, [&](uint64_t from, uint64_t to) {
+    fts.begin();
+    for (uint64_t i = from; i < to; ++i) fts.add(corpus.document(i));
+    fts.commit();
+  });
+}
+
+void report_compacted(const fs::path& dir, uint64_t n) {
+  const fs::path out = dir.string() + "-compacted";
+  fs::remove_all(out);
+  Xapian::Database(dir.string()).compact(out.string());
+  std::printf("xapian compacted: %.0f bytes/doc\n",
+              static_cast<double>(bytes_of(out)) / static_cast<double>(n));
+  fs::remove_all(out);
+}
+
+// Every k-th query, so the subset spans the whole log.
+std::vector<std::string> every_kth(const std::vector<std::string>& all, size_t n) {
+  if (n == 0 || n >= all.size()) return all;
+  std::vector<std::string> out;
+  const size_t k = all.size() / n;
+  for (size_t i = 0; out.size() < n; i += k) out.push_back(all[i]);
+  return out;
+}
+
+Latency in_process(const fs::path& dir, const std::vector<std::string>& qs, search::Formulation f) {
+  Xapian::Database db(dir.string());
+  return run_load(qs.size(), 1, [&](size_t i, int) {
+    search::SearchRequest r;
+    r.q = qs[i];
+    r.formulation = f;
+    search::search(db, r);
+  });
+}
+
+Latency over_http(int port, const std::vector<std::string>& qs, int clients, bool keep_alive) {
+  std::vector<std::unique_ptr<httplib::Client>> pool;
+  for (int c = 0; c < clients; ++c) {
+    pool.push_back(std::make_unique<httplib::Client>("127.0.0.1", port));
+    pool.back()->set_keep_alive(keep_alive);
+  }
+  std::atomic<size_t> failures{0};
+  std::atomic<int> last_error{0};
+  Latency l = run_load(qs.size(), clients, [&](size_t i, int c) {
+    auto res = pool[static_cast<size_t>(c)]->Get("/imagesearch?q=" + server::url_encode(qs[i]));
+    if (res && res->status == 200) return;
+    ++failures;
+    last_error = res ? res->status : -static_cast<int>(res.error());
+  });
+  if (failures)
+    std::printf("  (%zu failed requests; last: %s)\n", failures.load(),
+                last_error > 0 ? ("HTTP " + std::to_string(last_error.load())).c_str()
+                               : httplib::to_string(httplib::Error(-last_error.load())).c_str());
+  return l;
+}
+
+void run_http(const fs::path& dir, const std::vector<std::string>& qs, bool keep_alive) {
+  server::ServerOptions options;
+  options.index_dir = dir;
+  options.port = 0;
+  server::Server srv(options);
+  if (!srv.bind()) throw std::runtime_error("cannot bind");
+  std::thread serving([&] { srv.run(); });
+  for (int clients : {1, 50})
+    std::printf("http %2d client(s): %s\n", clients,
+                describe(over_http(srv.port(), qs, clients, keep_alive)).c_str());
+  srv.stop();
+  serving.join();
+}
+
+void compare_in_process(const fs::path& dir, const fs::path& fts_file,
+                        const std::vector<std::string>& qs) {
+  Latency per_field = in_process(dir, qs, search::Formulation::per_field);
+  Latency bm25f = in_process(dir, qs, search::Formulation::bm25f);
+  Fts5 fts(fts_file.string());
+  Latency sqlite = run_load(qs.size(), 1, [&](size_t i, int) { fts.search(qs[i], 50); });
+  std::printf("in-process per-field: %s\n", describe(per_field).c_str());
+  std::printf("in-process bm25f:     %s\n", describe(bm25f).c_str());
+  std::printf("in-process fts5:      %s\n", describe(sqlite).c_str());
+  std::printf("fts5 / per-field: mean %.2fx  p50 %.2fx;  fts5 / bm25f: mean %.2fx  p50 %.2fx\n",
+              sqlite.mean_ms / per_field.mean_ms, sqlite.p50_ms / per_field.p50_ms,
+              sqlite.mean_ms / bm25f.mean_ms, sqlite.p50_ms / bm25f.p50_ms);
+}
+
+void compare_quality(const Config& c, const fs::path& dir) {
+  if (!fs::exists(dir / "truth" / "queries.jsonl")) {
+    sample::Options options;
+    options.seed = c.seed;
+    if (!sample::apply_scale(c.sample_scale, options)) throw std::runtime_error("bad scale");
+    sample::generate(options, dir.string());
+  }
+  const fs::path index_dir = dir / "index";
+  std::printf("quality per-field: %s\n",
+              describe(evaluate(dir, index_dir, search::Formulation::per_field)).c_str());
+  std::printf("quality bm25f:     %s\n",
+              describe(evaluate(dir, index_dir, search::Formulation::bm25f)).c_str());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Config c;
+  CLI::App app{"Search benchmark: index build, size, latency vs SQLite FTS5, ranking quality"};
+  app.add_option("--docs", c.docs, "documents in the sample index");
+  app.add_option("--work", c.work, "where the indexes are kept");
+  app.add_option("--queries", c.queries, "query log, one query per line");
+  app.add_option("--subset", c.subset, "queries for the in-process comparisons (0 = all)");
+  app.add_option("--http-queries", c.http_queries, "queries through HTTP (0 = all)");
+  app.add_option("--sample-scale", c.sample_scale, "scale of the judged sample archive");
+  app.add_flag("--new-connections", c.new_connections, "one TCP connection per HTTP query");
+  app.add_flag("--compact", c.compact, "also report the size of a compacted copy");
+  app.add_flag("--reuse", c.reuse, "keep existing indexes of the same size");
+  app.add_option("--seed", c.seed, "generator seed");
+  CLI11_PARSE(app, argc, argv);
+
+  const std::vector<std::string> queries = read_queries(c.queries);
+  if (queries.empty()) {
+    std::fprintf(stderr, "no queries in %s\n", c.queries.c_str());
+    return 1;
+  }
+  const Corpus corpus(queries, c.seed);
+  const std::string n = std::to_string(c.docs);
+  const fs::path dir = fs::path(c.work) / ("index-" + n);
+  const fs::path fts_file = fs::path(c.work) / ("fts5-" + n + ".sqlite");
+  std::printf("%llu documents, vocabulary %zu query-log words, %zu queries\n",
+              static_cast<unsigned long long>(c.docs), corpus.vocabulary_size(), queries.size());
+  fs::create_directories(c.work);
+  if (!c.reuse || !fs::exists(dir)) {
+    fs::remove_all(dir);
+    build_xapian(dir, c.docs, corpus);
+  }
+  if (c.compact) report_compacted(dir, c.docs);
+  if (!c.reuse || !fs::exists(fts_file)) {
+    fs::remove(fts_file);
+    build_fts5(fts_file, c.docs, corpus);
+  }
+  compare_in_process(dir, fts_file, every_kth(queries, c.subset));
+  run_http(dir, every_kth(queries, c.http_queries), !c.new_connections);
+  compare_quality(c, fs::path(c.work) / ("sample-" + c.sample_scale));
+  return 0;
+}
