@@ -126,7 +126,7 @@ merge::ImageDocument make_document(const std::vector<const Cap*>& caps,
   d.imgMimeTypeReported = first->image->mime_reported;
   d.imgWidth = first->asset->image.width;
   d.imgHeight = first->asset->image.height;
-  d.imgSize = first->asset->image.bytes.size();
+  d.imgSize = first->asset->size();
   d.imgCaptureTimes.assign(times.begin(), times.end());
   d.imgCrawlTimestamp = d.imgCaptureTimes.front();
   d.imgCrawlTimestampLatest = d.imgCaptureTimes.back();
@@ -184,9 +184,11 @@ std::vector<std::string> words_of(const merge::ImageDocument& d) {
 
 Truth compute_truth(const World& w, const WriteResult& written) {
   std::vector<Cap> caps;
+  size_t too_large = 0;
   for (const CaptureEvent& e : written.captures) {
     const ImageUrl& u = w.images[static_cast<size_t>(e.image)];
     const Asset& a = w.assets[static_cast<size_t>(u.asset[static_cast<size_t>(e.crawl)])];
+    if (!e.revisit && too_large_for_extraction(a.image.width, a.image.height)) ++too_large;
     if (!kept_by_extraction(a.image.width, a.image.height)) continue;
     int64_t t = u.capture[static_cast<size_t>(e.crawl)];
     caps.push_back(Cap{a.sha256, u.url, timestamp_from_epoch(t),
@@ -225,6 +227,7 @@ Truth compute_truth(const World& w, const WriteResult& written) {
     refs_of[best->digest].push_back(&r);
   }
   Truth truth;
+  truth.too_large = too_large;
   for (const auto& [digest, rs] : refs_of)
     truth.documents.push_back(make_document(caps_of[digest], rs));
   for (const Topic& t : all_topics()) {
