@@ -38,7 +38,7 @@ int run(const Options& o) {
 }
 
 const bool registered = strata::cli::register_command(
-    "sample", "Write a synthetic web archive (WARC 1.1) with ground truth",
+    "sample", "Write a synthetic web archive (Heritrix/Browsertrix WARCs) with ground truth",
     [](CLI::App& app) -> strata::cli::Runner {
       auto o = std::make_shared<Options>();
       app.add_option("--out", o->out, "Output folder")->required();

@@ -1,12 +1,21 @@
 #include "sample/assets.hpp"
 
-#include <openssl/evp.h>
 #include <zlib.h>
+
+#include <atomic>
+#include <thread>
+
+#include "core/digest.hpp"
 
 namespace strata::sample {
 namespace {
 
-constexpr uint64_t kPoolSize = 1024;
+// Pooled bases: 16 looks at sizes rounded to 128 px keep the pool to a few thousand
+// encodings at any scale (sizes are rounded to 64 px when planned).
+constexpr uint64_t kPoolLooks = 16;
+int pool_size(int px) {
+  return px < 128 ? px : px / 128 * 128;
+}
 
 void put32(std::string& s, uint32_t v) {
   for (int shift = 24; shift >= 0; shift -= 8) s.push_back(static_cast<char>((v >> shift) & 0xff));
@@ -14,25 +23,12 @@ void put32(std::string& s, uint32_t v) {
 
 }  // namespace
 
-std::string sha256_hex(std::string_view data) {
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  EVP_Digest(data.data(), data.size(), md, &len, EVP_sha256(), nullptr);
-  static const char* hex = "0123456789abcdef";
-  std::string out;
-  for (unsigned i = 0; i < len; ++i) {
-    out.push_back(hex[md[i] >> 4]);
-    out.push_back(hex[md[i] & 15]);
-  }
-  return out;
-}
-
-std::string add_marker(const std::string& bytes, ImageFormat format, const std::string& text) {
+Marker marker_for(const std::string& bytes, ImageFormat format, const std::string& text) {
   if (format == ImageFormat::jpeg && bytes.size() > 2) {
     std::string seg = "\xff\xfe";
     seg.push_back(static_cast<char>(((text.size() + 2) >> 8) & 0xff));
     seg.push_back(static_cast<char>((text.size() + 2) & 0xff));
-    return bytes.substr(0, 2) + seg + text + bytes.substr(2);
+    return Marker{2, seg + text};
   }
   if (format == ImageFormat::png && bytes.size() > 33) {
     std::string data = "Comment";
@@ -44,7 +40,7 @@ std::string add_marker(const std::string& bytes, ImageFormat format, const std::
     chunk += typed;
     put32(chunk, static_cast<uint32_t>(
                      crc32(0, reinterpret_cast<const Bytef*>(typed.data()), typed.size())));
-    return bytes.substr(0, 33) + chunk + bytes.substr(33);
+    return Marker{33, chunk};
   }
   if ((format == ImageFormat::gif || format == ImageFormat::gif_animated) && !bytes.empty() &&
       bytes.back() == ';' && text.size() < 256) {
@@ -52,44 +48,65 @@ std::string add_marker(const std::string& bytes, ImageFormat format, const std::
     ext.push_back(static_cast<char>(text.size()));
     ext += text;
     ext.push_back('\0');
-    return bytes.substr(0, bytes.size() - 1) + ext + ";";
+    return Marker{bytes.size() - 1, ext};
   }
-  return bytes;
+  return Marker{bytes.size(), ""};
 }
 
-const EncodedImage& AssetStore::base(const Key& key) {
+std::string add_marker(const std::string& bytes, ImageFormat format, const std::string& text) {
+  Marker m = marker_for(bytes, format, text);
+  return bytes.substr(0, m.at) + m.bytes + bytes.substr(m.at);
+}
+
+const Asset& AssetStore::base(const Key& key) {
   auto it = bases_.find(key);
   if (it != bases_.end()) return it->second;
   auto [look, w, h, format, quality] = key;
-  EncodedImage img =
-      make_image(make_concept(look), w, h, static_cast<ImageFormat>(format), quality);
-  return bases_.emplace(key, std::move(img)).first->second;
+  Asset a =
+      Asset::of(make_image(make_concept(look), w, h, static_cast<ImageFormat>(format), quality));
+  return bases_.emplace(key, std::move(a)).first->second;
 }
 
 int AssetStore::add(uint64_t look, int width, int height, ImageFormat format, int quality,
                     int family, int topic) {
   bool pooled = fast_ && (format == ImageFormat::jpeg || format == ImageFormat::png ||
-                          format == ImageFormat::gif);
-  EncodedImage img;
+                          format == ImageFormat::gif || format == ImageFormat::gif_animated);
+  Asset a;
   if (pooled) {
-    img = base(Key{look % kPoolSize, width, height, static_cast<int>(format), quality});
-    img.bytes = add_marker(img.bytes, format, "strata-sample variant " + std::to_string(variants_++));
+    a = base(Key{look % kPoolLooks, pool_size(width), pool_size(height), static_cast<int>(format),
+                 quality});
+    a.marker = marker_for(*a.file, format, "strata-sample variant " + std::to_string(variants_++));
   } else {
-    img = make_image(make_concept(look), width, height, format, quality);
+    a = Asset::of(make_image(make_concept(look), width, height, format, quality));
   }
-  int id = add_encoded(std::move(img), family, topic);
-  assets_[static_cast<size_t>(id)].look_seed = look;
-  return id;
+  a.family = family;
+  a.topic = topic;
+  a.look_seed = look;
+  assets_.push_back(std::move(a));
+  return static_cast<int>(assets_.size()) - 1;
 }
 
 int AssetStore::add_encoded(EncodedImage image, int family, int topic) {
-  Asset a;
-  a.sha256 = sha256_hex(image.bytes);
-  a.image = std::move(image);
+  Asset a = Asset::of(std::move(image));
   a.family = family;
   a.topic = topic;
   assets_.push_back(std::move(a));
   return static_cast<int>(assets_.size()) - 1;
+}
+
+void digest_assets(std::vector<Asset>& assets, int threads) {
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    Hasher h(DigestAlgorithm::kSha256);
+    for (size_t i; (i = next.fetch_add(1)) < assets.size();) {
+      for (std::string_view piece : assets[i].pieces()) h.update(piece);
+      assets[i].sha256 = h.finish_hex();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
 }
 
 }  // namespace strata::sample

@@ -1,8 +1,10 @@
 #pragma once
 // Creates the encoded images of a world. In fast mode (bench) pictures come from a small pool
-// of pre-encoded bases made unique by a comment/text chunk (same pixels, distinct digest), so
-// a million images cost a few thousand encodings.
+// of encoded bases made unique by a comment (same pixels, distinct digest) that is kept
+// apart from the shared base bytes, so a million images cost a few thousand encodings and
+// no more memory than the pool.
 #include <map>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -23,19 +25,23 @@ class AssetStore {
 
  private:
   using Key = std::tuple<uint64_t, int, int, int, int>;
-  const EncodedImage& base(const Key& key);
+  const Asset& base(const Key& key);
 
   std::vector<Asset>& assets_;
   bool fast_;
   int families_ = 0;
   uint64_t variants_ = 0;
-  std::map<Key, EncodedImage> bases_;
+  std::map<Key, Asset> bases_;
 };
 
-// Inserts a comment (JPEG COM, PNG tEXt, GIF comment extension) so the bytes differ while
-// the pixels do not; other formats are returned unchanged.
+// The comment that makes a pooled variant unique (JPEG COM, PNG tEXt, GIF comment
+// extension) and where it goes; empty for other formats.
+Marker marker_for(const std::string& bytes, ImageFormat format, const std::string& text);
+
+// `bytes` with the marker inserted.
 std::string add_marker(const std::string& bytes, ImageFormat format, const std::string& text);
 
-std::string sha256_hex(std::string_view data);
+// Fills Asset::sha256 for every asset, on `threads` threads.
+void digest_assets(std::vector<Asset>& assets, int threads);
 
 }  // namespace strata::sample

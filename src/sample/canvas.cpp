@@ -12,14 +12,16 @@ Rgb random_color(Rng& rng) {
              static_cast<uint8_t>(rng.below(256))};
 }
 
-float fraction(Rng& rng) { return static_cast<float>(rng.below(1000)) / 1000.0f; }
+float fraction(Rng& rng) {
+  return static_cast<float>(rng.below(1000)) / 1000.0f;
+}
 
 Shape random_shape(Rng& rng) {
   Shape s;
   s.kind = static_cast<ShapeKind>(rng.below(4));
   float w = 0.15f + 0.5f * fraction(rng);
-  float h = s.kind == ShapeKind::text_block ? 0.08f + 0.3f * fraction(rng)
-                                            : 0.15f + 0.5f * fraction(rng);
+  float h =
+      s.kind == ShapeKind::text_block ? 0.08f + 0.3f * fraction(rng) : 0.15f + 0.5f * fraction(rng);
   s.x0 = fraction(rng) * (1.0f - w);
   s.y0 = fraction(rng) * (1.0f - h);
   s.x1 = s.x0 + w;

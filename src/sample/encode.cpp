@@ -112,9 +112,8 @@ std::string encode_png_solid(int width, int height, Rgb color) {
     line[i + 1] = color.g;
     line[i + 2] = color.b;
   }
-  return write_png(width, height, 1, [&](int, uint8_t* row) {
-    std::memcpy(row, line.data(), line.size());
-  });
+  return write_png(width, height, 1,
+                   [&](int, uint8_t* row) { std::memcpy(row, line.data(), line.size()); });
 }
 
 std::string encode_jpeg(const Canvas& c, int quality) {
@@ -133,8 +132,8 @@ std::string encode_jpeg(const Canvas& c, int quality) {
   jpeg_set_quality(&cinfo, quality, TRUE);
   jpeg_start_compress(&cinfo, TRUE);
   while (cinfo.next_scanline < cinfo.image_height) {
-    JSAMPROW row = const_cast<JSAMPROW>(&c.pixels[static_cast<size_t>(cinfo.next_scanline) *
-                                                  c.width * 3]);
+    JSAMPROW row =
+        const_cast<JSAMPROW>(&c.pixels[static_cast<size_t>(cinfo.next_scanline) * c.width * 3]);
     jpeg_write_scanlines(&cinfo, &row, 1);
   }
   jpeg_finish_compress(&cinfo);
@@ -144,7 +143,9 @@ std::string encode_jpeg(const Canvas& c, int quality) {
   return out;
 }
 
-std::string encode_gif(const std::vector<Canvas>& frames) {
+namespace {
+
+std::string write_gif(const std::vector<Canvas>& frames, int width, int height) {
   std::string out;
   int err = 0;
   GifFileType* gif = EGifOpen(&out, gif_append, &err);
@@ -152,13 +153,23 @@ std::string encode_gif(const std::vector<Canvas>& frames) {
   bool animated = frames.size() > 1;
   EGifSetGifVersion(gif, true);
   ColorMapObject* map = cube_palette();
-  int rc = EGifPutScreenDesc(gif, frames[0].width, frames[0].height, 8, 0, map);
+  int rc = EGifPutScreenDesc(gif, width, height, 8, 0, map);
   GifFreeMapObject(map);
   gif_check(rc, gif);
   if (animated) gif_put_loop(gif);
   for (const Canvas& c : frames) gif_put_frame(gif, c, animated);
   if (EGifCloseFile(gif, &err) != GIF_OK) throw std::runtime_error("gif close failed");
   return out;
+}
+
+}  // namespace
+
+std::string encode_gif(const std::vector<Canvas>& frames) {
+  return write_gif(frames, frames[0].width, frames[0].height);
+}
+
+std::string encode_gif_on_screen(const Canvas& frame, int width, int height) {
+  return write_gif({frame}, width, height);
 }
 
 std::string encode_webp(const Canvas& c, float quality) {
@@ -200,12 +211,15 @@ std::string encode_svg(const Concept& look, int width, int height) {
     return std::string(buf);
   };
   auto num = [](double v) { return std::to_string(static_cast<int>(v)); };
-  std::string s = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
-                  std::to_string(width) + "\" height=\"" + std::to_string(height) +
-                  "\" viewBox=\"0 0 " + std::to_string(width) + " " + std::to_string(height) +
-                  "\">\n<defs><linearGradient id=\"g\" x1=\"0\" y1=\"0\" x2=\"0\" y2=\"1\"><stop offset=\"0\" stop-color=\"" +
-                  hex(look.top) + "\"/><stop offset=\"1\" stop-color=\"" + hex(look.bottom) +
-                  "\"/></linearGradient></defs>\n<rect width=\"100%\" height=\"100%\" fill=\"url(#g)\"/>\n";
+  std::string s =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
+      "width=\"" +
+      std::to_string(width) + "\" height=\"" + std::to_string(height) + "\" viewBox=\"0 0 " +
+      std::to_string(width) + " " + std::to_string(height) +
+      "\">\n<defs><linearGradient id=\"g\" x1=\"0\" y1=\"0\" x2=\"0\" y2=\"1\"><stop offset=\"0\" "
+      "stop-color=\"" +
+      hex(look.top) + "\"/><stop offset=\"1\" stop-color=\"" + hex(look.bottom) +
+      "\"/></linearGradient></defs>\n<rect width=\"100%\" height=\"100%\" fill=\"url(#g)\"/>\n";
   for (const Shape& sh : look.shapes) {
     double x = sh.x0 * width, y = sh.y0 * height, w = (sh.x1 - sh.x0) * width,
            h = (sh.y1 - sh.y0) * height;
@@ -225,37 +239,59 @@ std::string encode_svg(const Concept& look, int width, int height) {
 
 const char* mime_of(ImageFormat f) {
   switch (f) {
-    case ImageFormat::jpeg: return "image/jpeg";
-    case ImageFormat::png: return "image/png";
+    case ImageFormat::jpeg:
+      return "image/jpeg";
+    case ImageFormat::png:
+      return "image/png";
     case ImageFormat::gif:
-    case ImageFormat::gif_animated: return "image/gif";
-    case ImageFormat::webp: return "image/webp";
-    case ImageFormat::svg: return "image/svg+xml";
-    case ImageFormat::ico: return "image/vnd.microsoft.icon";
+    case ImageFormat::gif_animated:
+      return "image/gif";
+    case ImageFormat::webp:
+      return "image/webp";
+    case ImageFormat::svg:
+      return "image/svg+xml";
+    case ImageFormat::ico:
+      return "image/x-icon";
   }
   return "application/octet-stream";
 }
 
+const char* served_mime_of(ImageFormat f) {
+  return f == ImageFormat::ico ? "image/vnd.microsoft.icon" : mime_of(f);
+}
+
 const char* ext_of(ImageFormat f) {
   switch (f) {
-    case ImageFormat::jpeg: return "jpg";
-    case ImageFormat::png: return "png";
+    case ImageFormat::jpeg:
+      return "jpg";
+    case ImageFormat::png:
+      return "png";
     case ImageFormat::gif:
-    case ImageFormat::gif_animated: return "gif";
-    case ImageFormat::webp: return "webp";
-    case ImageFormat::svg: return "svg";
-    case ImageFormat::ico: return "ico";
+    case ImageFormat::gif_animated:
+      return "gif";
+    case ImageFormat::webp:
+      return "webp";
+    case ImageFormat::svg:
+      return "svg";
+    case ImageFormat::ico:
+      return "ico";
   }
   return "bin";
 }
 
 EncodedImage make_image(const Concept& look, int width, int height, ImageFormat format,
                         int quality) {
-  EncodedImage img{"", mime_of(format), ext_of(format), width, height};
+  EncodedImage img{"", mime_of(format), ext_of(format), width, height, served_mime_of(format)};
   switch (format) {
-    case ImageFormat::jpeg: img.bytes = encode_jpeg(render(look, width, height), quality); break;
-    case ImageFormat::png: img.bytes = encode_png(render(look, width, height)); break;
-    case ImageFormat::gif: img.bytes = encode_gif({render(look, width, height)}); break;
+    case ImageFormat::jpeg:
+      img.bytes = encode_jpeg(render(look, width, height), quality);
+      break;
+    case ImageFormat::png:
+      img.bytes = encode_png(render(look, width, height));
+      break;
+    case ImageFormat::gif:
+      img.bytes = encode_gif({render(look, width, height)});
+      break;
     case ImageFormat::gif_animated: {
       std::vector<Canvas> frames;
       for (int f = 0; f < 3; ++f) frames.push_back(render(look, width, height, f));
@@ -265,8 +301,12 @@ EncodedImage make_image(const Concept& look, int width, int height, ImageFormat 
     case ImageFormat::webp:
       img.bytes = encode_webp(render(look, width, height), static_cast<float>(quality));
       break;
-    case ImageFormat::svg: img.bytes = encode_svg(look, width, height); break;
-    case ImageFormat::ico: img.bytes = encode_ico(render(look, width, height)); break;
+    case ImageFormat::svg:
+      img.bytes = encode_svg(look, width, height);
+      break;
+    case ImageFormat::ico:
+      img.bytes = encode_ico(render(look, width, height));
+      break;
   }
   return img;
 }

@@ -14,16 +14,20 @@ enum class ImageFormat { jpeg, png, gif, gif_animated, webp, svg, ico };
 // An encoded file and what a decoder will report about it.
 struct EncodedImage {
   std::string bytes;
-  std::string mime;  // the true type (image/jpeg, ...)
+  std::string mime;  // the type a sniffer detects (image/jpeg, ..., image/x-icon)
   std::string ext;   // file extension without the dot
   int width = 0;
   int height = 0;
+  std::string served_mime;  // HTTP Content-Type when servers use another name; empty = mime
 };
 
 std::string encode_png(const Canvas& c, int level = 6);
 std::string encode_jpeg(const Canvas& c, int quality);
 // One frame per canvas (all the same size); more than one frame adds a looping animation.
 std::string encode_gif(const std::vector<Canvas>& frames);
+// A GIF whose logical screen is width x height with `frame` in its top-left corner: a real
+// file that declares huge dimensions in a few hundred bytes.
+std::string encode_gif_on_screen(const Canvas& frame, int width, int height);
 std::string encode_webp(const Canvas& c, float quality);
 std::string encode_ico(const Canvas& c);  // width, height <= 256
 std::string encode_svg(const Concept& look, int width, int height);
@@ -36,6 +40,8 @@ EncodedImage make_image(const Concept& look, int width, int height, ImageFormat 
                         int quality = 85);
 
 const char* mime_of(ImageFormat f);
+// The Content-Type servers send: image/vnd.microsoft.icon (IANA) for ICO, else mime_of.
+const char* served_mime_of(ImageFormat f);
 const char* ext_of(ImageFormat f);
 
 }  // namespace strata::sample

@@ -20,8 +20,7 @@ const std::string& at(const std::vector<std::string>& v, int crawl) {
 
 std::string inline_icon() {
   static const std::string uri =
-      "data:image/png;base64," +
-      base64(encode_png(render(make_concept(7), 16, 16)));
+      "data:image/png;base64," + base64(encode_png(render(make_concept(7), 16, 16)));
   return uri;
 }
 
@@ -42,7 +41,8 @@ struct Renderer {
     return reference_form(page.url, url);
   }
   std::string img(const Slot& s, int image) const {
-    std::string out = old ? "<IMG SRC=\"" + html_escape(src(image)) + "\" BORDER=0" : "<img" + attr("src", src(image));
+    std::string out = old ? "<IMG SRC=\"" + html_escape(src(image)) + "\" BORDER=0"
+                          : "<img" + attr("src", src(image));
     out += attr(old ? "ALT" : "alt", at(s.alt, crawl));
     if (!s.title.empty()) out += attr("title", s.title);
     return out + ">";
@@ -97,8 +97,11 @@ std::string Renderer::head() const {
       h += "<meta http-equiv=\"Content-Type\" content=\"text/html; charset=iso-8859-1\">\n";
       break;
     case Charset::utf8:
-    case Charset::double_utf8: h += "<meta charset=\"utf-8\">\n"; break;
-    case Charset::latin1_undeclared: break;
+    case Charset::double_utf8:
+      h += "<meta charset=\"utf-8\">\n";
+      break;
+    case Charset::latin1_undeclared:
+      break;
   }
   if (!page.base_href.empty()) h += "<base" + attr("href", page.base_href) + ">\n";
   h += (old ? "<TITLE>" : "<title>") + html_escape(at(page.title, crawl)) +
@@ -106,8 +109,8 @@ std::string Renderer::head() const {
   std::string css;
   for (const Slot& s : page.slots)
     if (s.structure == Structure::css)
-      css += ".bg" + std::to_string(s.image) + " { background-image: url('" + src(s.image) +
-             "'); }\n";
+      css +=
+          ".bg" + std::to_string(s.image) + " { background-image: url('" + src(s.image) + "'); }\n";
   if (!css.empty()) h += "<style>\n" + css + "</style>\n";
   return h + (old ? "</HEAD>\n" : "</head>\n");
 }
@@ -118,8 +121,10 @@ std::string Renderer::body() const {
   std::string header, content;
   bool flat = false;
   for (const Slot& s : page.slots) {
-    if (s.structure == Structure::logo) header = slot(s);
-    else content += slot(s) + "\n";
+    if (s.structure == Structure::logo)
+      header = slot(s);
+    else
+      content += slot(s) + "\n";
     if (s.structure == Structure::blog_flat || s.structure == Structure::thumb) flat = true;
   }
   std::string cls = flat ? "grid" : "content";
@@ -156,11 +161,22 @@ RenderedPage render_page(const World& w, const Page& page, int crawl) {
   RenderedPage out;
   out.content_type = "text/html";
   switch (page.charset) {
-    case Charset::utf8: out.body = html; out.content_type += "; charset=UTF-8"; break;
-    case Charset::latin1: out.body = utf8_to_latin1(html); break;
-    case Charset::latin1_undeclared: out.body = utf8_to_latin1(html); break;
-    case Charset::utf8_declared_latin1: out.body = html; break;
-    case Charset::double_utf8: out.body = latin1_to_utf8(html); break;
+    case Charset::utf8:
+      out.body = html;
+      out.content_type += "; charset=UTF-8";
+      break;
+    case Charset::latin1:
+      out.body = utf8_to_latin1(html);
+      break;
+    case Charset::latin1_undeclared:
+      out.body = utf8_to_latin1(html);
+      break;
+    case Charset::utf8_declared_latin1:
+      out.body = html;
+      break;
+    case Charset::double_utf8:
+      out.body = latin1_to_utf8(html);
+      break;
   }
   return out;
 }
@@ -169,11 +185,20 @@ std::string html_escape(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;

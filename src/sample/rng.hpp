@@ -23,7 +23,9 @@ class Rng {
   uint64_t next() { return engine_(); }
   // Uniform in [0, n) (n > 0); the bias of the modulo is irrelevant here.
   uint64_t below(uint64_t n) { return n == 0 ? 0 : next() % n; }
-  int range(int lo, int hi) { return lo + static_cast<int>(below(static_cast<uint64_t>(hi - lo + 1))); }
+  int range(int lo, int hi) {
+    return lo + static_cast<int>(below(static_cast<uint64_t>(hi - lo + 1)));
+  }
   bool chance(double p) { return static_cast<double>(next() >> 11) * 0x1.0p-53 < p; }
   template <typename T>
   const T& pick(const std::vector<T>& v) {

@@ -7,23 +7,22 @@
 #include <fstream>
 #include <thread>
 
+#include "sample/assets.hpp"
+
 namespace strata::sample {
 
 namespace {
 
-void write_manifest(const World& w, const Summary& s, const std::string& dir) {
+void write_manifest(const World& w, const Summary& s, const Truth& truth, const std::string& dir) {
   Json crawls = Json::array();
   for (const Crawl& c : w.crawls)
     crawls.push_back({{"collection", c.collection},
                       {"start", c.start},
                       {"crawler", c.browsertrix ? "browsertrix" : "heritrix"}});
-  Json j{{"seed", w.options.seed},
-         {"sites", w.sites.size()},
-         {"crawls", crawls},
-         {"imageUrls", s.images},
-         {"assets", s.assets},
-         {"documents", s.documents},
-         {"records", s.records},
+  Json j{{"seed", w.options.seed}, {"sites", w.sites.size()},
+         {"crawls", crawls},       {"imageUrls", s.images},
+         {"assets", s.assets},     {"documents", s.documents},
+         {"records", s.records},   {"imagesTooLarge", truth.too_large},
          {"files", s.files}};
   std::ofstream(std::filesystem::path(dir) / "truth" / "manifest.json") << j.dump(1) << "\n";
 }
@@ -32,7 +31,11 @@ void write_manifest(const World& w, const Summary& s, const std::string& dir) {
 
 Summary generate(const Options& options, const std::string& dir, int threads) {
   auto start = std::chrono::steady_clock::now();
+  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   World w = build_world(options);
+  digest_assets(w.assets, threads);
+  double plan_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   int shards = shard_count(w);
   int jobs = static_cast<int>(w.crawls.size()) * shards;
   std::vector<WriteResult> results(static_cast<size_t>(jobs));
@@ -41,7 +44,6 @@ Summary generate(const Options& options, const std::string& dir, int threads) {
     for (int j; (j = next.fetch_add(1)) < jobs;)
       results[static_cast<size_t>(j)] = write_job(w, dir, j / shards, j % shards);
   };
-  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   std::vector<std::thread> pool;
   for (int i = 1; i < std::min(threads, jobs); ++i) pool.emplace_back(worker);
   worker();
@@ -64,7 +66,8 @@ Summary generate(const Options& options, const std::string& dir, int threads) {
   s.images = w.images.size();
   s.assets = w.assets.size();
   s.documents = truth.documents.size();
-  write_manifest(w, s, dir);
+  s.plan_seconds = plan_seconds;
+  write_manifest(w, s, truth, dir);
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return s;
 }

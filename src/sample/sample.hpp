@@ -19,6 +19,7 @@ struct Summary {
   size_t assets = 0;     // distinct encoded files
   size_t documents = 0;  // truth documents
   double seconds = 0;
+  double plan_seconds = 0;  // planning and encoding the world, before any WARC is written
 };
 
 Summary generate(const Options& options, const std::string& dir, int threads = 0);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -22,6 +23,7 @@ struct Cap {
 };
 
 struct Ref {
+  int image = 0;  // ImageUrl
   std::string url, tag, alt, title, caption;
   const Page* page = nullptr;
   int64_t t = 0;
@@ -43,6 +45,7 @@ void slot_refs(const World& w, const Page& p, const Slot& s, int crawl, std::vec
   auto url = [&](int id) { return w.images[static_cast<size_t>(id)].url; };
   auto add = [&](int id, const char* tag, std::string alt, std::string title, std::string cap) {
     Ref r;
+    r.image = id;
     r.url = url(id);
     r.tag = tag;
     r.alt = std::move(alt), r.title = std::move(title), r.caption = std::move(cap);
@@ -126,7 +129,7 @@ merge::ImageDocument make_document(const std::vector<const Cap*>& caps,
   d.imgMimeTypeReported = first->image->mime_reported;
   d.imgWidth = first->asset->image.width;
   d.imgHeight = first->asset->image.height;
-  d.imgSize = first->asset->image.bytes.size();
+  d.imgSize = first->asset->size();
   d.imgCaptureTimes.assign(times.begin(), times.end());
   d.imgCrawlTimestamp = d.imgCaptureTimes.front();
   d.imgCrawlTimestampLatest = d.imgCaptureTimes.back();
@@ -180,13 +183,39 @@ std::vector<std::string> words_of(const merge::ImageDocument& d) {
   return out;
 }
 
+// Every topic query with the documents holding both its words (an inverted index: documents
+// times topics would be quadratic at bench scale).
+std::vector<QueryTruth> judge_queries(const std::vector<merge::ImageDocument>& documents) {
+  std::map<std::string, std::vector<size_t>> docs_with;  // word -> document indexes, ascending
+  for (size_t i = 0; i < documents.size(); ++i) {
+    std::vector<std::string> words = words_of(documents[i]);
+    words.erase(std::unique(words.begin(), words.end()), words.end());
+    for (auto& word : words) docs_with[std::move(word)].push_back(i);
+  }
+  std::vector<QueryTruth> out;
+  for (const Topic& t : all_topics()) {
+    auto a = docs_with.find(t.a), b = docs_with.find(t.b);
+    if (a == docs_with.end() || b == docs_with.end()) continue;
+    std::vector<size_t> both;
+    std::set_intersection(a->second.begin(), a->second.end(), b->second.begin(), b->second.end(),
+                          std::back_inserter(both));
+    if (both.empty()) continue;
+    QueryTruth q{t.query(), t.lang == Lang::pt ? "pt" : "en", {}};
+    for (size_t i : both) q.relevant.push_back(documents[i].id);
+    out.push_back(std::move(q));
+  }
+  return out;
+}
+
 }  // namespace
 
 Truth compute_truth(const World& w, const WriteResult& written) {
   std::vector<Cap> caps;
+  size_t too_large = 0;
   for (const CaptureEvent& e : written.captures) {
     const ImageUrl& u = w.images[static_cast<size_t>(e.image)];
     const Asset& a = w.assets[static_cast<size_t>(u.asset[static_cast<size_t>(e.crawl)])];
+    if (!e.revisit && too_large_for_extraction(a.image.width, a.image.height)) ++too_large;
     if (!kept_by_extraction(a.image.width, a.image.height)) continue;
     int64_t t = u.capture[static_cast<size_t>(e.crawl)];
     caps.push_back(Cap{a.sha256, u.url, timestamp_from_epoch(t),
@@ -194,7 +223,11 @@ Truth compute_truth(const World& w, const WriteResult& written) {
                        e.where});
   }
   std::map<std::string, std::vector<const Cap*>> by_surt;
-  for (const Cap& c : caps) by_surt[url::surt(c.url)].push_back(&c);
+  // SURTs per image URL, computed once (pages reference the same URLs many times).
+  std::vector<std::string> surts(w.images.size());
+  for (size_t i = 0; i < w.images.size(); ++i) surts[i] = url::surt(w.images[i].url);
+  for (const Cap& c : caps)
+    by_surt[surts[static_cast<size_t>(c.image - w.images.data())]].push_back(&c);
   std::vector<Ref> refs;
   for (const PageEvent& e : written.pages) {
     const Page& p = w.pages[static_cast<size_t>(e.page)];
@@ -215,7 +248,7 @@ Truth compute_truth(const World& w, const WriteResult& written) {
   std::map<std::string, std::vector<const Ref*>> refs_of;
   for (const Cap& c : caps) caps_of[c.digest].push_back(&c);
   for (const Ref& r : refs) {
-    auto it = by_surt.find(url::surt(r.url));
+    auto it = by_surt.find(surts[static_cast<size_t>(r.image)]);
     if (it == by_surt.end()) continue;
     const Cap* best = nullptr;
     for (const Cap* c : it->second) {
@@ -225,18 +258,10 @@ Truth compute_truth(const World& w, const WriteResult& written) {
     refs_of[best->digest].push_back(&r);
   }
   Truth truth;
+  truth.too_large = too_large;
   for (const auto& [digest, rs] : refs_of)
     truth.documents.push_back(make_document(caps_of[digest], rs));
-  for (const Topic& t : all_topics()) {
-    QueryTruth q{t.query(), t.lang == Lang::pt ? "pt" : "en", {}};
-    for (const auto& d : truth.documents) {
-      auto words = words_of(d);
-      if (std::binary_search(words.begin(), words.end(), t.a) &&
-          std::binary_search(words.begin(), words.end(), t.b))
-        q.relevant.push_back(d.id);
-    }
-    if (!q.relevant.empty()) truth.queries.push_back(std::move(q));
-  }
+  truth.queries = judge_queries(truth.documents);
   std::map<int, std::set<std::string>> families;
   for (const Cap& c : caps)
     if (c.asset->family >= 0) families[c.asset->family].insert(c.digest);

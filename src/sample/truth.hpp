@@ -10,9 +10,11 @@
 namespace strata::sample {
 
 // Extraction's size gates (shared with docs/sample.md).
+inline bool too_large_for_extraction(int width, int height) {
+  return static_cast<int64_t>(width) * height > int64_t{15000} * 15000;
+}
 inline bool kept_by_extraction(int width, int height) {
-  return width >= 50 && height >= 50 &&
-         static_cast<int64_t>(width) * height <= int64_t{15000} * 15000;
+  return width >= 50 && height >= 50 && !too_large_for_extraction(width, height);
 }
 
 struct QueryTruth {
@@ -25,6 +27,7 @@ struct Truth {
   std::vector<merge::ImageDocument> documents;  // sorted by id
   std::vector<QueryTruth> queries;
   std::vector<std::vector<std::string>> near_duplicates;  // each sorted; sorted by first
+  size_t too_large = 0;  // image responses extraction must count as images_too_large
 };
 
 Truth compute_truth(const World& w, const WriteResult& written);

@@ -33,7 +33,8 @@ struct Builder {
     u.site = site;
     u.asset.assign(static_cast<size_t>(n), asset);
     u.capture.assign(static_cast<size_t>(n), 0);
-    u.mime_reported = mime.empty() ? w.assets[static_cast<size_t>(asset)].image.mime : mime;
+    const EncodedImage& img = w.assets[static_cast<size_t>(asset)].image;
+    u.mime_reported = !mime.empty() ? mime : img.served_mime.empty() ? img.mime : img.served_mime;
     w.images.push_back(std::move(u));
     return static_cast<int>(w.images.size()) - 1;
   }
@@ -85,10 +86,17 @@ struct Builder {
     site.name = capitalise(word) + " " + std::to_string(s);
     int last = n - 1;
     switch (site.kind) {
-      case kTable90s: site.first_crawl = 0; site.last_crawl = std::max(1, last / 2); break;
-      case kModern: site.first_crawl = last / 2; site.last_crawl = last; break;
+      case kTable90s:
+        site.first_crawl = 0;
+        site.last_crawl = std::max(1, last / 2);
+        break;
+      case kModern:
+        site.first_crawl = last / 2;
+        site.last_crawl = last;
+        break;
       default:
-        site.first_crawl = static_cast<int>(rng.below(static_cast<uint64_t>(std::max(1, last / 3))));
+        site.first_crawl =
+            static_cast<int>(rng.below(static_cast<uint64_t>(std::max(1, last / 3))));
         site.last_crawl = last;
     }
     site.last_crawl = std::min(site.last_crawl, last);
@@ -102,6 +110,9 @@ struct Builder {
 
   void build();
   void build_site(int s, int pages_per_site);
+  void add_figure(Page& p, int s, const std::string& url, int asset);
+  int other_site(int site);
+  void add_edge_cases(Page& p, int s, const std::string& root);
   int new_page(int s, const std::string& path, const Topic& topic);
   void add_content(Page& p, int s, Structure st, const Topic& topic, int count);
   Slot content_slot(Page& p, int s, Structure st, const Topic& topic, int index);
@@ -111,8 +122,10 @@ struct Builder {
 std::string slug(const std::string& text) {
   std::string out;
   for (char c : text) {
-    if (c >= 'a' && c <= 'z') out += c;
-    else if (c == ' ' && !out.empty() && out.back() != '-') out += '-';
+    if (c >= 'a' && c <= 'z')
+      out += c;
+    else if (c == ' ' && !out.empty() && out.back() != '-')
+      out += '-';
   }
   return out.empty() ? std::string("x") : out;
 }
@@ -124,12 +137,16 @@ std::string site_root(const Site& s, int year) {
 }  // namespace
 
 bool apply_scale(const std::string& scale, Options& o) {
-  if (scale == "tiny") o.images = 40;
-  else if (scale == "demo") o.images = 3000;
-  else if (scale == "bench") o.images = 1000000;
+  if (scale == "tiny")
+    o.images = 40;
+  else if (scale == "demo")
+    o.images = 3000;
+  else if (scale == "bench")
+    o.images = 1000000;
   else if (!scale.empty() && std::all_of(scale.begin(), scale.end(), ::isdigit))
     o.images = std::stoll(scale);
-  else return false;
+  else
+    return false;
   o.fast = o.images >= 100000;
   return true;
 }
@@ -183,8 +200,8 @@ Slot Builder::content_slot(Page& p, int s, Structure st, const Topic& topic, int
     for (int c = change; c < n; ++c) slot.alt[static_cast<size_t>(c)] = alt2;
   }
   if (rng.chance(0.2)) slot.title = capitalise(filler(rng, site.lang, 2));
-  slot.caption = capitalise(relevant && rng.chance(0.5) ? topical(rng, topic, 4)
-                                                         : filler(rng, site.lang, 5));
+  slot.caption =
+      capitalise(relevant && rng.chance(0.5) ? topical(rng, topic, 4) : filler(rng, site.lang, 5));
   if (st == Structure::thumb || st == Structure::gallery) {
     int fam = store.new_family();
     uint64_t look = opt.seed * 1000003 + concepts++;
@@ -197,16 +214,16 @@ Slot Builder::content_slot(Page& p, int s, Structure st, const Topic& topic, int
   int asset = picture(f, dim(120, 900), dim(90, 700), t);
   std::string host = (site.kind == kNews && rng.chance(0.3)) ? "http://img." + site.host : base;
   std::string path = site.kind == kTable90s ? "/IMAGES/" + name + "." + ext_of(f)
-                     : site.kind == kNews   ? "/imagens/" + std::to_string(year) + "/" + name +
-                                                "." + ext_of(f)
-                                            : "/media/" + name + "." + ext_of(f);
+                     : site.kind == kNews
+                         ? "/imagens/" + std::to_string(year) + "/" + name + "." + ext_of(f)
+                         : "/media/" + name + "." + ext_of(f);
   if (site.kind == kNews && rng.chance(0.1))
     path = "/imagens.aspx?id=" + std::to_string(concepts) + "&type=JPG";
   slot.image = image_url(s, host + path, asset);
   if (st == Structure::blog_flat) slot.heading = capitalise(filler(rng, site.lang, 3));
   if (st == Structure::picture)
-    slot.srcset = base + "/media/" + name + "-800.avif 1x, " + base + "/media/" + name +
-                  "-1600.avif 2x";
+    slot.srcset =
+        base + "/media/" + name + "-800.avif 1x, " + base + "/media/" + name + "-1600.avif 2x";
   if (st == Structure::link) slot.caption = capitalise(filler(rng, site.lang, 3));
   if (st == Structure::css) slot.caption.clear(), slot.alt.assign(static_cast<size_t>(n), "");
   return slot;
@@ -220,26 +237,60 @@ void Builder::add_content(Page& p, int s, Structure st, const Topic& topic, int 
   }
 }
 
+// A figure showing a given file (no topic, so its capture is never left out or changed).
+void Builder::add_figure(Page& p, int s, const std::string& url, int asset) {
+  Slot slot;
+  slot.structure = Structure::figure;
+  slot.image = image_url(s, url, asset);
+  slot.alt.assign(static_cast<size_t>(n), filler(rng, p.lang, 2));
+  slot.caption = capitalise(filler(rng, p.lang, 5));
+  p.slots.push_back(std::move(slot));
+}
+
+// Cases every sample holds once per site of the kind: on news home pages a GIF declaring
+// 16000x16000 px (over the 15000x15000 px limit: extraction drops it as too large); on modern
+// home pages a 64x64 ICO (sniffed image/x-icon, served as image/vnd.microsoft.icon).
+void Builder::add_edge_cases(Page& p, int s, const std::string& root) {
+  const Site& site = w.sites[static_cast<size_t>(s)];
+  if (site.kind == kNews) {
+    EncodedImage huge{
+        encode_gif_on_screen(render(make_concept(opt.seed + 15000), 64, 64), 16000, 16000),
+        "image/gif",
+        "gif",
+        16000,
+        16000,
+        ""};
+    add_figure(p, s, root + "/imagens/mapa-gigante.gif", store.add_encoded(std::move(huge)));
+  }
+  if (site.kind == kModern)
+    add_figure(p, s, root + "/img/touch-icon.ico", picture(ImageFormat::ico, 64, 64, -1));
+}
+
 void Builder::build_site(int s, int pages_per_site) {
   Site& site = w.sites[static_cast<size_t>(s)];
   int year = year_of(site.first_crawl);
   std::string root = site_root(site, year);
   // The logo: on every page of the site, the same URL (SVG on modern sites).
-  ImageFormat lf = site.kind == kModern ? ImageFormat::svg
+  ImageFormat lf = site.kind == kModern     ? ImageFormat::svg
                    : site.kind == kTable90s ? ImageFormat::gif_animated
                                             : ImageFormat::png;
-  int logo_url = image_url(s, root + "/img/logo." + ext_of(lf), picture(lf, dim(120, 240), dim(50, 90), -1));
-  int spacer = image_url(s, root + "/img/spacer.gif",
-                         store.add_encoded(EncodedImage{encode_gif({solid(1, 1, Rgb{255, 255, 255})}),
-                                                        "image/gif", "gif", 1, 1}));
+  int logo_url =
+      image_url(s, root + "/img/logo." + ext_of(lf), picture(lf, dim(120, 240), dim(50, 90), -1));
+  int spacer =
+      image_url(s, root + "/img/spacer.gif",
+                store.add_encoded(EncodedImage{encode_gif({solid(1, 1, Rgb{255, 255, 255})}),
+                                               "image/gif", "gif", 1, 1, ""}));
   // Captured but never referenced: the favicon and an unused upload.
-  site.orphans.push_back(image_url(s, root + "/favicon.ico", picture(ImageFormat::ico, 32, 32, -1)));
+  site.orphans.push_back(
+      image_url(s, root + "/favicon.ico", picture(ImageFormat::ico, 32, 32, -1)));
   site.orphans.push_back(image_url(s, root + "/media/unused-" + std::to_string(s) + ".png",
                                    picture(ImageFormat::png, 200, 150, -1)));
   for (int pi = 0; pi < pages_per_site; ++pi) {
     const Topic& topic = topic_for(site.lang);
-    std::string path = pi == 0 ? "/" : site.kind == kTable90s ? "/PAGINAS/pag" + std::to_string(pi) + ".htm"
-                       : site.kind == kNews ? "/noticias/" + std::to_string(year) + "/" + slug(topic.query()) + ".html"
+    std::string path = pi == 0                  ? "/"
+                       : site.kind == kTable90s ? "/PAGINAS/pag" + std::to_string(pi) + ".htm"
+                       : site.kind == kNews     ? "/noticias/" + std::to_string(year) + "/" +
+                                                  slug(topic.query()) + ".html"
                        : site.kind == kBlog ? "/blog/?p=" + std::to_string(pi * 7)
                                             : "/galeria/" + std::to_string(pi) + "/index.html";
     int id = new_page(s, path, topic);
@@ -266,7 +317,9 @@ void Builder::build_site(int s, int pages_per_site) {
         add_content(p, s, Structure::div_p, topic, 1);
         add_content(p, s, Structure::css, topic, 1);
         break;
-      case kBlog: add_content(p, s, Structure::blog_flat, topic, std::max(3, k)); break;
+      case kBlog:
+        add_content(p, s, Structure::blog_flat, topic, std::max(3, k));
+        break;
       case kGallery:
         add_content(p, s, pi % 2 ? Structure::gallery : Structure::thumb, topic,
                     pi % 2 ? k : std::max(10, opt.images <= 100 ? 10 : rng.range(10, 300)));
@@ -279,6 +332,7 @@ void Builder::build_site(int s, int pages_per_site) {
         if (pi % 2) p.base_href = root + "/static/";
         break;
     }
+    if (pi == 0) add_edge_cases(p, s, root);
     Slot icon;
     icon.structure = Structure::inline_icon;
     icon.alt.assign(static_cast<size_t>(n), "");
@@ -286,14 +340,37 @@ void Builder::build_site(int s, int pages_per_site) {
   }
 }
 
+// A site other than `site` whose home page can take one more captioned image: not a gallery,
+// whose thumbnail grid would then hold it and change the grid's caption. -1 if none.
+int Builder::other_site(int site) {
+  size_t n_sites = w.sites.size();
+  size_t start = rng.below(n_sites - 1);
+  for (size_t k = 0; k + 1 < n_sites; ++k) {
+    size_t other = (static_cast<size_t>(site) + 1 + (start + k) % (n_sites - 1)) % n_sites;
+    if (w.sites[other].kind != kGallery) return static_cast<int>(other);
+  }
+  return -1;
+}
+
+namespace {
+
+// Pictures copied to other sites are ordinary content (not the huge or ICO edge cases).
+bool shareable(const Asset& a) {
+  return a.topic >= 0 && a.image.width <= 2000 && a.image.height <= 2000;
+}
+
+}  // namespace
+
 void Builder::build() {
-  n = std::clamp(opt.crawls > 0 ? opt.crawls
-                 : opt.images <= 100 ? 3
-                 : opt.images <= 10000 ? 8 : 12, 1, 60);
+  n = std::clamp(opt.crawls > 0        ? opt.crawls
+                 : opt.images <= 100   ? 3
+                 : opt.images <= 10000 ? 8
+                                       : 12,
+                 1, 60);
   make_crawls();
-  int sites = opt.sites > 0 ? opt.sites
+  int sites = opt.sites > 0       ? opt.sites
               : opt.images <= 100 ? 5
-              : static_cast<int>(std::max<int64_t>(5, opt.images / 70));
+                                  : static_cast<int>(std::max<int64_t>(5, opt.images / 70));
   for (int s = 0; s < sites; ++s) w.sites.push_back(make_site(s));
   int64_t per_site = std::max<int64_t>(1, opt.images / sites);
   for (int s = 0; s < sites; ++s) {
@@ -308,7 +385,9 @@ void Builder::build() {
     for (Slot& slot : p.slots) {
       if (slot.structure != Structure::figure && slot.structure != Structure::table_row) continue;
       const ImageUrl& src = w.images[static_cast<size_t>(slot.image)];
-      int other = static_cast<int>((static_cast<size_t>(p.site) + 1 + rng.below(w.sites.size() - 1)) % w.sites.size());
+      if (!shareable(w.assets[static_cast<size_t>(src.asset[0])])) continue;
+      int other = other_site(p.site);
+      if (other < 0) break;
       std::string url = "http://" + w.sites[static_cast<size_t>(other)].host + "/partilha/" +
                         std::to_string(i) + (i % 2 ? ".jpg" : "-copia.jpg");
       int asset = src.asset[0];
@@ -339,8 +418,10 @@ void Builder::plan_captures() {
     const Asset& a = w.assets[static_cast<size_t>(u.asset[0])];
     bool content = a.image.width >= 60 && a.topic >= 0;
     u.late = rng.chance(0.1);
-    if (content && rng.chance(0.05)) u.never = true;
-    else if (content && rng.chance(0.05)) u.skip_first = true;
+    if (content && rng.chance(0.05))
+      u.never = true;
+    else if (content && rng.chance(0.05))
+      u.skip_first = true;
     if (content && rng.chance(0.06) && site.last_crawl > site.first_crawl) {
       int change = rng.range(site.first_crawl + 1, site.last_crawl);
       const EncodedImage& old = a.image;
@@ -377,7 +458,6 @@ void Builder::plan_captures() {
     }
   }
 }
-
 
 World build_world(const Options& options) {
   World w;

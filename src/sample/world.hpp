@@ -2,9 +2,12 @@
 // The planned archive: crawls, sites, pages, image URLs and the encoded images they serve.
 // Everything (including every record's capture time) is decided here from the seed, before
 // a byte is written, so WARC files can be written independently and in parallel.
+#include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sample/encode.hpp"
@@ -30,13 +33,38 @@ struct Crawl {
   bool browsertrix = false;
 };
 
-// One unique encoded file. `family` groups resized/re-encoded versions of one picture.
+// Bytes inserted into an encoded file at `at` (a comment that makes a pooled copy unique).
+struct Marker {
+  size_t at = 0;
+  std::string bytes;
+};
+
+// One unique encoded file: `file` (shared by the pooled variants of one base, see
+// sample/assets.hpp) with `marker` inserted. `image` describes it; its bytes are moved to
+// `file`. `family` groups resized/re-encoded versions of one picture.
 struct Asset {
   EncodedImage image;
-  std::string sha256;  // hex
+  std::shared_ptr<const std::string> file;
+  Marker marker;
+  std::string sha256;  // hex, filled by digest_assets()
   int family = -1;
-  int topic = -1;        // topic the picture illustrates, -1 none
+  int topic = -1;          // topic the picture illustrates, -1 none
   uint64_t look_seed = 0;  // the picture's seed (0 for hand-made files)
+
+  static Asset of(EncodedImage image) {
+    Asset a;
+    a.file = std::make_shared<const std::string>(std::move(image.bytes));
+    image.bytes.clear();
+    a.marker.at = a.file->size();
+    a.image = std::move(image);
+    return a;
+  }
+  size_t size() const { return file->size() + marker.bytes.size(); }
+  // The file's bytes in order, without copying them.
+  std::array<std::string_view, 3> pieces() const {
+    std::string_view f = *file;
+    return {f.substr(0, marker.at), marker.bytes, f.substr(marker.at)};
+  }
 };
 
 // An image URL and what the server returns for it in each crawl.
@@ -68,8 +96,8 @@ enum class Structure {
 
 struct Slot {
   Structure structure = Structure::figure;
-  int image = -1;       // ImageUrl index (-1 for inline icons)
-  int full = -1;        // thumb/gallery: full-size ImageUrl linked with <a>
+  int image = -1;                // ImageUrl index (-1 for inline icons)
+  int full = -1;                 // thumb/gallery: full-size ImageUrl linked with <a>
   std::vector<std::string> alt;  // per crawl (changes model metadata edits)
   std::string title;
   std::string caption;  // the text the structure yields as caption
@@ -85,9 +113,9 @@ struct Page {
   int kind = 0;
   Lang lang = Lang::pt;
   Charset charset = Charset::utf8;
-  std::string base_href;            // non-empty: <a> hrefs are relative to it
-  std::vector<std::string> title;   // per crawl
-  std::vector<int64_t> time;        // per crawl, 0 = not crawled
+  std::string base_href;           // non-empty: <a> hrefs are relative to it
+  std::vector<std::string> title;  // per crawl
+  std::vector<int64_t> time;       // per crawl, 0 = not crawled
   std::vector<Slot> slots;
   std::string h1, footer;
 };

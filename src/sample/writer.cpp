@@ -1,30 +1,19 @@
 #include "sample/writer.hpp"
 
+#include <zlib.h>
+
 #include <algorithm>
+#include <array>
 #include <cstdio>
 
-#include "archive/warc_writer.hpp"
+#include "core/digest.hpp"
 #include "core/timestamp.hpp"
-#include "sample/assets.hpp"
+#include "sample/crawler.hpp"
+#include "sample/gzip_file.hpp"
 #include "sample/html.hpp"
 
 namespace strata::sample {
 namespace {
-
-using archive::RecordType;
-using archive::WarcRecordSpec;
-using archive::WarcWriter;
-
-// Deterministic record ids need WarcRecordSpec::record_id; older writers draw random ones.
-template <typename Spec>
-void set_record_id(Spec& spec, const std::string& id) {
-  if constexpr (requires { spec.record_id; }) spec.record_id = id;
-}
-
-std::string http_date(int64_t t) {
-  // RFC 7231 form is not needed by any reader; ISO keeps it simple and deterministic.
-  return timestamp_to_iso8601(timestamp_from_epoch(t));
-}
 
 std::string host_of(const std::string& url) {
   size_t p = url.find("://") + 3;
@@ -36,6 +25,36 @@ std::string path_of(const std::string& url) {
   return p == std::string::npos ? "/" : url.substr(p);
 }
 
+// A stable public-looking IPv4 address per host (Heritrix records the address it fetched from).
+std::string ip_of(const std::string& host) {
+  uint32_t h = static_cast<uint32_t>(
+      crc32(0, reinterpret_cast<const Bytef*>(host.data()), static_cast<uInt>(host.size())));
+  return std::to_string(80 + (h >> 24) % 120) + "." + std::to_string((h >> 16) & 0xff) + "." +
+         std::to_string((h >> 8) & 0xff) + "." + std::to_string(1 + (h & 0xff) % 254);
+}
+
+std::string http_head(const std::string& type, size_t length, int64_t t) {
+  return "HTTP/1.1 200 OK\r\nDate: " + http_date(t) +
+         "\r\nServer: Apache\r\nContent-Type: " + type +
+         "\r\nContent-Length: " + std::to_string(length) + "\r\nConnection: close\r\n\r\n";
+}
+
+// A payload in pieces (an asset's file around its marker), written without joining them.
+using Body = std::array<std::string_view, 3>;
+
+size_t size_of(const Body& body) {
+  return body[0].size() + body[1].size() + body[2].size();
+}
+
+// One fetch: what the crawler asked for and what it got.
+struct Fetch {
+  const std::string& url;
+  int64_t t;
+  const std::string& referer;  // empty for seeds
+  const std::string& page_id;  // Browsertrix: the page being loaded
+  bool page;                   // a page (document) rather than an embedded image
+};
+
 struct Job {
   const World& w;
   const std::filesystem::path& dir;
@@ -44,139 +63,227 @@ struct Job {
   const Crawl& cr;
   WriteResult result;
 
-  std::string ua() const {
-    return cr.browsertrix ? "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like "
-                            "Gecko) Chrome/120.0 Safari/537.36"
-                          : "Mozilla/5.0 (compatible; heritrix/3.4.0 +http://arquivo.pt)";
+  Crawler crawler() const { return cr.browsertrix ? Crawler::browsertrix : Crawler::heritrix; }
+  std::string id(const char* what, const std::string& url, int in_crawl) const {
+    return record_id(w.options.seed, what, url, in_crawl);
   }
 
-  void put(WarcWriter& out, WarcRecordSpec spec, const std::string& id, Location* where) {
-    set_record_id(spec, id);
-    auto written = out.write(spec);
+  Member put(GzipMemberFile& out, const WarcFields& f, std::string_view head,
+             const Body& body = {}) {
     ++result.records;
-    if (where) where->offset = written.offset, where->length = written.length;
+    std::string warc = warc_head(crawler(), f, head.size() + size_of(body));
+    return out.write({warc, head, body[0], body[1], body[2], "\r\n\r\n"});
   }
 
-  void request(WarcWriter& out, const std::string& url, int64_t t) {
-    WarcRecordSpec spec;
-    spec.type = RecordType::request;
-    spec.target_uri = url;
-    spec.date = timestamp_from_epoch(t);
-    spec.block = "GET " + path_of(url) + " HTTP/1.1\r\nHost: " + host_of(url) +
-                 "\r\nUser-Agent: " + ua() + "\r\nAccept: */*\r\nConnection: close\r\n\r\n";
-    put(out, std::move(spec), record_id(w.options.seed, "request", url, crawl), nullptr);
-  }
-
-  std::string http_head(const std::string& type, size_t length, int64_t t) const {
-    return "HTTP/1.1 200 OK\r\nDate: " + http_date(t) + "\r\nServer: Apache\r\nContent-Type: " +
-           type + "\r\nContent-Length: " + std::to_string(length) + "\r\n\r\n";
-  }
-
-  Location response(WarcWriter& out, const std::string& file, const std::string& url, int64_t t,
-                    const std::string& type, const std::string& body) {
-    request(out, url, t);
-    WarcRecordSpec spec;
-    spec.type = RecordType::response;
-    spec.target_uri = url;
-    spec.date = timestamp_from_epoch(t);
-    spec.block = http_head(type, body.size(), t) + body;
-    Location where{file, 0, 0};
-    put(out, std::move(spec), record_id(w.options.seed, "response", url, crawl), &where);
-    return where;
-  }
-
-  void image(WarcWriter& out, const std::string& file, int id) {
-    const ImageUrl& u = w.images[static_cast<size_t>(id)];
-    int64_t t = u.capture[static_cast<size_t>(crawl)];
-    const Asset& a = w.assets[static_cast<size_t>(u.asset[static_cast<size_t>(crawl)])];
-    CaptureEvent ev{id, crawl, false, -1, {file, 0, 0}};
-    for (int c = 0; c < crawl; ++c)
-      if (u.capture[static_cast<size_t>(c)] && u.asset[static_cast<size_t>(c)] == u.asset[static_cast<size_t>(crawl)]) {
-        ev.revisit = true, ev.refers_to_crawl = c;
-        break;
-      }
-    if (!ev.revisit) {
-      ev.where = response(out, file, u.url, t, u.mime_reported, a.image.bytes);
-    } else {
-      request(out, u.url, t);
-      int64_t orig = u.capture[static_cast<size_t>(ev.refers_to_crawl)];
-      WarcRecordSpec spec;
-      spec.type = RecordType::revisit;
-      spec.target_uri = u.url;
-      spec.date = timestamp_from_epoch(t);
-      spec.block = http_head(u.mime_reported, a.image.bytes.size(), t);
-      spec.refers_to = record_id(w.options.seed, "response", u.url, ev.refers_to_crawl);
-      spec.refers_to_target_uri = u.url;
-      spec.refers_to_date = timestamp_from_epoch(orig);
-      spec.payload_digest = archive::http_payload_digest("\r\n\r\n" + a.image.bytes);
-      put(out, std::move(spec), record_id(w.options.seed, "revisit", u.url, crawl), &ev.where);
+  WarcFields fields(const char* type, const Fetch& fetch) const {
+    WarcFields f;
+    f.type = type;
+    f.uri = fetch.url;
+    f.date = fetch.t;
+    if (cr.browsertrix) {
+      f.page_id = fetch.page_id;
+      f.resource_type = fetch.page ? "document" : "image";
     }
-    result.captures.push_back(ev);
+    return f;
+  }
+
+  // Browsertrix digests every record (sha256); Heritrix only the payload of responses.
+  void digests(WarcFields& f, std::string_view head, const Body& body,
+               const std::string& payload_digest) const {
+    f.payload_digest = payload_digest;
+    if (!cr.browsertrix) return;
+    Hasher block(DigestAlgorithm::kSha256);
+    block.update(head);
+    for (std::string_view piece : body) block.update(piece);
+    f.block_digest = "sha256:" + block.finish_hex();
+  }
+
+  std::string request_block(const Fetch& fetch) const {
+    std::string host = host_of(fetch.url), path = path_of(fetch.url);
+    std::string referer = fetch.referer.empty() ? "" : "Referer: " + fetch.referer + "\r\n";
+    if (cr.browsertrix)
+      return "GET " + path + " HTTP/1.1\r\nHost: " + host +
+             "\r\nUser-Agent: Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like "
+             "Gecko) Chrome/120.0 Safari/537.36\r\nAccept: */*\r\n" +
+             referer + "\r\n";
+    return "GET " + path +
+           " HTTP/1.0\r\nUser-Agent: Mozilla/5.0 (compatible; heritrix/3.4.0 "
+           "+http://arquivo.pt)\r\nFrom: archive@arquivo.pt\r\nConnection: close\r\n" +
+           referer + "Host: " + host + "\r\n\r\n";
+  }
+
+  // What follows a response or revisit: the request, and for Heritrix a metadata record.
+  void after(GzipMemberFile& out, const Fetch& fetch, const std::string& response_id) {
+    WarcFields req = fields("request", fetch);
+    req.id = id("request", fetch.url, crawl);
+    req.concurrent_to = response_id;
+    req.content_type = "application/http; msgtype=request";
+    std::string block = request_block(fetch);
+    digests(req, block, {}, cr.browsertrix ? "sha256:" + sha256_hex("") : "");
+    put(out, req, block);
+    if (cr.browsertrix) return;
+    WarcFields meta = fields("metadata", fetch);
+    meta.id = id("metadata", fetch.url, crawl);
+    meta.concurrent_to = response_id;
+    meta.content_type = "application/warc-fields";
+    std::string via = fetch.referer.empty() ? "" : "via: " + fetch.referer + "\r\n";
+    put(out, meta, via + "hopsFromSeed: " + (fetch.page ? "L" : "E") + "\r\n");
+  }
+
+  Location response(GzipMemberFile& out, const std::string& file, const Fetch& fetch,
+                    const std::string& type, const Body& body, const std::string& payload_digest) {
+    WarcFields f = fields("response", fetch);
+    f.id = id("response", fetch.url, crawl);
+    f.content_type = "application/http; msgtype=response";
+    if (!cr.browsertrix) f.ip = ip_of(host_of(fetch.url));
+    std::string head = http_head(type, size_of(body), fetch.t);
+    digests(f, head, body, payload_digest);
+    Member m = put(out, f, head, body);
+    after(out, fetch, f.id);
+    return Location{file, m.offset, m.length};
+  }
+
+  std::string payload_digest(const Asset& a) const {
+    if (cr.browsertrix) return "sha256:" + a.sha256;
+    Hasher sha1(DigestAlgorithm::kSha1);
+    for (std::string_view piece : a.pieces()) sha1.update(piece);
+    return "sha1:" + sha1.finish_base32();
+  }
+
+  // The earlier crawl by the same crawler that fetched these bytes from `u` (crawlers
+  // deduplicate against their own earlier captures, in their own digest form), or -1.
+  int original_crawl(const ImageUrl& u) const {
+    for (int c = 0; c < crawl; ++c) {
+      size_t i = static_cast<size_t>(c);
+      if (u.capture[i] && u.asset[i] == u.asset[static_cast<size_t>(crawl)] &&
+          w.crawls[i].browsertrix == cr.browsertrix)
+        return c;
+    }
+    return -1;
+  }
+
+  Location revisit(GzipMemberFile& out, const std::string& file, const Fetch& fetch,
+                   const ImageUrl& u, const Asset& a, int original) {
+    WarcFields f = fields("revisit", fetch);
+    f.id = id("revisit", fetch.url, crawl);
+    f.content_type = "application/http; msgtype=response";
+    if (!cr.browsertrix) f.ip = ip_of(host_of(fetch.url));
+    f.refers_to_uri = u.url;
+    f.refers_to_date = u.capture[static_cast<size_t>(original)];
+    std::string head = http_head(u.mime_reported, a.size(), fetch.t);
+    digests(f, head, {}, payload_digest(a));
+    Member m = put(out, f, head);
+    after(out, fetch, f.id);
+    return Location{file, m.offset, m.length};
+  }
+
+  void image(GzipMemberFile& out, const std::string& file, int image_id, const Fetch& page) {
+    const ImageUrl& u = w.images[static_cast<size_t>(image_id)];
+    size_t c = static_cast<size_t>(crawl);
+    const Asset& a = w.assets[static_cast<size_t>(u.asset[c])];
+    Fetch fetch{u.url, u.capture[c], page.url, page.page_id, false};
+    CaptureEvent ev{image_id, crawl, false, original_crawl(u), {}};
+    ev.revisit = ev.refers_to_crawl >= 0;
+    ev.where = ev.revisit
+                   ? revisit(out, file, fetch, u, a, ev.refers_to_crawl)
+                   : response(out, file, fetch, u.mime_reported, a.pieces(), payload_digest(a));
+    result.captures.push_back(std::move(ev));
   }
 
   std::string file_name(bool late) const {
-    char buf[160];
+    char buf[200];
     std::string ts = timestamp_from_epoch(cr.start);
     if (cr.browsertrix)
-      std::snprintf(buf, sizeof buf, "%s/rec-%s-%05d%s.warc.gz", cr.collection.c_str(), ts.c_str(), shard, late ? "-late" : "");
+      std::snprintf(buf, sizeof buf, "%s/rec-%s-%05d%s.warc.gz", cr.collection.c_str(), ts.c_str(),
+                    shard, late ? "-late" : "");
     else
-      std::snprintf(buf, sizeof buf, "%s/%s-%s-%05d-%s.warc.gz", cr.collection.c_str(), cr.collection.c_str(), ts.c_str(), shard, late ? "late" : "crawler");
+      std::snprintf(buf, sizeof buf, "%s/%s-%s-%05d-%s.warc.gz", cr.collection.c_str(),
+                    cr.collection.c_str(), ts.c_str(), shard, late ? "late" : "crawler");
     return buf;
   }
 
-  void warcinfo(WarcWriter& out, const std::string& file) {
-    std::vector<archive::Header> fields = {
-        {"software", cr.browsertrix ? "Browsertrix-Crawler 1.0.4 (with warcio.js 2.2.1)"
-                                    : "Heritrix/3.4.0 http://crawler.archive.org"},
-        {"format", "WARC File Format 1.1"},
-        {"conformsTo", "http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/"},
-        {"isPartOf", cr.collection},
-        {"description", "strata sample, seed " + std::to_string(w.options.seed)},
-        {"robots", "obey"}};
-    WarcRecordSpec spec;
-    spec.type = RecordType::warcinfo;
-    spec.date = timestamp_from_epoch(cr.start);
-    std::string name = std::filesystem::path(file).filename().string();
-    spec.extra_headers.emplace_back("WARC-Filename", name);
-    for (const auto& [k, v] : fields) spec.block += k + ": " + v + "\r\n";
-    put(out, std::move(spec), record_id(w.options.seed, "warcinfo", name, crawl), nullptr);
+  std::string warcinfo_block() const {
+    if (cr.browsertrix)
+      return "software: Browsertrix-Crawler 1.0.4 (with warcio.js 2.2.1)\r\n"
+             "format: WARC File Format 1.1\r\n";
+    return "software: Heritrix/3.4.0 http://crawler.archive.org\r\n"
+           "format: WARC File Format 1.0\r\n"
+           "conformsTo: http://bibnum.bnf.fr/WARC/WARC_ISO_28500_version1_latestdraft.pdf\r\n"
+           "isPartOf: " +
+           cr.collection +
+           "\r\n"
+           "description: strata sample, seed " +
+           std::to_string(w.options.seed) +
+           "\r\n"
+           "robots: obey\r\n";
+  }
+
+  void warcinfo(GzipMemberFile& out, const std::string& file) {
+    WarcFields f;
+    f.type = "warcinfo";
+    f.date = cr.start;
+    f.filename = std::filesystem::path(file).filename().string();
+    f.id = id("warcinfo", f.filename, crawl);
+    f.content_type = "application/warc-fields";
+    put(out, f, warcinfo_block());
+  }
+
+  std::string page_id(const Page& p) const {
+    std::string rid = id("page", p.url, crawl);
+    return rid.substr(10, rid.size() - 11);  // the bare UUID
+  }
+
+  struct Files {
+    GzipMemberFile& main;
+    GzipMemberFile& late;
+    const std::string& main_name;
+    const std::string& late_name;
+    std::vector<char> done;  // image URLs already fetched in this job
+  };
+
+  void capture(Files& files, int image_id, const Fetch& page) {
+    size_t i = static_cast<size_t>(image_id);
+    if (image_id < 0 || !w.images[i].capture[static_cast<size_t>(crawl)] || files.done[i]) return;
+    files.done[i] = 1;
+    bool late = w.images[i].late;
+    image(late ? files.late : files.main, late ? files.late_name : files.main_name, image_id, page);
+  }
+
+  // Each page, then the images it pulls in; the site's unreferenced files after its home page.
+  void write_site(Files& files, const Site& site) {
+    static const std::string kNoReferer;
+    for (int pid : site.pages) {
+      const Page& p = w.pages[static_cast<size_t>(pid)];
+      RenderedPage html = render_page(w, p, crawl);
+      std::string pid_text = cr.browsertrix ? page_id(p) : "";
+      Fetch fetch{p.url, p.time[static_cast<size_t>(crawl)], kNoReferer, pid_text, true};
+      Location where = response(files.main, files.main_name, fetch, html.content_type,
+                                Body{html.body, {}, {}}, warc_digest(crawler(), html.body));
+      result.pages.push_back(PageEvent{pid, crawl, where});
+      for (const Slot& slot : p.slots) {
+        capture(files, slot.image, fetch);
+        capture(files, slot.full, fetch);
+      }
+      if (pid == site.pages.front())
+        for (int id : site.orphans) capture(files, id, fetch);
+    }
   }
 
   void run() {
     std::string main_name = file_name(false), late_name = file_name(true);
     std::filesystem::create_directories(dir / cr.collection);
-    WarcWriter main(dir / main_name), late(dir / late_name);
+    int level = w.options.fast ? Z_BEST_SPEED : Z_DEFAULT_COMPRESSION;
+    GzipMemberFile main(dir / main_name, level), late(dir / late_name, level);
     warcinfo(main, main_name);
     warcinfo(late, late_name);
-    int shards = shard_count(w);
-    std::vector<char> done(w.images.size(), 0);
-    for (size_t s = static_cast<size_t>(shard); s < w.sites.size(); s += static_cast<size_t>(shards)) {
+    Files files{main, late, main_name, late_name, std::vector<char>(w.images.size(), 0)};
+    size_t shards = static_cast<size_t>(shard_count(w));
+    for (size_t s = static_cast<size_t>(shard); s < w.sites.size(); s += shards) {
       const Site& site = w.sites[s];
-      if (crawl < site.first_crawl || crawl > site.last_crawl) continue;
-      auto capture = [&](int id) {
-        if (id < 0) return;
-        const ImageUrl& u = w.images[static_cast<size_t>(id)];
-        int64_t t = u.capture[static_cast<size_t>(crawl)];
-        if (!t) return;
-        if (done[static_cast<size_t>(id)]) return;
-        done[static_cast<size_t>(id)] = 1;
-        if (u.late) image(late, late_name, id);
-        else image(main, main_name, id);
-      };
-      for (int pid : site.pages) {
-        const Page& p = w.pages[static_cast<size_t>(pid)];
-        RenderedPage html = render_page(w, p, crawl);
-        Location where = response(main, main_name, p.url, p.time[static_cast<size_t>(crawl)], html.content_type, html.body);
-        result.pages.push_back(PageEvent{pid, crawl, where});
-        for (const Slot& slot : p.slots) {
-          capture(slot.image);
-          capture(slot.full);
-        }
-      }
-      for (int id : site.orphans) capture(id);
+      if (crawl >= site.first_crawl && crawl <= site.last_crawl) write_site(files, site);
     }
-    main.flush();
-    late.flush();
+    main.close();
+    late.close();
     result.files = {main_name, late_name};
     result.bytes = main.bytes_written() + late.bytes_written();
   }
@@ -195,7 +302,8 @@ WriteResult write_job(const World& w, const std::filesystem::path& dir, int craw
 }
 
 std::string record_id(uint64_t seed, const std::string& what, const std::string& url, int crawl) {
-  std::string h = sha256_hex(std::to_string(seed) + "|" + what + "|" + url + "|" + std::to_string(crawl));
+  std::string h =
+      sha256_hex(std::to_string(seed) + "|" + what + "|" + url + "|" + std::to_string(crawl));
   return "<urn:uuid:" + h.substr(0, 8) + "-" + h.substr(8, 4) + "-4" + h.substr(13, 3) + "-a" +
          h.substr(17, 3) + "-" + h.substr(20, 12) + ">";
 }

@@ -1,13 +1,13 @@
 #pragma once
-// Writes the planned world as WARC/1.1 files (archive::WarcWriter, one gzip member per
-// record): per crawl and shard a main file (warcinfo, then request+response per page and the
-// images it pulls in, revisits for unchanged images) and a second file for "late" images.
+// Writes the planned world as WARC files in the dialect of each crawl's crawler
+// (sample/crawler.hpp), one gzip member per record: per crawl and shard a main file
+// (warcinfo, then per page its response and request, then the images it pulls in, revisits
+// for unchanged images) and a second file for "late" images.
 #include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
 
-#include "archive/warc_writer.hpp"
 #include "sample/world.hpp"
 
 namespace strata::sample {
@@ -44,12 +44,6 @@ struct WriteResult {
 // Number of (crawl, shard) jobs; each writes its own files and can run in its own thread.
 int shard_count(const World& w);
 WriteResult write_job(const World& w, const std::filesystem::path& dir, int crawl, int shard);
-
-// Whether the archive writer accepts our record ids (otherwise it draws random ones and the
-// WARC bytes, though not their content, differ between runs).
-template <typename Spec>
-inline constexpr bool kHasRecordId = requires(Spec s) { s.record_id; };
-inline constexpr bool kDeterministicRecordIds = kHasRecordId<archive::WarcRecordSpec>;
 
 // Deterministic record id for a record of the world.
 std::string record_id(uint64_t seed, const std::string& what, const std::string& url, int crawl);

@@ -61,6 +61,7 @@ class PipelineTruth : public ::testing::Test {
       fs::create_directories(out);
       auto result = extract::run_extraction(archives, xopts, out, 2, {}, nullptr);
       ASSERT_EQ(result.unusable, 0u);
+      too_large_ += result.counters.get("images_too_large");
     }
     std::vector<merge::Source> sources;
     for (const auto& dir : fs::directory_iterator(*work_ / "extract"))
@@ -76,9 +77,18 @@ class PipelineTruth : public ::testing::Test {
     delete work_;
   }
   static fs::path* work_;
+  static int64_t too_large_;
 };
 
 fs::path* PipelineTruth::work_ = nullptr;
+int64_t PipelineTruth::too_large_ = 0;
+
+TEST_F(PipelineTruth, ExtractionDropsTheImagesTheTruthExpectsTooLarge) {
+  std::ifstream in(*work_ / "sample" / "truth" / "manifest.json");
+  Json manifest = Json::parse(std::string(std::istreambuf_iterator<char>(in), {}));
+  EXPECT_GE(manifest["imagesTooLarge"].get<int64_t>(), 1);
+  EXPECT_EQ(too_large_, manifest["imagesTooLarge"].get<int64_t>());
+}
 
 TEST_F(PipelineTruth, MergedDocumentsEqualGroundTruth) {
   auto truth = load_documents(*work_ / "sample" / "truth" / "documents.jsonl");

@@ -8,6 +8,7 @@
 
 #include <jpeglib.h>
 
+#include "core/digest.hpp"
 #include "sample/assets.hpp"
 #include "sample/encode.hpp"
 
@@ -92,7 +93,8 @@ TEST(SampleImages, GifStaticAndAnimated) {
 TEST(SampleImages, WebpDecodesWithDeclaredSize) {
   auto img = make_image(kConcept, 300, 200, ImageFormat::webp, 75);
   int w = 0, h = 0;
-  ASSERT_TRUE(WebPGetInfo(reinterpret_cast<const uint8_t*>(img.bytes.data()), img.bytes.size(), &w, &h));
+  ASSERT_TRUE(
+      WebPGetInfo(reinterpret_cast<const uint8_t*>(img.bytes.data()), img.bytes.size(), &w, &h));
   EXPECT_EQ(w, 300);
   EXPECT_EQ(h, 200);
 }
