@@ -3,7 +3,8 @@
 // shared/data, then measures for at least S seconds each (default 5):
 //   thumbnails/s on one thread (decode + fit 200x200 + sharpen + WebP), and on T threads;
 //   pHash/s on one thread (full decode + Lanczos 32x32 + DCT);
-//   NSFW classifications/s (OpenCV DNN, default model) at batch 1 and 16, 1 and T threads;
+//   NSFW classifications/s (OpenCV DNN, default model) at batch 1 and 16, 1 and T threads,
+//   and T classifiers side by side with one OpenCV thread each;
 //   full analysis (thumbnail + pHash + NSFW, thumbnails written) images/s on T threads.
 #include <opencv2/core.hpp>
 
@@ -144,8 +145,16 @@ int main(int argc, char** argv) {
              batches * double(batch));
     }
   }
-  // Whole analysis, one Analyzer (own classifier, OpenCV single-threaded) per thread.
+  // T classifiers side by side, one OpenCV thread each (run_analysis' layout).
   cv::setNumThreads(1);
+  std::vector<std::unique_ptr<NsfwClassifier>> side_by_side;
+  for (unsigned t = 0; t < c.threads; ++t)
+    side_by_side.push_back(std::make_unique<NsfwClassifier>(*root / c.model));
+  report("NSFW " + c.model + ", batch 1, " + std::to_string(c.threads) +
+             " classifiers x 1 OpenCV thread",
+         rate(c.threads, c.seconds, frames.size(),
+              [&](size_t i, unsigned t) { side_by_side[t]->classify(*frames[i]); }));
+  // Whole analysis, one Analyzer (own classifier, OpenCV single-threaded) per thread.
   const fs::path store_dir = fs::temp_directory_path() / "strata-bench-analyze";
   const ThumbnailStore store(store_dir);
   std::vector<std::unique_ptr<NsfwClassifier>> classifiers;
