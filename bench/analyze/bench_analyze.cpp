@@ -11,6 +11,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <functional>
 #include <iostream>
@@ -57,11 +58,25 @@ std::vector<std::string> load_images(const fs::path& shared) {
   return out;
 }
 
-// Runs `work(i)` over items round-robin on `threads` threads for `seconds`; items/s.
-double rate(unsigned threads, double seconds, size_t items,
-            const std::function<void(size_t, unsigned)>& work) {
+// CPU seconds the process has used, OpenCV's threads included (load-independent, unlike
+// wall time).
+double process_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
+
+struct Rate {
+  double per_second = 0;      // wall clock
+  double per_cpu_second = 0;  // per second of CPU the process got
+};
+
+// Runs `work(i)` over items round-robin on `threads` threads for `seconds`.
+Rate rate(unsigned threads, double seconds, size_t items,
+          const std::function<void(size_t, unsigned)>& work) {
   std::atomic<size_t> next{0};
   std::atomic<bool> stop{false};
+  const double cpu_start = process_cpu_seconds();
   const auto start = Clock::now();
   std::vector<std::thread> pool;
   for (unsigned t = 0; t < threads; ++t)
@@ -73,11 +88,14 @@ double rate(unsigned threads, double seconds, size_t items,
       }
     });
   for (auto& th : pool) th.join();
-  return double(next) / std::chrono::duration<double>(Clock::now() - start).count();
+  const double cpu_total = process_cpu_seconds() - cpu_start;
+  const double wall = std::chrono::duration<double>(Clock::now() - start).count();
+  return {double(next) / wall, cpu_total > 0 ? double(next) / cpu_total : 0};
 }
 
-void report(const std::string& name, double per_second, const std::string& unit = "images/s") {
-  std::cout << "  " << name << ": " << per_second << ' ' << unit << '\n';
+void report(const std::string& name, Rate r) {
+  std::cout << "  " << name << ": " << r.per_second << " images/s, " << r.per_cpu_second
+            << " per CPU-second\n";
 }
 
 }  // namespace
@@ -135,14 +153,14 @@ int main(int argc, char** argv) {
     cv::setNumThreads(cv_threads);
     NsfwClassifier classifier(*root / c.model);
     for (size_t batch : {size_t(1), size_t(16)}) {
-      const double batches = rate(1, c.seconds, frames.size(), [&](size_t i, unsigned) {
+      const Rate batches = rate(1, c.seconds, frames.size(), [&](size_t i, unsigned) {
         std::vector<const RgbImage*> b;
         for (size_t k = 0; k < batch; ++k) b.push_back(frames[(i * batch + k) % frames.size()]);
         classifier.classify_batch(b);
       });
       report("NSFW " + c.model + ", batch " + std::to_string(batch) + ", OpenCV threads " +
                  std::to_string(cv_threads),
-             batches * double(batch));
+             {batches.per_second * double(batch), batches.per_cpu_second * double(batch)});
     }
   }
   // T classifiers side by side, one OpenCV thread each (run_analysis' layout).
