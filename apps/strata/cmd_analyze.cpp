@@ -1,10 +1,12 @@
 // `strata analyze`: thumbnails, perceptual hashes and NSFW scores for every new image digest
-// of a documents.jsonl (docs/analysis.md).
+// of a documents.jsonl (docs/analysis.md). When the output folder holds an index, its
+// documents get the new results at once (no re-indexing).
 #include <exception>
 #include <iostream>
 #include <memory>
+#include <thread>
 
-#include "analyze/run.hpp"
+#include "cmd_analyze_options.hpp"
 #include "command.hpp"
 #include "core/exit_codes.hpp"
 
@@ -12,34 +14,25 @@ namespace strata {
 namespace {
 
 struct AnalyzeCommand {
-  std::string documents, out, archive_root, models, model;
-  bool no_nsfw = false;
-  uint64_t max_pixels = 0;
+  std::string documents, out;
+  unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+  AnalysisOptions analysis;
 };
 
+bool has_problems(const Json& counters) {
+  for (const char* name : {"bytes_missing", "documents_invalid", "decode_corrupt",
+                           "decode_unsupported", "decode_too_large"})
+    if (counters.value(name, 0) > 0) return true;
+  return false;
+}
+
 int run(const AnalyzeCommand& cmd) {
-  analyze::RunOptions options;
-  options.documents = cmd.documents;
-  options.out = cmd.out;
-  options.archive_root = cmd.archive_root;
-  options.models = cmd.models;
-  options.model_variant = cmd.model;
-  options.classify = !cmd.no_nsfw;
-  options.max_pixels = cmd.max_pixels;
-  try {
-    const Counters counters = analyze::run_analysis(options);
-    std::cerr << "analyze:\n" << counters.to_text();
-    if (counters.get("model_missing"))
-      std::cerr << "NSFW model not found (run scripts/setup-npm or pass --models): images stay "
-                   "hidden under safe search\n";
-    const bool problems = counters.get("bytes_missing") || counters.get("documents_invalid") ||
-                          counters.get("decode_corrupt") || counters.get("decode_unsupported") ||
-                          counters.get("decode_too_large");
-    return problems ? exit_code::input_problems : exit_code::ok;
-  } catch (const std::exception& e) {
-    std::cerr << "strata analyze: " << e.what() << '\n';
+  Json report;
+  if (!run_analysis_step(cmd.analysis, cmd.documents, cmd.out, cmd.jobs, nullptr, report))
     return exit_code::failure;
-  }
+  std::cerr << "analyze: " << report["analysis"].dump(2) << '\n';
+  if (!refresh_existing_index(cmd.out)) return exit_code::failure;
+  return has_problems(report["analysis"]) ? exit_code::input_problems : exit_code::ok;
 }
 
 const bool registered = cli::register_command(
@@ -50,15 +43,8 @@ const bool registered = cli::register_command(
           ->required();
       app.add_option("-o,--out", cmd->out, "index folder: analysis.jsonl and thumbs/ go here")
           ->required();
-      app.add_option("--archive-root", cmd->archive_root,
-                     "folder that relative imgFile paths are under");
-      app.add_option("--models", cmd->models,
-                     "models/nsfwjs folder (default: found from the working folder)");
-      app.add_option("--model", cmd->model,
-                     "mobilenet_v2 (default), mobilenet_v2_mid or inception_v3");
-      app.add_flag("--no-nsfw", cmd->no_nsfw, "skip NSFW classification");
-      app.add_option("--max-pixels", cmd->max_pixels,
-                     "refuse images declaring more pixels (default 15000x15000)");
+      app.add_option("--jobs", cmd->jobs, "worker threads (default: all cores)");
+      add_analysis_options(app, cmd->analysis, false);
       return [cmd] { return run(*cmd); };
     });
 

@@ -1,11 +1,15 @@
 // `strata block add|remove|list`: the moderation block list beside the index
-// (<index>/blocklist.txt, format in src/analyze/blocklist.hpp and docs/analysis.md).
+// (<index>/blocklist.txt, format in src/analyze/blocklist.hpp and docs/analysis.md). Changes
+// reach the index's documents at once (no re-indexing; a running server sees them at its
+// next request).
 #include <iostream>
 #include <memory>
 
 #include "analyze/blocklist.hpp"
+#include "cmd_analyze_options.hpp"
 #include "command.hpp"
 #include "core/exit_codes.hpp"
+#include "index/moderation.hpp"
 
 namespace strata {
 namespace {
@@ -16,7 +20,7 @@ struct BlockCommand {
 };
 
 int change(const BlockCommand& cmd, bool add) {
-  const auto file = std::filesystem::path(cmd.index) / "blocklist.txt";
+  const auto file = index::blocklist_file(cmd.index);
   analyze::BlockList list = analyze::BlockList::load(file);
   int changed = 0;
   for (const auto& text : cmd.patterns) {
@@ -35,6 +39,7 @@ int change(const BlockCommand& cmd, bool add) {
     std::cerr << "cannot write " << file << '\n';
     return exit_code::failure;
   }
+  if (changed && !refresh_existing_index(cmd.index)) return exit_code::failure;
   return exit_code::ok;
 }
 
@@ -56,8 +61,7 @@ const bool registered = cli::register_command(
       list->callback([action] { *action = 3; });
       return [cmd, action] {
         if (*action == 1 || *action == 2) return change(*cmd, *action == 1);
-        const auto list_file =
-            analyze::BlockList::load(std::filesystem::path(cmd->index) / "blocklist.txt");
+        const auto list_file = analyze::BlockList::load(index::blocklist_file(cmd->index));
         for (const auto& p : list_file.patterns()) std::cout << p.to_string() << '\n';
         return exit_code::ok;
       };

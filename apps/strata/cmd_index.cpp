@@ -1,7 +1,8 @@
 // `strata index --index DIR --collection NAME [--jobs N] ARCHIVE...`: the whole pipeline,
-// extraction -> merge -> index, with intermediate files in a work folder removed at the end.
-// The index step is one transaction, so a killed run leaves the index as it was and
-// re-running completes it; re-indexing the same collection changes nothing.
+// extraction -> merge -> analysis -> index, with intermediate files in a work folder removed
+// at the end. Analysis runs once per digest ever (<index>/analysis.jsonl is the cache). The
+// index step is one transaction, so a killed run leaves the index as it was and re-running
+// completes it; re-indexing the same collection changes nothing.
 #include <unistd.h>
 
 #include <filesystem>
@@ -9,12 +10,14 @@
 #include <memory>
 #include <thread>
 
+#include "cmd_analyze_options.hpp"
 #include "command.hpp"
 #include "core/exit_codes.hpp"
 #include "core/inputs.hpp"
 #include "core/log.hpp"
 #include "extract/stage.hpp"
 #include "index/index_documents.hpp"
+#include "index/moderation.hpp"
 #include "merge/folder.hpp"
 
 namespace strata {
@@ -29,6 +32,7 @@ struct IndexCommand {
   uint64_t memory = uint64_t{1} << 30;
   int min_side = 50;
   bool keep_work = false;
+  AnalysisOptions analysis;
 };
 
 fs::path work_folder(const IndexCommand& cmd) {
@@ -46,7 +50,7 @@ bool extract_step(const IndexCommand& cmd, const std::vector<fs::path>& archives
   uint64_t total = 0;
   std::error_code ec;
   for (const auto& a : archives) total += fs::file_size(a, ec);
-  Progress progress("1/3 extract", total);
+  Progress progress("1/4 extract", total);
   auto result =
       extract::run_extraction(archives, options, out, cmd.jobs, problems.sink(), &progress);
   progress.finish();
@@ -59,7 +63,7 @@ bool extract_step(const IndexCommand& cmd, const std::vector<fs::path>& archives
 // Step 2: work/extract -> work/docs/documents.jsonl.
 bool merge_step(const IndexCommand& cmd, const fs::path& extract_dir, const fs::path& docs_dir,
                 Json& report) {
-  Progress progress("2/3 merge", merge::total_size(merge::extraction_files(extract_dir)));
+  Progress progress("2/4 merge", merge::total_size(merge::extraction_files(extract_dir)));
   merge::MergeOptions options;
   options.jobs = cmd.jobs;
   options.memory = cmd.memory;
@@ -70,15 +74,28 @@ bool merge_step(const IndexCommand& cmd, const fs::path& extract_dir, const fs::
   return result.error.empty();
 }
 
-// Step 3: documents -> the Xapian index, merged by digest with what is already there.
+// Step 3: thumbnails, pHash and NSFW scores of the new digests -> <index>/analysis.jsonl.
+bool analysis_step(const IndexCommand& cmd, const fs::path& documents, Json& report) {
+  std::error_code ec;
+  Progress progress("3/4 analyse", fs::file_size(documents, ec));
+  const bool ok =
+      run_analysis_step(cmd.analysis, documents, cmd.index_dir, cmd.jobs, &progress, report);
+  progress.finish();
+  return ok;
+}
+
+// Step 4: documents -> the Xapian index, merged by digest with what is already there, joined
+// with the analysis results and the block list.
 bool index_step(const IndexCommand& cmd, const fs::path& documents, Json& report) {
   index::IndexOptions options;
   options.index_dir = cmd.index_dir;
   options.collection = cmd.collection;
   options.inputs = {documents};
-  Progress progress("3/3 index", 0, "docs");
+  options.moderate = index::moderation_of(cmd.index_dir);
+  Progress progress("4/4 index", 0, "docs");
   try {
     report["index"] = index::to_json(index::index_documents(options));
+    if (index::blocklist_changed(cmd.index_dir)) refresh_existing_index(cmd.index_dir);
   } catch (const std::exception& e) {
     progress.finish();
     std::cerr << "index: indexing failed, index left unchanged: " << e.what() << '\n';
@@ -105,6 +122,7 @@ int run(const IndexCommand& cmd) {
   Json report = {{"archives", archives.size()}, {"collection", cmd.collection}};
   bool ok = extract_step(cmd, archives, work / "extract", problems, report) &&
             merge_step(cmd, work / "extract", work / "docs", report) &&
+            analysis_step(cmd, work / "docs" / "documents.jsonl", report) &&
             index_step(cmd, work / "docs" / "documents.jsonl", report);
   if (!cmd.keep_work) fs::remove_all(work, ec);
   std::cout << report.dump(2) << '\n';
@@ -126,6 +144,7 @@ const bool registered = cli::register_command(
       app.add_option("--work", cmd->work_dir,
                      "Folder for intermediate files (default: beside the index)");
       app.add_flag("--keep-work", cmd->keep_work, "Keep the intermediate JSONL files");
+      add_analysis_options(app, cmd->analysis, true);
       return [cmd] { return run(*cmd); };
     });
 

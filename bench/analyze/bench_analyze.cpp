@@ -3,13 +3,15 @@
 // shared/data, then measures for at least S seconds each (default 5):
 //   thumbnails/s on one thread (decode + fit 200x200 + sharpen + WebP), and on T threads;
 //   pHash/s on one thread (full decode + Lanczos 32x32 + DCT);
-//   NSFW classifications/s (OpenCV DNN, default model) at batch 1 and 16, 1 and T threads;
+//   NSFW classifications/s (OpenCV DNN, default model) at batch 1 and 16, 1 and T threads,
+//   and T classifiers side by side with one OpenCV thread each;
 //   full analysis (thumbnail + pHash + NSFW, thumbnails written) images/s on T threads.
 #include <opencv2/core.hpp>
 
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <functional>
 #include <iostream>
@@ -56,11 +58,25 @@ std::vector<std::string> load_images(const fs::path& shared) {
   return out;
 }
 
-// Runs `work(i)` over items round-robin on `threads` threads for `seconds`; items/s.
-double rate(unsigned threads, double seconds, size_t items,
-            const std::function<void(size_t, unsigned)>& work) {
+// CPU seconds the process has used, OpenCV's threads included (load-independent, unlike
+// wall time).
+double process_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
+
+struct Rate {
+  double per_second = 0;      // wall clock
+  double per_cpu_second = 0;  // per second of CPU the process got
+};
+
+// Runs `work(i)` over items round-robin on `threads` threads for `seconds`.
+Rate rate(unsigned threads, double seconds, size_t items,
+          const std::function<void(size_t, unsigned)>& work) {
   std::atomic<size_t> next{0};
   std::atomic<bool> stop{false};
+  const double cpu_start = process_cpu_seconds();
   const auto start = Clock::now();
   std::vector<std::thread> pool;
   for (unsigned t = 0; t < threads; ++t)
@@ -72,11 +88,14 @@ double rate(unsigned threads, double seconds, size_t items,
       }
     });
   for (auto& th : pool) th.join();
-  return double(next) / std::chrono::duration<double>(Clock::now() - start).count();
+  const double cpu_total = process_cpu_seconds() - cpu_start;
+  const double wall = std::chrono::duration<double>(Clock::now() - start).count();
+  return {double(next) / wall, cpu_total > 0 ? double(next) / cpu_total : 0};
 }
 
-void report(const std::string& name, double per_second, const std::string& unit = "images/s") {
-  std::cout << "  " << name << ": " << per_second << ' ' << unit << '\n';
+void report(const std::string& name, Rate r) {
+  std::cout << "  " << name << ": " << r.per_second << " images/s, " << r.per_cpu_second
+            << " per CPU-second\n";
 }
 
 }  // namespace
@@ -134,18 +153,26 @@ int main(int argc, char** argv) {
     cv::setNumThreads(cv_threads);
     NsfwClassifier classifier(*root / c.model);
     for (size_t batch : {size_t(1), size_t(16)}) {
-      const double batches = rate(1, c.seconds, frames.size(), [&](size_t i, unsigned) {
+      const Rate batches = rate(1, c.seconds, frames.size(), [&](size_t i, unsigned) {
         std::vector<const RgbImage*> b;
         for (size_t k = 0; k < batch; ++k) b.push_back(frames[(i * batch + k) % frames.size()]);
         classifier.classify_batch(b);
       });
       report("NSFW " + c.model + ", batch " + std::to_string(batch) + ", OpenCV threads " +
                  std::to_string(cv_threads),
-             batches * double(batch));
+             {batches.per_second * double(batch), batches.per_cpu_second * double(batch)});
     }
   }
-  // Whole analysis, one Analyzer (own classifier, OpenCV single-threaded) per thread.
+  // T classifiers side by side, one OpenCV thread each (run_analysis' layout).
   cv::setNumThreads(1);
+  std::vector<std::unique_ptr<NsfwClassifier>> side_by_side;
+  for (unsigned t = 0; t < c.threads; ++t)
+    side_by_side.push_back(std::make_unique<NsfwClassifier>(*root / c.model));
+  report("NSFW " + c.model + ", batch 1, " + std::to_string(c.threads) +
+             " classifiers x 1 OpenCV thread",
+         rate(c.threads, c.seconds, frames.size(),
+              [&](size_t i, unsigned t) { side_by_side[t]->classify(*frames[i]); }));
+  // Whole analysis, one Analyzer (own classifier, OpenCV single-threaded) per thread.
   const fs::path store_dir = fs::temp_directory_path() / "strata-bench-analyze";
   const ThumbnailStore store(store_dir);
   std::vector<std::unique_ptr<NsfwClassifier>> classifiers;

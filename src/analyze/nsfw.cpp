@@ -45,9 +45,12 @@ std::optional<std::filesystem::path> find_nsfw_models() {
     if (const char* env = std::getenv(env_name);
         env && *env && fs::is_directory(fs::path(env) / "models/nsfwjs", ec))
       return fs::path(env) / "models/nsfwjs";
-  for (fs::path dir = fs::current_path(ec); !dir.empty(); dir = dir.parent_path()) {
-    if (fs::is_directory(dir / "models/nsfwjs", ec)) return dir / "models/nsfwjs";
-    if (dir == dir.parent_path()) break;
+  // The working folder's ancestors, then the executable's (a checkout's build folder).
+  for (fs::path start : {fs::current_path(ec), fs::read_symlink("/proc/self/exe", ec)}) {
+    for (fs::path dir = start; !dir.empty(); dir = dir.parent_path()) {
+      if (fs::is_directory(dir / "models/nsfwjs", ec)) return dir / "models/nsfwjs";
+      if (dir == dir.parent_path()) break;
+    }
   }
   return std::nullopt;
 }

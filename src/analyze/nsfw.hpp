@@ -46,7 +46,8 @@ NsfwScores most_unsafe(const std::vector<NsfwScores>& frames);
 inline constexpr const char* kDefaultNsfwModel = "mobilenet_v2";
 
 // $STRATA_MODELS/nsfwjs, else the first models/nsfwjs found in the working folder or its
-// parents (a checkout's root after scripts/setup-npm); nullopt when absent.
+// parents, else in the executable's folder or its parents (a checkout's root after
+// scripts/setup-npm); nullopt when absent.
 std::optional<std::filesystem::path> find_nsfw_models();
 
 class NsfwClassifier {

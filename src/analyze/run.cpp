@@ -1,43 +1,127 @@
 #include "analyze/run.hpp"
 
+#include <opencv2/core.hpp>
+
+#include <atomic>
 #include <fstream>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
+#include <thread>
+#include <vector>
 
 #include "analyze/analyzer.hpp"
 #include "archive/reader.hpp"
 #include "core/json.hpp"
-#include "core/log.hpp"
 
 namespace strata::analyze {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::unique_ptr<NsfwClassifier> open_classifier(const RunOptions& o, std::string& variant,
-                                                Counters& counters) {
+// Images analysed between two waits for the workers: bounds the memory of a run.
+constexpr size_t kChunk = 512;
+
+struct Job {
+  std::string digest, file;
+  uint64_t offset = 0;
+};
+
+std::unique_ptr<NsfwClassifier> open_classifier(const RunOptions& o, const std::string& variant) {
   if (!o.classify) return nullptr;
   const auto root = o.models.empty() ? find_nsfw_models() : std::optional<fs::path>(o.models);
-  variant = o.model_variant.empty() ? kDefaultNsfwModel : o.model_variant;
-  if (!root || !fs::exists(*root / variant / "model.json")) {
-    counters.add("model_missing");
-    return nullptr;
-  }
+  if (!root || !fs::exists(*root / variant / "model.json")) return nullptr;
   return std::make_unique<NsfwClassifier>(*root / variant);
 }
 
+// Where a relative imgFile is: see RunOptions::archive_root.
+std::string resolve_archive(const RunOptions& o, const std::string& file) {
+  if (file.empty() || fs::path(file).is_absolute()) return file;
+  const fs::path beside = o.documents.parent_path();
+  std::vector<fs::path> candidates;
+  if (!o.archive_root.empty()) candidates.push_back(o.archive_root / file);
+  candidates.insert(candidates.end(), {fs::path(file), beside / file, beside.parent_path() / file});
+  std::error_code ec;
+  for (const auto& c : candidates)
+    if (fs::is_regular_file(c, ec)) return c.string();
+  return file;
+}
+
 // The image's bytes from its archive record; empty when unavailable.
-std::string fetch_bytes(const RunOptions& o, const Json& doc) {
-  std::string file = doc.value("imgFile", "");
-  if (file.empty()) return {};
-  if (!o.archive_root.empty() && fs::path(file).is_relative())
-    file = (o.archive_root / file).string();
-  auto reader =
-      archive::read_record_at(file, doc.value("imgOffset", uint64_t{0}), {}, [](const auto&...) {});
+std::string fetch_bytes(const Job& job) {
+  if (job.file.empty()) return {};
+  auto reader = archive::read_record_at(job.file, job.offset, {}, [](const auto&...) {});
   std::string payload;
   if (!reader || reader->read_payload(payload) != archive::PayloadStatus::ok) return {};
   return payload;
 }
+
+// One Analyzer (and classifier: not thread-safe) per worker thread.
+struct Worker {
+  std::unique_ptr<NsfwClassifier> classifier;
+  std::unique_ptr<Analyzer> analyzer;
+  Counters counters;
+};
+
+class Pool {
+ public:
+  Pool(const RunOptions& o, const std::string& variant, const ThumbnailStore& store,
+       std::ofstream& out)
+      : out_(out) {
+    AnalyzerOptions options;
+    options.model_variant = variant;
+    if (o.max_pixels) options.thumbnails.limits.max_pixels = o.max_pixels;
+    const unsigned jobs = std::max(1u, o.jobs);
+    for (unsigned i = 0; i < jobs; ++i) {
+      auto w = std::make_unique<Worker>();
+      w->classifier = open_classifier(o, variant);
+      w->analyzer = std::make_unique<Analyzer>(options, store, w->classifier.get());
+      workers_.push_back(std::move(w));
+    }
+  }
+  bool classifies() const { return workers_.front()->classifier != nullptr; }
+
+  // Analyses the jobs on all workers; lines go to analysis.jsonl as they finish.
+  void run(const std::vector<Job>& jobs) {
+    std::atomic<size_t> next{0};
+    std::vector<std::thread> threads;
+    for (auto& w : workers_)
+      threads.emplace_back([&, worker = w.get()] {
+        for (size_t i = next++; i < jobs.size(); i = next++) analyze_one(*worker, jobs[i]);
+      });
+    for (auto& t : threads) t.join();
+  }
+
+  Counters counters() const {
+    Counters all;
+    for (const auto& w : workers_) {
+      all.merge(w->counters);
+      all.merge(w->analyzer->counters());
+    }
+    return all;
+  }
+
+ private:
+  void analyze_one(Worker& w, const Job& job) {
+    const std::string bytes = fetch_bytes(job);
+    AnalysisRecord record;
+    if (bytes.empty()) {
+      record.digest = job.digest;
+      record.missing_bytes = true;
+      w.counters.add("bytes_missing");
+    } else {
+      record = w.analyzer->analyze(job.digest, bytes);
+    }
+    const std::string line = to_json(record).dump() + '\n';
+    std::lock_guard lock(mutex_);
+    out_ << line;
+    out_.flush();  // the cache stays valid when a run is killed
+  }
+
+  std::vector<std::unique_ptr<Worker>> workers_;
+  std::ofstream& out_;
+  std::mutex mutex_;
+};
 
 }  // namespace
 
@@ -61,15 +145,16 @@ Counters run_analysis(const RunOptions& o) {
   std::set<std::string> done = analysed_digests(analysis);
   std::ofstream out(analysis, std::ios::app);
   Counters counters;
-  std::string variant;
-  auto classifier = open_classifier(o, variant, counters);
-  AnalyzerOptions options;
-  options.model_variant = variant;
-  if (o.max_pixels) options.thumbnails.limits.max_pixels = o.max_pixels;
+  const std::string variant = o.model_variant.empty() ? kDefaultNsfwModel : o.model_variant;
+  // Workers run side by side: one OpenCV thread each uses the cores best (docs/BENCHMARKS.md).
+  if (o.jobs > 1) cv::setNumThreads(1);
   const ThumbnailStore store(o.out / "thumbs");
-  Analyzer analyzer(options, store, classifier.get());
+  Pool pool(o, variant, store, out);
+  if (o.classify && !pool.classifies()) counters.add("model_missing");
+  std::vector<Job> jobs;
   std::string line;
   while (std::getline(docs, line)) {
+    if (o.progress) o.progress->advance(line.size() + 1);
     const Json doc = Json::parse(line, nullptr, false);
     const std::string digest = doc.is_object() ? doc.value("imgDigest", "") : "";
     if (!ThumbnailStore::valid_digest(digest)) {
@@ -81,19 +166,14 @@ Counters run_analysis(const RunOptions& o) {
       counters.add("already_analysed");
       continue;
     }
-    const std::string bytes = fetch_bytes(o, doc);
-    AnalysisRecord record;
-    if (bytes.empty()) {
-      record.digest = digest;
-      record.missing_bytes = true;
-      counters.add("bytes_missing");
-    } else {
-      record = analyzer.analyze(digest, bytes);
-    }
-    out << to_json(record).dump() << '\n';
-    out.flush();
+    jobs.push_back({digest, resolve_archive(o, doc.value("imgFile", "")),
+                    doc.value("imgOffset", uint64_t{0})});
+    if (jobs.size() < kChunk) continue;
+    pool.run(jobs);
+    jobs.clear();
   }
-  counters.merge(analyzer.counters());
+  pool.run(jobs);
+  counters.merge(pool.counters());
   return counters;
 }
 

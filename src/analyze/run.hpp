@@ -9,17 +9,22 @@
 #include <string>
 
 #include "core/counters.hpp"
+#include "core/progress.hpp"
 
 namespace strata::analyze {
 
 struct RunOptions {
-  std::filesystem::path documents;     // documents.jsonl
-  std::filesystem::path out;           // index folder: analysis.jsonl, thumbs/
-  std::filesystem::path archive_root;  // resolves relative imgFile paths ("" = as written)
-  std::filesystem::path models;        // models/nsfwjs ("" = find_nsfw_models())
-  std::string model_variant;           // "" = kDefaultNsfwModel
+  std::filesystem::path documents;  // documents.jsonl
+  std::filesystem::path out;        // index folder: analysis.jsonl, thumbs/
+  // Relative imgFile paths are tried under this folder, else as written (from the working
+  // folder), else beside the documents file and in its parent folder (a sample's truth/).
+  std::filesystem::path archive_root;
+  std::filesystem::path models;  // models/nsfwjs ("" = find_nsfw_models())
+  std::string model_variant;     // "" = kDefaultNsfwModel
   bool classify = true;
-  uint64_t max_pixels = 0;  // 0 = default DecodeLimits
+  uint64_t max_pixels = 0;       // 0 = default DecodeLimits
+  unsigned jobs = 1;             // worker threads, each with its own classifier
+  Progress* progress = nullptr;  // advanced by the bytes of documents read
 };
 
 // Digests already analysed (the cache), read from an analysis.jsonl.

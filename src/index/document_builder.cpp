@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "analyze/phash.hpp"
 #include "core/json.hpp"
 #include "index/analysis.hpp"
 #include "index/schema.hpp"
@@ -70,6 +71,7 @@ void add_values(Xapian::Document& xd, const merge::ImageDocument& d, const Moder
   add_number(xd, slot::page_changes, static_cast<double>(d.pageMetadataChanges));
   xd.add_value(slot::img_url, d.imgUrl);
   if (d.imgCrawlTimestamp.size() >= 4) xd.add_value(slot::year, d.imgCrawlTimestamp.substr(0, 4));
+  if (m.phash) xd.add_value(slot::phash, analyze::phash_hex(*m.phash));
 }
 
 void add_filter_terms(Xapian::Document& xd, const merge::ImageDocument& d, const Moderation& m) {
@@ -86,6 +88,9 @@ void add_filter_terms(Xapian::Document& xd, const merge::ImageDocument& d, const
   if (d.imgCrawlTimestamp.size() >= 4)
     xd.add_boolean_term(term(prefix::year, d.imgCrawlTimestamp.substr(0, 4)));
   if (m.blocked) xd.add_boolean_term(std::string(prefix::blocked));
+  if (m.drawing) xd.add_boolean_term(std::string(prefix::drawing));
+  if (!d.imgDigest.empty() && d.imgDigest.size() < kMaxTermBytes)
+    xd.add_boolean_term(term(prefix::digest, d.imgDigest));
   if (d.isInline) xd.add_boolean_term(std::string(prefix::inline_img));
   if (!d.imgUrl.empty()) xd.add_boolean_term(url_term(prefix::img_url, d.imgUrl));
   if (!d.pageUrl.empty()) xd.add_boolean_term(url_term(prefix::page_url, d.pageUrl));
@@ -93,7 +98,13 @@ void add_filter_terms(Xapian::Document& xd, const merge::ImageDocument& d, const
 
 }  // namespace
 
-std::string id_term(const std::string& id) { return term(prefix::id, id); }
+std::string id_term(const std::string& id) {
+  return term(prefix::id, id);
+}
+
+std::string digest_term(const std::string& digest) {
+  return term(prefix::digest, digest);
+}
 
 std::string url_term(std::string_view prefix, const std::string& url) {
   if (url.size() + prefix.size() <= kMaxTermBytes) return term(prefix, url);
@@ -120,6 +131,14 @@ std::string document_data(const merge::ImageDocument& doc, const Moderation& m) 
   Json j = merge::to_json(doc);
   j["safe"] = m.safe;
   j["blocked"] = m.blocked;
+  if (!m.analysis.empty()) j["analysis"] = m.analysis;
+  if (m.phash) j["phash"] = analyze::phash_hex(*m.phash);
+  if (m.drawing) j["isDrawing"] = true;
+  if (!m.thumbnail.empty()) {
+    j["thumbnail"] = m.thumbnail;
+    j["thumbWidth"] = m.thumb_width;
+    j["thumbHeight"] = m.thumb_height;
+  }
   return j.dump();
 }
 
@@ -129,6 +148,12 @@ bool parse_document_data(const std::string& data, merge::ImageDocument& doc, Mod
     if (!merge::from_json(j, doc)) return false;
     read_field(j, "safe", m.safe);
     read_field(j, "blocked", m.blocked);
+    read_field(j, "analysis", m.analysis);
+    if (j.contains("phash")) m.phash = analyze::phash_from_hex(j.at("phash").get<std::string>());
+    read_field(j, "isDrawing", m.drawing);
+    read_field(j, "thumbnail", m.thumbnail);
+    read_field(j, "thumbWidth", m.thumb_width);
+    read_field(j, "thumbHeight", m.thumb_height);
     return true;
   } catch (const std::exception&) {
     return false;

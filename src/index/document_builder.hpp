@@ -2,6 +2,8 @@
 // Turns a merged ImageDocument into a Xapian document (terms, values, stored data).
 #include <xapian.h>
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -9,13 +11,22 @@
 
 namespace strata::index {
 
-// Moderation state kept beside the merged document (set by the classifier/block stages).
+// What image analysis and moderation add to the merged document (docs/analysis.md): set by
+// the analysis join (index/moderation.hpp), `strata block` and the classifier.
 struct Moderation {
-  double safe = -1.0;  // NSFW score in [0,1]; -1 = not analysed yet (shown under safe search)
+  double safe = -1.0;  // NSFW score in [0,1]; -1 = not classified (hidden under safe search)
   bool blocked = false;
+  std::string analysis;  // analysis status ("ok", "corrupt", ...); "" = not analysed
+  std::optional<uint64_t> phash;
+  bool drawing = false;   // drawing/illustration rather than photo
+  std::string thumbnail;  // path under <index>/thumbs; "" = none (placeholder)
+  int thumb_width = 0, thumb_height = 0;
+
+  bool classified() const { return safe >= 0; }
+  bool operator==(const Moderation&) const = default;
 };
 
-// The stored document data: to_json(doc) plus "safe" and "blocked", compact JSON.
+// The stored document data: to_json(doc) plus the moderation fields, compact JSON.
 std::string document_data(const merge::ImageDocument& doc, const Moderation& m);
 // Reads it back; false on malformed data.
 bool parse_document_data(const std::string& data, merge::ImageDocument& doc, Moderation& m);
@@ -24,6 +35,7 @@ Xapian::Document build_document(const merge::ImageDocument& doc, const Moderatio
 
 // Boolean term of the id / of a URL for replay lookups (long URLs are hashed to fit).
 std::string id_term(const std::string& id);
+std::string digest_term(const std::string& digest);
 std::string url_term(std::string_view prefix, const std::string& url);
 
 // "www.fc.ul.pt" -> {"fc.ul.pt", "ul.pt", "pt"}.

@@ -62,6 +62,7 @@ void index_file(IndexWriter& writer, const std::filesystem::path& path,
 IndexStats index_documents(const IndexOptions& options) {
   IndexStats stats;
   IndexWriter writer(options.index_dir, options.merge);
+  writer.set_moderate(options.moderate);
   writer.begin();
   try {
     for (const auto& path : options.inputs) index_file(writer, path, options.collection, stats);

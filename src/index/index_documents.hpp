@@ -16,6 +16,7 @@ struct IndexOptions {
   std::string collection;                     // added to every document's collection list
   std::vector<std::filesystem::path> inputs;  // JSONL of merge::ImageDocument
   MergeFn merge = default_merge();
+  ModerateFn moderate;  // analysis join + block list (index/moderation.hpp); none if empty
 };
 
 struct IndexStats {

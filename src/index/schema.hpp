@@ -8,7 +8,7 @@
 
 namespace strata::index {
 
-inline constexpr std::string_view kSchemaVersion = "1";
+inline constexpr std::string_view kSchemaVersion = "2";
 
 // Ranked text fields. Every word is indexed three ways (docs/search.md):
 //   <prefix><exact>      positional, all words (stop words too) -> phrases, exact matches
@@ -34,38 +34,41 @@ inline constexpr Xapian::termpos kValueGap = 100;
 
 namespace prefix {
 inline constexpr std::string_view stem = "Z";
-inline constexpr std::string_view id = "Q";          // imgDigest (unique id term)
-inline constexpr std::string_view mime = "M";        // mime subtype: Mjpeg, Mpng
-inline constexpr std::string_view host = "H";        // exact page host
-inline constexpr std::string_view domain = "D";      // every proper parent domain of the host
+inline constexpr std::string_view id = "Q";      // imgDigest (unique id term)
+inline constexpr std::string_view mime = "M";    // mime subtype: Mjpeg, Mpng
+inline constexpr std::string_view host = "H";    // exact page host
+inline constexpr std::string_view domain = "D";  // every proper parent domain of the host
 inline constexpr std::string_view collection = "K";
 inline constexpr std::string_view year = "Y";        // capture year of imgCrawlTimestamp
 inline constexpr std::string_view blocked = "B";     // present only on blocked documents
 inline constexpr std::string_view inline_img = "I";  // present only on inline (data:) images
 inline constexpr std::string_view img_url = "U";     // image URL (replay lookup)
 inline constexpr std::string_view page_url = "V";    // page URL (replay lookup)
+inline constexpr std::string_view digest = "G";      // imgDigest (analysis join key)
+inline constexpr std::string_view drawing = "J";     // present only on drawings/illustrations
 }  // namespace prefix
 
 namespace slot {
-inline constexpr Xapian::valueno timestamp = 0;   // imgCrawlTimestamp, 14 digits
-inline constexpr Xapian::valueno latest = 1;      // imgCrawlTimestampLatest
-inline constexpr Xapian::valueno width = 2;       // sortable_serialise
+inline constexpr Xapian::valueno timestamp = 0;  // imgCrawlTimestamp, 14 digits
+inline constexpr Xapian::valueno latest = 1;     // imgCrawlTimestampLatest
+inline constexpr Xapian::valueno width = 2;      // sortable_serialise
 inline constexpr Xapian::valueno height = 3;
-inline constexpr Xapian::valueno area = 4;        // width * height
+inline constexpr Xapian::valueno area = 4;  // width * height
 inline constexpr Xapian::valueno mime = 5;
 inline constexpr Xapian::valueno host = 6;
-inline constexpr Xapian::valueno collections = 7; // '\n'-joined
-inline constexpr Xapian::valueno safe = 8;        // NSFW score; -1 = not analysed
-inline constexpr Xapian::valueno blocked = 9;     // "0" / "1"
+inline constexpr Xapian::valueno collections = 7;  // '\n'-joined
+inline constexpr Xapian::valueno safe = 8;         // NSFW score; -1 = not classified
+inline constexpr Xapian::valueno blocked = 9;      // "0" / "1"
 inline constexpr Xapian::valueno matching_images = 10;
 inline constexpr Xapian::valueno matching_pages = 11;
 inline constexpr Xapian::valueno image_changes = 12;
 inline constexpr Xapian::valueno page_changes = 13;
-inline constexpr Xapian::valueno img_url = 14;    // tie-break key
-inline constexpr Xapian::valueno year = 15;       // "yyyy", years facet
+inline constexpr Xapian::valueno img_url = 14;  // tie-break key
+inline constexpr Xapian::valueno year = 15;     // "yyyy", years facet
+inline constexpr Xapian::valueno phash = 16;    // 64-bit pHash, 16 hex digits (near duplicates)
 }  // namespace slot
 
-inline constexpr double kSafeNotAnalysed = -1.0;
+inline constexpr double kSafeNotClassified = -1.0;
 
 // Metadata keys.
 inline constexpr std::string_view kMetaSchema = "strata:schema";

@@ -1,13 +1,16 @@
 #include "index/writer.hpp"
 
 #include <stdexcept>
+#include <vector>
 
 #include "index/schema.hpp"
 #include "merge/merge_into.hpp"
 
 namespace strata::index {
 
-MergeFn default_merge() { return merge::merge_into; }
+MergeFn default_merge() {
+  return merge::merge_into;
+}
 
 IndexWriter::IndexWriter(const std::filesystem::path& dir, MergeFn merge)
     : db_(dir.string(), Xapian::DB_CREATE_OR_OPEN), merge_(std::move(merge)) {
@@ -65,19 +68,18 @@ AddOutcome IndexWriter::add(const merge::ImageDocument& doc) {
   register_archive(doc.imgFile);
   register_archive(doc.pageFile);
   Xapian::PostingIterator it = db_.postlist_begin(idt);
-  if (it == db_.postlist_end(idt)) {
-    db_.replace_document(idt, build_document(doc, Moderation{}));
-    return AddOutcome::added;
-  }
-  const std::string old_data = db_.get_document(*it).get_data();
   merge::ImageDocument existing;
   Moderation m;
-  if (!parse_document_data(old_data, existing, m)) {
-    db_.replace_document(idt, build_document(doc, Moderation{}));
+  const std::string old_data = it == db_.postlist_end(idt) ? "" : db_.get_document(*it).get_data();
+  if (old_data.empty() || !parse_document_data(old_data, existing, m)) {
+    Moderation fresh;
+    if (moderate_) moderate_(doc, fresh);
+    db_.replace_document(idt, build_document(doc, fresh));
     return AddOutcome::added;
   }
   if (!merge_) throw std::logic_error("IndexWriter: no merge function for an existing id");
   merge_(existing, doc);
+  if (moderate_) moderate_(existing, m);
   if (document_data(existing, m) == old_data) return AddOutcome::unchanged;
   db_.replace_document(idt, build_document(existing, m));
   return AddOutcome::merged;
@@ -92,6 +94,25 @@ bool IndexWriter::set_moderation(const std::string& id, const Moderation& m) {
   if (!parse_document_data(db_.get_document(*it).get_data(), doc, old)) return false;
   db_.replace_document(idt, build_document(doc, m));
   return true;
+}
+
+uint64_t IndexWriter::remoderate(const ModerateFn& moderate) {
+  // Document ids first: replacing documents invalidates a running posting list.
+  std::vector<Xapian::docid> ids;
+  for (auto it = db_.postlist_begin(""); it != db_.postlist_end(""); ++it) ids.push_back(*it);
+  uint64_t changed = 0;
+  for (Xapian::docid id : ids) {
+    const Xapian::Document stored = db_.get_document(id);
+    merge::ImageDocument doc;
+    Moderation m;
+    if (!parse_document_data(stored.get_data(), doc, m)) continue;
+    const Moderation before = m;
+    moderate(doc, m);
+    if (m == before) continue;
+    db_.replace_document(id, build_document(doc, m));
+    ++changed;
+  }
+  return changed;
 }
 
 }  // namespace strata::index

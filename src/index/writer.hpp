@@ -16,6 +16,8 @@
 namespace strata::index {
 
 using MergeFn = std::function<void(merge::ImageDocument& existing, const merge::ImageDocument&)>;
+// Updates a document's moderation (analysis join, block list) in place.
+using ModerateFn = std::function<void(const merge::ImageDocument&, Moderation&)>;
 
 // The merge function the writer uses by default (merge::merge_into once available).
 MergeFn default_merge();
@@ -30,9 +32,15 @@ class IndexWriter {
   IndexWriter(const IndexWriter&) = delete;
   IndexWriter& operator=(const IndexWriter&) = delete;
 
+  // Applied to every document add() writes (new or merged); none by default.
+  void set_moderate(ModerateFn moderate) { moderate_ = std::move(moderate); }
+
   AddOutcome add(const merge::ImageDocument& doc);
   // Sets the classifier / block-list state of a stored document; false if the id is absent.
   bool set_moderation(const std::string& id, const Moderation& m);
+  // Runs `moderate` over every stored document and rewrites those it changes (late
+  // analysis, block-list edits); returns how many changed.
+  uint64_t remoderate(const ModerateFn& moderate);
   std::optional<merge::ImageDocument> get(const std::string& id);
 
   // Everything between begin() and commit() becomes visible atomically; an interrupted or
@@ -42,6 +50,9 @@ class IndexWriter {
   void cancel();
   bool in_batch() const { return in_batch_; }
 
+  void set_metadata(const std::string& key, const std::string& value) {
+    db_.set_metadata(key, value);
+  }
   Xapian::doccount size() const { return db_.get_doccount(); }
 
  private:
@@ -49,6 +60,7 @@ class IndexWriter {
 
   Xapian::WritableDatabase db_;
   MergeFn merge_;
+  ModerateFn moderate_;
   bool in_batch_ = false;
 };
 

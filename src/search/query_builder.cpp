@@ -38,8 +38,7 @@ Q word_query(const Token& t, Formulation f, bool exact_only) {
   if (f == Formulation::bm25f) return word_in(t, "", exact_only);
   std::vector<Q> per_field;
   for (const TextField& field : kTextFields)
-    per_field.emplace_back(Q::OP_SCALE_WEIGHT, word_in(t, field.prefix, exact_only),
-                           field.weight);
+    per_field.emplace_back(Q::OP_SCALE_WEIGHT, word_in(t, field.prefix, exact_only), field.weight);
   return Q(Q::OP_MAX, per_field.begin(), per_field.end());
 }
 
@@ -51,8 +50,7 @@ Q phrase_in(const std::vector<Token>& toks, size_t from, size_t n, std::string_v
 }
 
 // Phrase over every field, each scaled by boost x field weight (boost 1 for a plain phrase).
-Q phrase_query(const std::vector<Token>& toks, size_t from, size_t n, unsigned slop,
-               double boost) {
+Q phrase_query(const std::vector<Token>& toks, size_t from, size_t n, unsigned slop, double boost) {
   std::vector<Q> per_field;
   for (const TextField& field : kTextFields)
     per_field.emplace_back(Q::OP_SCALE_WEIGHT,
@@ -90,7 +88,9 @@ Q exclusions(const ParsedQuery& parsed) {
   return Q(Q::OP_OR, out.begin(), out.end());
 }
 
-Q term(std::string_view prefix, const std::string& value) { return Q(cat(prefix, value)); }
+Q term(std::string_view prefix, const std::string& value) {
+  return Q(cat(prefix, value));
+}
 
 Q any_of(std::string_view prefix, const std::vector<std::string>& values) {
   std::vector<Q> terms;
@@ -115,10 +115,14 @@ Q site_query(const std::vector<std::string>& sites) {
 Q size_query(SizeClass size) {
   auto v = [](double x) { return Xapian::sortable_serialise(x); };
   switch (size) {
-    case SizeClass::sm: return Q(Q::OP_VALUE_LE, index::slot::area, v(65536));
-    case SizeClass::md: return Q(Q::OP_VALUE_RANGE, index::slot::area, v(65537), v(810000));
-    case SizeClass::lg: return Q(Q::OP_VALUE_GE, index::slot::area, v(810001));
-    case SizeClass::any: break;
+    case SizeClass::sm:
+      return Q(Q::OP_VALUE_LE, index::slot::area, v(65536));
+    case SizeClass::md:
+      return Q(Q::OP_VALUE_RANGE, index::slot::area, v(65537), v(810000));
+    case SizeClass::lg:
+      return Q(Q::OP_VALUE_GE, index::slot::area, v(810001));
+    case SizeClass::any:
+      break;
   }
   return Q();
 }
@@ -149,8 +153,11 @@ Q text_query(const ParsedQuery& parsed, Formulation formulation) {
 Q apply_filters(const Q& query, const SearchRequest& r) {
   using namespace index;
   std::vector<Q> filters;
+  // Safe search shows classified images only: unclassified ones (-1, or no value at all)
+  // stay hidden until classified.
   if (r.safe)
-    filters.emplace_back(Q::OP_VALUE_LE, slot::safe, Xapian::sortable_serialise(kSafeThreshold));
+    filters.emplace_back(Q::OP_VALUE_RANGE, slot::safe, Xapian::sortable_serialise(0.0),
+                         Xapian::sortable_serialise(kSafeThreshold));
   filters.push_back(date_query(r));
   if (!r.types.empty()) filters.push_back(any_of(prefix::mime, r.types));
   filters.push_back(size_query(r.size));

@@ -27,7 +27,7 @@ struct SearchRequest {
   std::optional<std::string> to;    // upper bound (inclusive), 14 digits
   std::vector<std::string> types;   // mime subtypes (jpeg, png, ...)
   SizeClass size = SizeClass::any;
-  bool safe = true;                // hide NSFW (> 0.49); unanalysed images stay visible
+  bool safe = true;                // show only classified images with NSFW score <= 0.49
   std::vector<std::string> sites;  // "host" (exact, www. optional) or "*.domain"
   std::vector<std::string> collections;
   unsigned offset = 0;
@@ -40,5 +40,10 @@ struct SearchRequest {
 inline constexpr unsigned kDefaultMaxItems = 50;
 inline constexpr unsigned kMaxMaxItems = 200;
 inline constexpr double kSafeThreshold = 0.49;
+
+// Shown under safe search: classified, with an NSFW score of at most kSafeThreshold.
+inline bool safe_search_shows(double nsfw) {
+  return nsfw >= 0 && nsfw <= kSafeThreshold;
+}
 
 }  // namespace strata::search

@@ -6,16 +6,20 @@ namespace strata::server {
 
 std::string openapi_json() {
   auto param = [](const char* name, const char* desc) {
-    return Json{{"name", name}, {"in", "query"}, {"required", false},
-                {"description", desc}, {"schema", {{"type", "string"}}}};
+    return Json{{"name", name},
+                {"in", "query"},
+                {"required", false},
+                {"description", desc},
+                {"schema", {{"type", "string"}}}};
   };
   Json params = Json::array({
-      param("q", "words (any may match), \"phrases\", -exclusions, site: type: size: safe: collection:"),
+      param("q",
+            "words (any may match), \"phrases\", -exclusions, site: type: size: safe: collection:"),
       param("from", "capture date lower bound: yyyy, yyyyMM, yyyyMMdd ... yyyyMMddHHmmss"),
       param("to", "capture date upper bound (inclusive), same formats"),
       param("type", "comma list of image types: jpg,png,gif,..."),
       param("size", "sm (<=65536 px2), md (<=810000), lg (>810000), all"),
-      param("safeSearch", "on (default) or off"),
+      param("safeSearch", "on (default: only images classified with an NSFW score <= 0.49) or off"),
       param("siteSearch", "comma list of hosts (www. optional) or *.domain"),
       param("collection", "comma list of collections"),
       param("offset", "first result (default 0)"),
@@ -25,18 +29,19 @@ std::string openapi_json() {
       param("prettyPrint", "true: indented JSON"),
       param("ranking", "bm25f (default) or per-field"),
   });
-  Json doc = {{"openapi", "3.0.3"},
-              {"info", {{"title", "Strata ImageSearch API"}, {"version", "1.1"}}},
-              {"paths",
-               {{"/imagesearch",
-                 {{"get",
-                   {{"summary", "Search archived images"},
-                    {"parameters", params},
-                    {"responses",
-                     {{"200", {{"description", "results"}}},
-                      {"400", {{"description", "invalid parameter (error.parameter names it)"}}}}}}}}},
-                {"/imagesearch/healthcheck",
-                 {{"get", {{"responses", {{"200", {{"description", "index readable"}}}}}}}}}}}};
+  Json doc = {
+      {"openapi", "3.0.3"},
+      {"info", {{"title", "Strata ImageSearch API"}, {"version", "1.1"}}},
+      {"paths",
+       {{"/imagesearch",
+         {{"get",
+           {{"summary", "Search archived images"},
+            {"parameters", params},
+            {"responses",
+             {{"200", {{"description", "results"}}},
+              {"400", {{"description", "invalid parameter (error.parameter names it)"}}}}}}}}},
+        {"/imagesearch/healthcheck",
+         {{"get", {{"responses", {{"200", {{"description", "index readable"}}}}}}}}}}}};
   return doc.dump();
 }
 

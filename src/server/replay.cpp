@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "analyze/thumbnail_store.hpp"
 #include "archive/reader.hpp"
 #include "core/json.hpp"
 #include "index/document_builder.hpp"
@@ -30,6 +31,13 @@ bool parse_target(const std::string& t, Target& out) {
   out.url = t.substr(slash + 1);
   return !out.url.empty();
 }
+
+// Shown for images without a thumbnail (not analysed yet, or not decodable).
+constexpr const char* kPlaceholderSvg =
+    R"(<svg xmlns="http://www.w3.org/2000/svg" width="200" height="150" viewBox="0 0 200 150">)"
+    R"(<rect width="200" height="150" fill="#e4e4e4"/>)"
+    R"(<path d="M70 105l25-30 18 20 12-14 20 24z" fill="#b0b0b0"/>)"
+    R"(<circle cx="80" cy="55" r="9" fill="#b0b0b0"/></svg>)";
 
 ReplayReply error(int status, const std::string& message) {
   ReplayReply r;
@@ -71,7 +79,8 @@ ReplayReply replay(Xapian::Database& db, const std::string& target) {
   return read_capture(db, t, d);
 }
 
-ReplayReply thumbnail(Xapian::Database& db, const std::string& target, bool safe_only) {
+ReplayReply thumbnail(Xapian::Database& db, const std::string& target, bool safe_only,
+                      const std::filesystem::path& thumbs) {
   Target t;
   size_t slash = target.find('/');
   if (slash == std::string::npos || slash != 14)
@@ -81,9 +90,21 @@ ReplayReply thumbnail(Xapian::Database& db, const std::string& target, bool safe
   merge::ImageDocument d;
   index::Moderation m;
   if (!find_capture(db, t, d, &m)) return error(404, "no capture of this URL in the index");
-  if (safe_only && m.safe > search::kSafeThreshold) return error(403, "hidden by safe search");
-  ReplayReply r = read_capture(db, t, d);
-  if (r.status == 200 && r.content_type.rfind("image/", 0) != 0) return error(415, "not an image");
+  if (safe_only && !search::safe_search_shows(m.safe)) return error(403, "hidden by safe search");
+  ReplayReply r;
+  r.status = 200;
+  const analyze::ThumbnailStore store(thumbs);
+  auto webp = m.thumbnail.empty() ? std::nullopt : store.get(d.imgDigest);
+  if (!webp) {
+    // Analysis may still come: cache the placeholder briefly only.
+    r.body = kPlaceholderSvg;
+    r.content_type = "image/svg+xml";
+    r.cache_control = "public, max-age=300";
+    return r;
+  }
+  r.body = std::move(*webp);
+  r.content_type = "image/webp";
+  r.cache_control = "public, max-age=31536000, immutable";
   return r;
 }
 

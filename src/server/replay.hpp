@@ -5,6 +5,7 @@
 // the documents' imgFile/pageFile) are ever read.
 #include <xapian.h>
 
+#include <filesystem>
 #include <string>
 
 #include "server/api.hpp"
@@ -16,13 +17,18 @@ struct ReplayReply {
   std::string body;
   std::string content_type = "application/json; charset=UTF-8";
   bool sandbox = false;
+  std::string cache_control;  // "" = none
 };
 
 // `target` = the part after "/wayback/": "20200316144708im_/https://x.pt/a.png?b=1".
 ReplayReply replay(Xapian::Database& db, const std::string& target);
 
-// The search interface's thumbnail: `target` = "{14-digit ts}/{image url}". The replayed
-// image (no thumbnail store yet); with safe_only, 403 for images safe search hides.
-ReplayReply thumbnail(Xapian::Database& db, const std::string& target, bool safe_only);
+// The search interface's thumbnail: `target` = "{14-digit ts}/{image url}". The stored WebP
+// thumbnail of the nearest capture, read from `thumbs` (the index's thumbnail store) by its
+// digest only, cacheable forever (content-addressed); a placeholder image when the image was
+// not analysed or could not be decoded. With safe_only, 403 for images safe search hides
+// (unclassified ones included); blocked images are never found.
+ReplayReply thumbnail(Xapian::Database& db, const std::string& target, bool safe_only,
+                      const std::filesystem::path& thumbs);
 
 }  // namespace strata::server

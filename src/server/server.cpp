@@ -72,20 +72,17 @@ struct Server::Impl {
       if (r.sandbox) res.set_header("Content-Security-Policy", "sandbox");
       send(res, r.status, r.body, r.content_type);
     });
-    // Thumbnails for the search interface: /thumbnail/{safe|all}/{ts}/{url}. Until a
-    // thumbnail store exists this is the replayed image (scaled by the browser), cacheable;
-    // under "safe" images that safe search hides are refused (403), so a thumbnail URL never
-    // shows what the API filtered.
+    // Thumbnails for the search interface: /thumbnail/{safe|all}/{ts}/{url}, from the
+    // index's thumbnail store; under "safe" images that safe search hides are refused (403),
+    // so a thumbnail URL never shows what the API filtered.
     http.Get(
         R"(/thumbnail/(safe|all)/.*)", [this](const httplib::Request& req, httplib::Response& res) {
           bool safe = req.matches[1] == "safe";
           std::string target =
               req.target.substr(std::string(safe ? "/thumbnail/safe/" : "/thumbnail/all/").size());
-          ReplayReply r = thumbnail(db(), target, safe);
-          if (r.status == 200) {
-            res.set_header("Cache-Control", "public, max-age=86400");
-            res.set_header("Content-Security-Policy", "sandbox");
-          }
+          ReplayReply r = thumbnail(db(), target, safe, options.index_dir / "thumbs");
+          if (!r.cache_control.empty()) res.set_header("Cache-Control", r.cache_control);
+          if (r.status == 200) res.set_header("Content-Security-Policy", "sandbox");
           send(res, r.status, r.body, r.content_type);
         });
     if (!web_dir.empty()) {

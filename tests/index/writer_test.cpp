@@ -63,7 +63,7 @@ TEST(IndexDocuments, IndexesJsonlCountsBadLinesAndIsIdempotent) {
     out << merge::to_json(doc("a", "")).dump() << "\nnot json\n"
         << merge::to_json(doc("b", "")).dump() << "\n";
   }
-  IndexOptions o{dir / "idx", "AWP", {jsonl}, default_merge()};
+  IndexOptions o{dir / "idx", "AWP", {jsonl}, default_merge(), {}};
   IndexStats s = index_documents(o);
   EXPECT_EQ(s.added, 2u);
   EXPECT_EQ(s.bad_lines, 1u);

@@ -100,16 +100,42 @@ TEST(Dates, ParsesEveryPrecision) {
 
 class Moderation : public SearchTest {};
 
-TEST_F(Moderation, SafeSearchHidesNsfwButNotUnanalysedAndBlockedAlwaysHidden) {
+index::Moderation scored(double nsfw, bool blocked = false) {
+  index::Moderation m;
+  m.safe = nsfw;
+  m.blocked = blocked;
+  m.analysis = "ok";
+  return m;
+}
+
+index::Moderation failed() {
+  index::Moderation m;
+  m.analysis = "corrupt";
+  return m;
+}
+
+TEST_F(Moderation, SafeSearchShowsOnlyClassifiedSafeImagesAndBlockedAreAlwaysHidden) {
   auto inl = doc("inline");
   inl.isInline = true;
-  add({doc("unknown"), doc("nsfw"), doc("borderline"), doc("blocked"), inl},
-      {{"nsfw", {0.8, false}}, {"borderline", {0.49, false}}, {"blocked", {0.0, true}}});
-  EXPECT_EQ(ids(""), (V{"borderline", "unknown"}));
+  add({doc("unknown"), doc("failed"), doc("nsfw"), doc("borderline"), doc("clean"), doc("blocked"),
+       inl},
+      {{"unknown", index::Moderation{}},
+       {"failed", failed()},
+       {"nsfw", scored(0.8)},
+       {"borderline", scored(0.49)},
+       {"clean", scored(0.0)},
+       {"blocked", scored(0.0, true)}});
+  EXPECT_EQ(ids(""), (V{"borderline", "clean"}));
   SearchRequest off;
   off.safe = false;
-  EXPECT_EQ(ids(off), (V{"borderline", "nsfw", "unknown"}));
-  EXPECT_EQ(ids("safe:off"), (V{"borderline", "nsfw", "unknown"}));
+  const V all{"borderline", "clean", "failed", "nsfw", "unknown"};
+  EXPECT_EQ(ids(off), all);
+  EXPECT_EQ(ids("safe:off"), all);
+}
+
+TEST_F(Moderation, ScoresJustAboveTheThresholdAreHidden) {
+  add({doc("a"), doc("b")}, {{"a", scored(0.4900001)}, {"b", scored(0.5)}});
+  EXPECT_EQ(ids(""), V{});
 }
 
 class Paging : public SearchTest {};
@@ -144,8 +170,8 @@ TEST_F(Paging, OffsetMaxItemsTotalsAndYearsFacet) {
 
 TEST(QueryText, OperatorsPhrasesExclusions) {
   SearchRequest r;
-  auto p = parse_q("fccn site:fccn.pt size:sm type:png \"rede nacional\" -lixo -\"a b\" safe:off",
-                   r);
+  auto p =
+      parse_q("fccn site:fccn.pt size:sm type:png \"rede nacional\" -lixo -\"a b\" safe:off", r);
   EXPECT_EQ(p.words, (V{"fccn"}));
   EXPECT_EQ(p.phrases, (V{"rede nacional"}));
   EXPECT_EQ(p.excluded_words, (V{"lixo"}));

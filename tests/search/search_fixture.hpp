@@ -34,6 +34,8 @@ class SearchTest : public ::testing::Test {
   void add(const std::vector<merge::ImageDocument>& docs,
            const std::vector<std::pair<std::string, index::Moderation>>& mod = {}) {
     index::IndexWriter w(dir_);
+    // Classified safe unless `mod` says otherwise (safe search hides unclassified images).
+    w.set_moderate([](const merge::ImageDocument&, index::Moderation& m) { m.safe = 0.0; });
     for (const auto& d : docs) w.add(d);
     for (const auto& [id, m] : mod) w.set_moderation(id, m);
   }

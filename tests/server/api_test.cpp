@@ -30,12 +30,18 @@ merge::ImageDocument doc(const std::string& id, const std::string& ts, const std
   return d;
 }
 
+// Classified safe (NSFW 0.25): safe search hides unclassified images.
+void classified_safe(const merge::ImageDocument&, index::Moderation& m) {
+  m.safe = 0.25;
+}
+
 class Api : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new std::filesystem::path(strata::testing::scratch_dir() / "index");
     {
       index::IndexWriter w(*dir_);
+      w.set_moderate(classified_safe);
       w.add(doc("aaa", "20200316144708", "Ípsilon"));
       w.add(doc("bbb", "20100101000000", "publico logo"));
       w.add(doc("ccc", "20150101000000", "outra imagem"));
@@ -94,9 +100,9 @@ TEST_F(Api, ResponseShapeAndV1Fields) {
   Json j = Json::parse(r->body);
   std::vector<std::string> keys;
   for (auto it = j.begin(); it != j.end(); ++it) keys.push_back(it.key());
-  EXPECT_EQ(keys, (V{"serviceName", "linkToService", "linkToMoreFields", "nextPage",
-                     "previousPage", "totalItems", "numberOfResponseItems", "offset",
-                     "fieldReturnability", "years", "responseItems"}));
+  EXPECT_EQ(keys, (V{"serviceName", "linkToService", "linkToMoreFields", "nextPage", "previousPage",
+                     "totalItems", "numberOfResponseItems", "offset", "fieldReturnability", "years",
+                     "responseItems"}));
   EXPECT_EQ(j["totalItems"], 1);
   EXPECT_EQ(j["numberOfResponseItems"], 1);
   EXPECT_EQ(j["offset"], 0);
@@ -157,8 +163,8 @@ TEST_F(Api, EveryParameter) {
   Json m = json("/imagesearch?q=ipsilon&more=pageHost,matchingImages,safe");
   EXPECT_EQ(m["responseItems"][0]["pageHost"], "www.publico.pt");
   EXPECT_EQ(m["responseItems"][0]["matchingImages"], 2);
-  EXPECT_FALSE(m["responseItems"][0].contains("safe"));  // not analysed yet
-  EXPECT_EQ(m["responseItems"][0].size(), 17u);
+  EXPECT_DOUBLE_EQ(m["responseItems"][0]["safe"].get<double>(), 0.75);  // 1 - NSFW score
+  EXPECT_EQ(m["responseItems"][0].size(), 18u);
   auto pretty = get("/imagesearch?q=ipsilon&prettyPrint=true");
   ASSERT_TRUE(pretty);
   EXPECT_NE(pretty->body.find("\n  \"serviceName\""), std::string::npos);
@@ -201,6 +207,7 @@ TEST_F(Api, HealthcheckOpenapiAndReplayGuards) {
 TEST_F(Api, SeesNewDocumentsAfterWriterCommits) {
   {
     index::IndexWriter w(*dir_);
+    w.set_moderate(classified_safe);
     w.add(doc("ddd", "20210101000000", "nova"));
   }
   EXPECT_EQ(digests("/imagesearch?q=nova"), (V{"ddd"}));

@@ -3,13 +3,13 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include <xapian.h>
+
 #include <thread>
 
 #include "core/digest.hpp"
 #include "core/json.hpp"
-#include "extract/stage.hpp"
-#include "index/index_documents.hpp"
-#include "merge/folder.hpp"
+#include "real_index.hpp"
 #include "server/server.hpp"
 #include "testing/shared_data.hpp"
 
@@ -17,23 +17,6 @@ namespace strata::server {
 namespace {
 
 namespace fs = std::filesystem;
-
-// Builds an index of `archive` the way `strata index` does.
-fs::path build_index(const fs::path& archive, const fs::path& work) {
-  extract::ExtractOptions xopts;
-  xopts.collection = "books";
-  fs::create_directories(work / "extract");
-  auto extracted = extract::run_extraction({archive}, xopts, work / "extract", 1, {}, nullptr);
-  EXPECT_EQ(extracted.unusable, 0u);
-  auto merged = merge::merge_folder(work / "extract", work / "docs", {}, nullptr);
-  EXPECT_EQ(merged.error, "");
-  index::IndexOptions iopts;
-  iopts.index_dir = work / "index";
-  iopts.collection = "books";
-  iopts.inputs = {merged.documents};
-  EXPECT_EQ(index::index_documents(iopts).documents, 20u);
-  return iopts.index_dir;
-}
 
 // "http://host:port/wayback/..." -> "/wayback/...".
 std::string local_path(const std::string& link) {
@@ -43,9 +26,11 @@ std::string local_path(const std::string& link) {
 TEST(ReplayRealArchive, SearchThenFetchImageAndPage) {
   STRATA_REQUIRE_SHARED();
   fs::path archive =
-      testing::shared_data("archives/N0taN3rd__node-warc/test/files/books.toscrape.warc");
+      strata::testing::shared_data("archives/N0taN3rd__node-warc/test/files/books.toscrape.warc");
   ServerOptions options;
-  options.index_dir = build_index(archive, testing::scratch_dir());
+  const fs::path work = strata::testing::scratch_dir();
+  options.index_dir = testing::index_documents(testing::merged_documents(archive, work), work);
+  EXPECT_EQ(Xapian::Database(options.index_dir.string()).get_doccount(), 20u);
   options.port = 0;
   Server server(options);
   ASSERT_TRUE(server.bind());

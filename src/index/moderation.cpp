@@ -1,0 +1,90 @@
+#include "index/moderation.hpp"
+
+#include <xapian.h>
+
+#include <fstream>
+#include <memory>
+
+namespace strata::index {
+
+namespace fs = std::filesystem;
+
+fs::path analysis_file(const fs::path& index_dir) {
+  return index_dir / "analysis.jsonl";
+}
+fs::path blocklist_file(const fs::path& index_dir) {
+  return index_dir / "blocklist.txt";
+}
+
+void apply_analysis(const analyze::AnalysisRecord& r, Moderation& m) {
+  m.analysis = r.missing_bytes ? "missing" : std::string(analyze::to_string(r.status));
+  m.safe = r.nsfw ? r.nsfw->nsfw() : -1.0;
+  m.drawing = r.nsfw && r.nsfw->is_drawing();
+  m.phash = r.phash;
+  m.thumbnail = r.thumbnail;
+  m.thumb_width = r.thumb_width;
+  m.thumb_height = r.thumb_height;
+}
+
+ModerationSource ModerationSource::load(const fs::path& index_dir) {
+  ModerationSource source;
+  std::ifstream in(analysis_file(index_dir));
+  std::string line;
+  analyze::AnalysisRecord record;
+  while (std::getline(in, line)) {
+    const Json j = Json::parse(line, nullptr, false);
+    if (!j.is_object() || !j.value("digest", Json()).is_string()) continue;
+    if (!analyze::from_json(j, record)) continue;
+    apply_analysis(record, source.analysis_[record.digest]);
+  }
+  source.blocks_ = analyze::BlockList::load(blocklist_file(index_dir));
+  return source;
+}
+
+void ModerationSource::apply(const merge::ImageDocument& doc, Moderation& m) const {
+  if (auto it = analysis_.find(doc.imgDigest); it != analysis_.end()) m = it->second;
+  m.blocked = blocks_.blocked(doc.imgUrl, doc.pageUrl);
+}
+
+namespace {
+
+constexpr const char* kMetaBlocklist = "strata:blocklist";  // the list last applied
+
+std::string blocklist_text(const fs::path& index_dir) {
+  const analyze::BlockList list = analyze::BlockList::load(blocklist_file(index_dir));
+  std::string text;
+  for (const auto& p : list.patterns()) text += p.to_string() + '\n';
+  return text;
+}
+
+}  // namespace
+
+ModerateFn moderation_of(const fs::path& index_dir) {
+  auto source = std::make_shared<const ModerationSource>(ModerationSource::load(index_dir));
+  return [source](const merge::ImageDocument& doc, Moderation& m) { source->apply(doc, m); };
+}
+
+bool index_exists(const fs::path& index_dir) {
+  try {
+    Xapian::Database probe(index_dir.string());
+    return true;
+  } catch (const Xapian::Error&) {
+    return false;
+  }
+}
+
+uint64_t refresh_index(const fs::path& index_dir) {
+  IndexWriter writer(index_dir);
+  writer.begin();
+  const uint64_t changed = writer.remoderate(moderation_of(index_dir));
+  writer.set_metadata(kMetaBlocklist, blocklist_text(index_dir));
+  writer.commit();
+  return changed;
+}
+
+bool blocklist_changed(const fs::path& index_dir) {
+  return Xapian::Database(index_dir.string()).get_metadata(kMetaBlocklist) !=
+         blocklist_text(index_dir);
+}
+
+}  // namespace strata::index

@@ -1,0 +1,161 @@
+#include "index/moderation.hpp"
+
+#include <gtest/gtest.h>
+#include <xapian.h>
+
+#include <fstream>
+
+#include "index/index_documents.hpp"
+#include "index/schema.hpp"
+#include "testing/shared_data.hpp"
+
+namespace strata::index {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kCat(64, 'c'), kDog(64, 'd');
+
+merge::ImageDocument doc(const std::string& digest, const std::string& url) {
+  merge::ImageDocument d;
+  d.id = d.imgDigest = digest;
+  d.imgUrl = url;
+  d.imgCrawlTimestamp = d.imgCrawlTimestampLatest = "20100101000000";
+  d.imgAlt = {"animal"};
+  d.pageUrl = "http://x.pt/page.html";
+  d.pageHost = "x.pt";
+  d.collection = {"c"};
+  return d;
+}
+
+analyze::AnalysisRecord drawing_record(const std::string& digest) {
+  analyze::AnalysisRecord r;
+  r.digest = digest;
+  r.status = analyze::DecodeStatus::ok;
+  r.thumbnail = digest.substr(0, 2) + "/" + digest.substr(2, 2) + "/" + digest + ".webp";
+  r.thumb_width = 200;
+  r.thumb_height = 150;
+  r.phash = 0x8f373714acfcf4d0ULL;
+  analyze::NsfwScores s;
+  s.p = {0.9f, 0.02f, 0.05f, 0.02f, 0.01f};  // drawing
+  r.nsfw = s;
+  r.model = "mobilenet_v2";
+  return r;
+}
+
+void append(const fs::path& index_dir, const analyze::AnalysisRecord& r) {
+  fs::create_directories(index_dir);
+  std::ofstream(analysis_file(index_dir), std::ios::app) << analyze::to_json(r).dump() << '\n';
+}
+
+struct Stored {
+  Moderation m;
+  Xapian::Document xd;
+};
+
+Stored stored(const fs::path& dir, const std::string& digest) {
+  Xapian::Database db(dir.string());
+  auto it = db.postlist_begin(digest_term(digest));
+  EXPECT_NE(it, db.postlist_end(digest_term(digest)));
+  Stored s;
+  s.xd = db.get_document(*it);
+  merge::ImageDocument d;
+  EXPECT_TRUE(parse_document_data(s.xd.get_data(), d, s.m));
+  return s;
+}
+
+bool has_term(const Xapian::Document& xd, const std::string& term) {
+  auto it = xd.termlist_begin();
+  it.skip_to(term);
+  return it != xd.termlist_end() && *it == term;
+}
+
+void index_docs(const fs::path& dir, const std::vector<merge::ImageDocument>& docs) {
+  IndexWriter w(dir);
+  w.set_moderate(moderation_of(dir));
+  for (const auto& d : docs) w.add(d);
+}
+
+TEST(Moderation, AnalysisValuesLandInTheIndexJoinedByDigest) {
+  const fs::path dir = strata::testing::scratch_dir() / "idx";
+  append(dir, drawing_record(kCat));
+  analyze::AnalysisRecord failed;
+  failed.digest = kDog;
+  failed.status = analyze::DecodeStatus::corrupt;
+  append(dir, failed);
+  index_docs(dir, {doc(kCat, "http://x.pt/cat.png"), doc(kDog, "http://x.pt/dog.png")});
+
+  const Stored cat = stored(dir, kCat);
+  EXPECT_EQ(cat.m.analysis, "ok");
+  EXPECT_NEAR(cat.m.safe, 0.04, 1e-6);  // porn + hentai
+  EXPECT_TRUE(cat.m.drawing);
+  EXPECT_EQ(cat.m.phash, 0x8f373714acfcf4d0ULL);
+  EXPECT_EQ(cat.m.thumbnail, "cc/cc/" + kCat + ".webp");
+  EXPECT_EQ(cat.m.thumb_width, 200);
+  EXPECT_EQ(cat.m.thumb_height, 150);
+  EXPECT_EQ(cat.xd.get_value(slot::phash), "8f373714acfcf4d0");
+  EXPECT_NEAR(Xapian::sortable_unserialise(cat.xd.get_value(slot::safe)), 0.04, 1e-6);
+  EXPECT_TRUE(has_term(cat.xd, std::string(prefix::drawing)));
+
+  const Stored dog = stored(dir, kDog);
+  EXPECT_EQ(dog.m.analysis, "corrupt");
+  EXPECT_FALSE(dog.m.classified());
+  EXPECT_TRUE(dog.m.thumbnail.empty());
+  EXPECT_FALSE(has_term(dog.xd, std::string(prefix::drawing)));
+}
+
+TEST(Moderation, LateAnalysisReachesAnExistingIndexWithoutReindexing) {
+  const fs::path dir = strata::testing::scratch_dir() / "idx";
+  index_docs(dir, {doc(kCat, "http://x.pt/cat.png")});
+  EXPECT_EQ(stored(dir, kCat).m, Moderation{});
+  append(dir, drawing_record(kCat));
+  EXPECT_EQ(refresh_index(dir), 1u);
+  EXPECT_EQ(stored(dir, kCat).m.analysis, "ok");
+  EXPECT_EQ(refresh_index(dir), 0u);  // nothing new
+}
+
+TEST(Moderation, ReindexingKeepsAnalysisWhenTheRecordIsGone) {
+  const fs::path dir = strata::testing::scratch_dir() / "idx";
+  append(dir, drawing_record(kCat));
+  index_docs(dir, {doc(kCat, "http://x.pt/cat.png")});
+  fs::remove(analysis_file(dir));
+  auto again = doc(kCat, "http://x.pt/cat.png");
+  again.collection = {"other"};
+  index_docs(dir, {again});
+  EXPECT_EQ(stored(dir, kCat).m.analysis, "ok");
+}
+
+TEST(Moderation, BlockListAddAndRemoveOnAnExistingIndex) {
+  const fs::path dir = strata::testing::scratch_dir() / "idx";
+  index_docs(dir, {doc(kCat, "http://x.pt/cat.png"), doc(kDog, "http://y.pt/dog.png")});
+  EXPECT_FALSE(blocklist_changed(dir));
+  analyze::BlockList list;
+  analyze::BlockPattern p;
+  ASSERT_TRUE(analyze::BlockList::parse("host:y.pt", p));
+  list.add(p);
+  ASSERT_TRUE(list.save(blocklist_file(dir)));
+  EXPECT_TRUE(blocklist_changed(dir));
+  EXPECT_EQ(refresh_index(dir), 1u);
+  EXPECT_FALSE(blocklist_changed(dir));
+  EXPECT_TRUE(stored(dir, kDog).m.blocked);
+  EXPECT_TRUE(has_term(stored(dir, kDog).xd, std::string(prefix::blocked)));
+  EXPECT_FALSE(stored(dir, kCat).m.blocked);
+
+  list.remove(p);
+  ASSERT_TRUE(list.save(blocklist_file(dir)));
+  EXPECT_EQ(refresh_index(dir), 1u);
+  EXPECT_FALSE(stored(dir, kDog).m.blocked);
+  EXPECT_FALSE(has_term(stored(dir, kDog).xd, std::string(prefix::blocked)));
+}
+
+TEST(Moderation, BlockListAppliesAtIndexTime) {
+  const fs::path dir = strata::testing::scratch_dir() / "idx";
+  fs::create_directories(dir);
+  std::ofstream(blocklist_file(dir)) << "url:http://x.pt/cat\n";
+  index_docs(dir, {doc(kCat, "http://x.pt/cat.png"), doc(kDog, "http://x.pt/dog.png")});
+  EXPECT_TRUE(stored(dir, kCat).m.blocked);
+  EXPECT_FALSE(stored(dir, kDog).m.blocked);
+}
+
+}  // namespace
+}  // namespace strata::index

@@ -1,0 +1,39 @@
+#pragma once
+// Indexes of real archives built the way `strata index` does, for the server tests.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "extract/stage.hpp"
+#include "index/index_documents.hpp"
+#include "index/moderation.hpp"
+#include "merge/folder.hpp"
+
+namespace strata::server::testing {
+
+namespace fs = std::filesystem;
+
+// Extraction and merge of `archive` in `work`; the merged documents.jsonl.
+inline fs::path merged_documents(const fs::path& archive, const fs::path& work) {
+  extract::ExtractOptions xopts;
+  xopts.collection = "books";
+  fs::create_directories(work / "extract");
+  auto extracted = extract::run_extraction({archive}, xopts, work / "extract", 1, {}, nullptr);
+  EXPECT_EQ(extracted.unusable, 0u);
+  auto merged = merge::merge_folder(work / "extract", work / "docs", {}, nullptr);
+  EXPECT_EQ(merged.error, "");
+  return merged.documents;
+}
+
+// Indexes `documents` into work/index with what work/index holds of analysis and blocks.
+inline fs::path index_documents(const fs::path& documents, const fs::path& work) {
+  index::IndexOptions iopts;
+  iopts.index_dir = work / "index";
+  iopts.collection = "books";
+  iopts.inputs = {documents};
+  iopts.moderate = index::moderation_of(iopts.index_dir);
+  index::index_documents(iopts);
+  return iopts.index_dir;
+}
+
+}  // namespace strata::server::testing
