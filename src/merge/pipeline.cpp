@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "merge/codec.hpp"
+#include "merge/document_json.hpp"
 #include "merge/sorter.hpp"
 #include "merge/streaming.hpp"
 #include "merge/surt_merge.hpp"
@@ -123,6 +124,7 @@ std::vector<std::filesystem::path> build_parts(const RunSet& in, const MergeOpti
     std::ofstream out(parts[p], std::ios::binary);
     DigestGroup group;
     Record record;
+    std::string line;
     merge_partition(in, p, [&](std::string_view key, const std::vector<std::string_view>& values) {
       group.digest.assign(key);
       group.captures.clear();
@@ -136,7 +138,10 @@ std::vector<std::filesystem::path> build_parts(const RunSet& in, const MergeOpti
       }
       for (const auto& doc : build_documents(group, options.mode, local)) {
         local.add("documents");
-        out << doc.id << '\t' << document_json(doc) << '\n';
+        line.assign(doc.id).push_back('\t');
+        append_document_json(doc, line);
+        line.push_back('\n');
+        out.write(line.data(), static_cast<std::streamsize>(line.size()));
       }
     });
     if (!out) throw std::runtime_error("cannot write " + parts[p].string());

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "merge/document_json.hpp"
 #include "merge/surt_merge.hpp"
 
 namespace strata::merge {
@@ -143,7 +144,9 @@ bool parse_stage(const std::string& text, Stage& out) {
 }
 
 std::string document_json(const ImageDocument& doc) {
-  return dump(to_json(doc));
+  std::string out;
+  append_document_json(doc, out);
+  return out;
 }
 
 Counters run_streaming(Stage stage, Mode mode, std::istream& in, std::ostream& out) {
