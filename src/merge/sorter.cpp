@@ -125,12 +125,16 @@ void SpillBuffer::spill() {
   }
   writer.close();
   runs_.add(std::move(run));
+  spilled_ = true;
   buffer_->arena.clear();
   buffer_->entries.clear();
 }
 
 void SpillBuffer::finish() {
   if (!buffer_ || buffer_->entries.empty()) return;
+  // A buffer that spilled before belongs to a large input: its memory is worth more to the
+  // next phase than one file less.
+  if (spilled_) return spill();
   sort();
   Run run;
   run.offsets.assign(runs_.partitions() + 1, 0);

@@ -73,7 +73,8 @@ class SpillBuffer {
  public:
   SpillBuffer(RunSet& runs, uint64_t budget);
   void add(std::string_view key, std::string_view value);
-  // Hands the remaining entries to the RunSet as an in-memory run.
+  // Hands the remaining entries to the RunSet: as an in-memory run, or as a file when this
+  // buffer spilled before.
   void finish();
 
  private:
@@ -83,6 +84,7 @@ class SpillBuffer {
   RunSet& runs_;
   size_t arena_capacity_, entry_capacity_;
   std::unique_ptr<MemoryRun> buffer_;
+  bool spilled_ = false;
 };
 
 // Receives one partition, key by key in the RunSet's KeyOrder; a value's view is valid only during
