@@ -89,14 +89,17 @@ void encode(const Record& record, std::string& out) {
   Writer writer(out);
   ConstWriter io{writer};
   if (const auto* c = std::get_if<ImageCapture>(&record)) {
-    out.push_back('i');
+    out.push_back(kCaptureTag);
     fields(io, *c);
   } else if (const auto* r = std::get_if<ImageRevisit>(&record)) {
-    out.push_back('v');
+    out.push_back(kRevisitTag);
     revisit_fields(io, *r);
+  } else if (const auto* p = std::get_if<PageReference>(&record)) {
+    out.push_back(kReferenceTag);
+    reference_fields(io, *p);
   } else {
-    out.push_back('r');
-    reference_fields(io, std::get<PageReference>(record));
+    out.push_back(kDroppedTag);
+    io.raw(std::get<DroppedReferences>(record).count);
   }
 }
 
@@ -104,14 +107,17 @@ void decode(std::string_view bytes, Record& out) {
   if (bytes.empty()) throw std::runtime_error("merge codec: empty record");
   Reader io(bytes.substr(1));
   switch (bytes[0]) {
-    case 'i':
+    case kCaptureTag:
       fields(io, out.emplace<ImageCapture>());
       return;
-    case 'v':
+    case kRevisitTag:
       revisit_fields(io, out.emplace<ImageRevisit>());
       return;
-    case 'r':
+    case kReferenceTag:
       reference_fields(io, out.emplace<PageReference>());
+      return;
+    case kDroppedTag:
+      io.raw(out.emplace<DroppedReferences>().count);
       return;
     default:
       throw std::runtime_error("merge codec: unknown record type");

@@ -119,6 +119,7 @@ ImageDocument base_document(const DigestGroup& group, Counters& counters) {
   doc.imgUrlTokens = image_url_tokens(doc.imgUrl, group.refs);
   set_page_fields(doc, group.refs.front());
   set_change_counters(doc, group.refs);
+  doc.matchingPages += static_cast<int64_t>(group.dropped_refs);
   set_collections(doc, group);
   return doc;
 }
@@ -173,6 +174,31 @@ const char* to_string(Mode mode) {
 
 std::string full_document_id(const std::string& digest, const PageReference& ref) {
   return digest + "/" + ref.pageTimestamp + "/" + hex64(fnv1a64(ref.pageUrl));
+}
+
+void DigestCollector::reset(std::string_view digest) {
+  group_.digest.assign(digest);
+  group_.captures.clear();
+  group_.refs.clear();
+  group_.dropped_refs = noted_ = 0;
+}
+
+void DigestCollector::add(Record&& record) {
+  if (auto* capture = std::get_if<ImageCapture>(&record))
+    group_.captures.push_back(std::move(*capture));
+  else if (auto* ref = std::get_if<PageReference>(&record))
+    cap_.add(std::move(*ref));
+  else if (auto* note = std::get_if<DroppedReferences>(&record))
+    noted_ += note->count, cap_.add_dropped(note->count);
+}
+
+DigestGroup& DigestCollector::finish(Counters& counters) {
+  group_.refs = cap_.take(group_.dropped_refs);
+  if (group_.dropped_refs > noted_) {
+    counters.add("reference_lists_capped");
+    counters.add("references_dropped", static_cast<int64_t>(group_.dropped_refs - noted_));
+  }
+  return group_;
 }
 
 std::vector<ImageDocument> build_documents(DigestGroup& group, Mode mode, Counters& counters) {

@@ -2,11 +2,13 @@
 // Job 2 (key = image digest): turns every capture and reference of one image into the
 // documents the index stores (paper Algorithm 5; modes of paper §4.1).
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/counters.hpp"
 #include "merge/document.hpp"
 #include "merge/groups.hpp"
+#include "merge/reference_cap.hpp"
 
 namespace strata::merge {
 
@@ -21,6 +23,22 @@ const char* to_string(Mode mode);
 
 inline constexpr size_t kMaxDescriptions = 50;  // per field, like Arquivo's Solr script
 inline constexpr size_t kMaxCaptureTimes = 1000;
+
+// Job 2's input for one digest, streamed: captures are kept, references go through a
+// ReferenceCap, DroppedReferences notes from job 1 are counted with them.
+class DigestCollector {
+ public:
+  explicit DigestCollector(size_t max_refs = kMaxReferencesPerKey) : cap_(max_refs) {}
+  void reset(std::string_view digest);
+  void add(Record&& record);
+  // The group with its kept references; counts references dropped here.
+  DigestGroup& finish(Counters& counters);
+
+ private:
+  DigestGroup group_;
+  ReferenceCap cap_;
+  uint64_t noted_ = 0;
+};
 
 // Documents sorted by id; none when the group has no capture or no reference.
 std::vector<ImageDocument> build_documents(DigestGroup& group, Mode mode, Counters& counters);

@@ -1,6 +1,7 @@
 #pragma once
 // The units the two merge jobs work on: job 1 gets every record of one image SURT, job 2
 // every capture and reference of one image digest (SHA-256). See docs/merge.md.
+#include <cstdint>
 #include <string>
 #include <variant>
 #include <vector>
@@ -13,8 +14,14 @@ using extract::ImageCapture;
 using extract::ImageRevisit;
 using extract::PageReference;
 
-// One extraction record of any kind.
-using Record = std::variant<ImageCapture, ImageRevisit, PageReference>;
+// Job 1's note to job 2 that it dropped `count` references of a digest (per-key cap,
+// reference_cap.hpp); JSON {"type":"dropped","count":N}. Never written by extraction.
+struct DroppedReferences {
+  uint64_t count = 0;
+};
+
+// One extraction record of any kind (or a job-1 DroppedReferences note).
+using Record = std::variant<ImageCapture, ImageRevisit, PageReference, DroppedReferences>;
 
 // Job 1 input: everything filed under one SURT (revisits under refersToSurt, or imgSurt).
 struct SurtGroup {
@@ -33,12 +40,14 @@ struct DigestGroup {
   std::string digest;
   std::vector<ImageCapture> captures;
   std::vector<PageReference> refs;
+  uint64_t dropped_refs = 0;  // references counted but not kept (per-key cap)
 };
 
-// The key a record is grouped by in job 1: imgSurt, or a revisit's refersToSurt.
+// The key a record is grouped by in job 1: imgSurt, or a revisit's refersToSurt (empty for a
+// DroppedReferences note).
 const std::string& surt_key(const Record& record);
 
-// Reads one extraction JSONL object; false when its "type" is none of image/revisit/ref.
+// Reads one JSONL object; false when its "type" is none of image/revisit/ref/dropped.
 bool record_from_json(const Json& j, Record& out);
 Json record_to_json(const Record& record);
 

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "merge/codec.hpp"
+#include "merge/document_json.hpp"
 #include "merge/sorter.hpp"
 #include "merge/streaming.hpp"
 #include "merge/surt_merge.hpp"
@@ -45,7 +46,8 @@ void parallel_for(size_t n, unsigned jobs, Counters& counters,
 }
 
 void count_record(const Record& record, Counters& counters) {
-  static const char* names[] = {"records_image", "records_revisit", "records_ref"};
+  static const char* names[] = {"records_image", "records_revisit", "records_ref",
+                                "records_dropped_note"};
   counters.add(names[record.index()]);
 }
 
@@ -72,18 +74,42 @@ void read_sources(const std::vector<Source>& sources, const MergeOptions& option
   for (auto& buffer : buffers) buffer->finish();
 }
 
-void decode_surt_group(std::string_view key, const std::vector<std::string_view>& values,
-                       SurtGroup& group) {
-  group.surt.assign(key);
-  group.images.clear();
-  group.revisits.clear();
-  group.refs.clear();
-  Record record;
-  for (auto value : values) {
-    decode(value, record);
-    add_to_group(group, std::move(record));
+// Encodes job 1's output for job 2, keyed by digest.
+void emit_digest_groups(std::vector<DigestGroup>&& groups, SpillBuffer& out, std::string& bytes) {
+  auto put = [&](const std::string& digest, Record&& record) {
+    bytes.clear();
+    encode(record, bytes);
+    out.add(digest, bytes);
+  };
+  for (auto& group : groups) {
+    for (auto& capture : group.captures) put(group.digest, Record(std::move(capture)));
+    for (auto& ref : group.refs) put(group.digest, Record(std::move(ref)));
+    if (group.dropped_refs) put(group.digest, DroppedReferences{group.dropped_refs});
   }
 }
+
+// Job 1 over one SURT partition; values decoded and fed to SurtMerger as they stream by.
+class SurtReducer : public GroupVisitor {
+ public:
+  SurtReducer(Counters& counters, SpillBuffer& out)
+      : counters_(counters), merger_(counters), out_(out) {}
+  void begin(std::string_view) override {
+    counters_.add("surts");
+    merger_.reset();
+  }
+  void value(std::string_view bytes) override {
+    decode(bytes, record_);
+    merger_.add(std::move(record_));
+  }
+  void end() override { emit_digest_groups(merger_.finish(), out_, bytes_); }
+
+ private:
+  Counters& counters_;
+  SurtMerger merger_;
+  SpillBuffer& out_;
+  Record record_;
+  std::string bytes_;
+};
 
 // Phase 2: job 1 per SURT; its output keyed by digest.
 void merge_surts(const RunSet& in, unsigned jobs, uint64_t budget, RunSet& out,
@@ -92,53 +118,50 @@ void merge_surts(const RunSet& in, unsigned jobs, uint64_t budget, RunSet& out,
   for (unsigned w = 0; w < jobs; ++w)
     buffers.push_back(std::make_unique<SpillBuffer>(out, budget / jobs));
   parallel_for(in.partitions(), jobs, counters, [&](size_t p, Counters& local, size_t w) {
-    SurtGroup group;
-    std::string bytes;
-    merge_partition(in, p, [&](std::string_view key, const std::vector<std::string_view>& values) {
-      local.add("surts");
-      decode_surt_group(key, values, group);
-      for (auto& digest_group : merge_surt(group, local)) {
-        for (auto& capture : digest_group.captures) {
-          bytes.clear();
-          encode(Record(std::move(capture)), bytes);
-          buffers[w]->add(digest_group.digest, bytes);
-        }
-        for (auto& ref : digest_group.refs) {
-          bytes.clear();
-          encode(Record(std::move(ref)), bytes);
-          buffers[w]->add(digest_group.digest, bytes);
-        }
-      }
-    });
+    SurtReducer reducer(local, *buffers[w]);
+    merge_partition(in, p, reducer);
   });
   for (auto& buffer : buffers) buffer->finish();
 }
 
-// Phase 3: job 2 per digest; documents as "id\tjson" lines, sorted by id, per partition.
+// Job 2 over one digest partition: documents as "id\tjson" lines, in id order.
+class DigestReducer : public GroupVisitor {
+ public:
+  DigestReducer(Mode mode, Counters& counters, std::ostream& out)
+      : mode_(mode), counters_(counters), out_(out) {}
+  void begin(std::string_view key) override { collector_.reset(key); }
+  void value(std::string_view bytes) override {
+    decode(bytes, record_);
+    collector_.add(std::move(record_));
+  }
+  void end() override {
+    for (const auto& doc : build_documents(collector_.finish(counters_), mode_, counters_)) {
+      counters_.add("documents");
+      line_.assign(doc.id).push_back('\t');
+      append_document_json(doc, line_);
+      line_.push_back('\n');
+      out_.write(line_.data(), static_cast<std::streamsize>(line_.size()));
+    }
+  }
+
+ private:
+  Mode mode_;
+  Counters& counters_;
+  std::ostream& out_;
+  DigestCollector collector_;
+  Record record_;
+  std::string line_;
+};
+
+// Phase 3: job 2 per digest partition into sorted part files.
 std::vector<std::filesystem::path> build_parts(const RunSet& in, const MergeOptions& options,
                                                Counters& counters) {
   std::vector<std::filesystem::path> parts(in.partitions());
   parallel_for(in.partitions(), options.jobs, counters, [&](size_t p, Counters& local, size_t) {
     parts[p] = options.work_dir / ("documents-" + std::to_string(p) + ".part");
     std::ofstream out(parts[p], std::ios::binary);
-    DigestGroup group;
-    Record record;
-    merge_partition(in, p, [&](std::string_view key, const std::vector<std::string_view>& values) {
-      group.digest.assign(key);
-      group.captures.clear();
-      group.refs.clear();
-      for (auto value : values) {
-        decode(value, record);
-        if (auto* c = std::get_if<ImageCapture>(&record))
-          group.captures.push_back(std::move(*c));
-        else
-          group.refs.push_back(std::move(std::get<PageReference>(record)));
-      }
-      for (const auto& doc : build_documents(group, options.mode, local)) {
-        local.add("documents");
-        out << doc.id << '\t' << document_json(doc) << '\n';
-      }
-    });
+    DigestReducer reducer(options.mode, local, out);
+    merge_partition(in, p, reducer);
     if (!out) throw std::runtime_error("cannot write " + parts[p].string());
   });
   return parts;
@@ -177,15 +200,19 @@ Counters run_merge(const std::vector<Source>& sources, const MergeOptions& optio
   if (opts.work_dir.empty()) throw std::runtime_error("merge: no work dir");
   std::filesystem::create_directories(opts.work_dir);
   Counters counters;
-  // Half of the memory for each job's buffers: job 1's in-memory runs live until phase 2
-  // ends, while job 2's buffers fill.
-  uint64_t budget = std::max<uint64_t>(opts.memory / 2, 1);
-  RunSet by_surt(opts.work_dir, "surt", opts.jobs);
+  // 3/8 of the memory for each job's buffers: job 1's in-memory runs live until phase 2
+  // ends while job 2's buffers fill; the last quarter is for the groups being reduced
+  // (bounded by the per-key cap), read buffers and the program itself.
+  uint64_t budget = std::max<uint64_t>(opts.memory / 8 * 3, 1);
+  RunSet by_surt(opts.work_dir, "surt", opts.jobs, KeyOrder::hashed);
   read_sources(sources, opts, budget, by_surt, counters);
-  RunSet by_digest(opts.work_dir, "digest", opts.jobs);
+  // Digest order: each partition's documents come out sorted by id for phase 4.
+  RunSet by_digest(opts.work_dir, "digest", opts.jobs, KeyOrder::lexicographic);
   merge_surts(by_surt, opts.jobs, budget, by_digest, counters);
   counters.add("spilled_runs",
                static_cast<int64_t>(by_surt.spilled_runs() + by_digest.spilled_runs()));
+  counters.add("spilled_bytes",
+               static_cast<int64_t>(by_surt.spilled_bytes() + by_digest.spilled_bytes()));
   by_surt.clear();
   auto parts = build_parts(by_digest, opts, counters);
   by_digest.clear();

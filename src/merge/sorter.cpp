@@ -1,26 +1,41 @@
 #include "merge/sorter.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <queue>
 #include <stdexcept>
 
+#include "merge/run_file.hpp"
 #include "merge/text.hpp"
 
 namespace strata::merge {
+namespace {
 
-// The first 8 key bytes as a big-endian number: most comparisons end here.
-uint64_t key_prefix(std::string_view key) {
+std::string_view key_of(const MemoryRun& run, const SpillEntry& e) {
+  return {run.arena.data() + e.offset, e.key_size};
+}
+
+char tag_of(const MemoryRun& run, const SpillEntry& e) {
+  return e.value_size ? run.arena[e.offset + e.key_size] : '\0';
+}
+
+// The order of runs and of the k-way merge: rank first, so most comparisons are one integer
+// compare; the value's first byte last, so captures come before references.
+int compare(uint64_t rank_a, std::string_view key_a, char tag_a, uint64_t rank_b,
+            std::string_view key_b, char tag_b) {
+  if (rank_a != rank_b) return rank_a < rank_b ? -1 : 1;
+  if (int c = key_a.compare(key_b)) return c;
+  return tag_a == tag_b ? 0 : (tag_a < tag_b ? -1 : 1);
+}
+
+}  // namespace
+
+uint64_t RunSet::rank(std::string_view key, uint64_t hash) const {
+  if (order_ == KeyOrder::hashed) return hash;
   uint64_t prefix = 0;
   for (size_t i = 0; i < 8; ++i)
     prefix = (prefix << 8) | (i < key.size() ? static_cast<unsigned char>(key[i]) : 0);
   return prefix;
-}
-
-size_t partition_of(std::string_view key, size_t partitions) {
-  return partitions <= 1 ? 0 : fnv1a64(key) % partitions;
 }
 
 std::filesystem::path RunSet::next_file() {
@@ -38,6 +53,14 @@ uint64_t RunSet::spilled_runs() const {
   return std::count_if(runs_.begin(), runs_.end(), [](const Run& r) { return !r.memory; });
 }
 
+uint64_t RunSet::spilled_bytes() const {
+  std::lock_guard lock(mutex_);
+  uint64_t bytes = 0;
+  for (const auto& run : runs_)
+    if (!run.memory) bytes += run.offsets.back();
+  return bytes;
+}
+
 void RunSet::clear() {
   std::lock_guard lock(mutex_);
   for (const auto& run : runs_) {
@@ -47,61 +70,81 @@ void RunSet::clear() {
   runs_.clear();
 }
 
+SpillBuffer::SpillBuffer(RunSet& runs, uint64_t budget)
+    : runs_(runs),
+      arena_capacity_(budget / 4 * 3),
+      entry_capacity_(std::max<uint64_t>(1, budget / 4 / sizeof(SpillEntry))) {}
+
 void SpillBuffer::add(std::string_view key, std::string_view value) {
-  auto partition = static_cast<uint32_t>(partition_of(key, runs_.partitions()));
-  entries_.push_back({partition, static_cast<uint32_t>(key.size()),
-                      static_cast<uint32_t>(value.size()), arena_.size(), key_prefix(key)});
-  arena_.append(key);
-  arena_.append(value);
-  if (arena_.size() + entries_.size() * sizeof(Entry) > budget_) flush(true);
+  if (!buffer_) {
+    buffer_ = std::make_unique<MemoryRun>();
+    buffer_->arena.reserve(arena_capacity_);
+    buffer_->entries.reserve(entry_capacity_);
+  }
+  uint64_t hash = fnv1a64(key);
+  auto& arena = buffer_->arena;
+  buffer_->entries.push_back({runs_.rank(key, hash), arena.size(),
+                              static_cast<uint32_t>(partition_of(hash, runs_.partitions())),
+                              static_cast<uint32_t>(key.size()),
+                              static_cast<uint32_t>(value.size())});
+  arena.append(key);
+  arena.append(value);
+  if (arena.size() >= arena_capacity_ || buffer_->entries.size() >= entry_capacity_) spill();
+}
+
+void SpillBuffer::sort() {
+  const MemoryRun& run = *buffer_;
+  std::sort(buffer_->entries.begin(), buffer_->entries.end(),
+            [&run](const SpillEntry& a, const SpillEntry& b) {
+              if (a.partition != b.partition) return a.partition < b.partition;
+              if (a.rank != b.rank) return a.rank < b.rank;
+              return compare(a.rank, key_of(run, a), tag_of(run, a), b.rank, key_of(run, b),
+                             tag_of(run, b)) < 0;
+            });
+}
+
+void SpillBuffer::spill() {
+  sort();
+  Run run;
+  run.file = runs_.next_file();
+  RunFileWriter writer(run.file);
+  run.offsets.assign(runs_.partitions() + 1, 0);
+  const auto& entries = buffer_->entries;
+  size_t e = 0;
+  for (size_t p = 0; p < runs_.partitions(); ++p) {
+    for (; e < entries.size() && entries[e].partition == p; ++e) {
+      const SpillEntry& entry = entries[e];
+      char header[16];
+      std::memcpy(header, &entry.rank, 8);
+      std::memcpy(header + 8, &entry.key_size, 4);
+      std::memcpy(header + 12, &entry.value_size, 4);
+      writer.write({header, sizeof header});
+      writer.write({buffer_->arena.data() + entry.offset, entry.key_size + entry.value_size});
+    }
+    run.offsets[p + 1] = writer.end_frame();
+  }
+  writer.close();
+  runs_.add(std::move(run));
+  spilled_ = true;
+  buffer_->arena.clear();
+  buffer_->entries.clear();
 }
 
 void SpillBuffer::finish() {
-  flush(false);
-}
-
-std::string SpillBuffer::serialize(std::vector<uint64_t>& offsets) const {
-  std::string out;
-  out.reserve(arena_.size() + entries_.size() * 8);
-  offsets.assign(runs_.partitions() + 1, 0);
-  size_t e = 0;
-  for (size_t p = 0; p < runs_.partitions(); ++p) {
-    offsets[p] = out.size();
-    for (; e < entries_.size() && entries_[e].partition == p; ++e) {
-      const Entry& entry = entries_[e];
-      out.append(reinterpret_cast<const char*>(&entry.key_size), 4);
-      out.append(reinterpret_cast<const char*>(&entry.value_size), 4);
-      out.append(arena_, entry.offset, entry.key_size + entry.value_size);
-    }
-  }
-  offsets.back() = out.size();
-  return out;
-}
-
-void SpillBuffer::flush(bool to_file) {
-  if (entries_.empty()) return;
-  const char* base = arena_.data();
-  std::sort(entries_.begin(), entries_.end(), [base](const Entry& a, const Entry& b) {
-    if (a.partition != b.partition) return a.partition < b.partition;
-    if (a.prefix != b.prefix) return a.prefix < b.prefix;
-    return std::string_view(base + a.offset, a.key_size) <
-           std::string_view(base + b.offset, b.key_size);
-  });
+  if (!buffer_ || buffer_->entries.empty()) return;
+  // A buffer that spilled before belongs to a large input: its memory is worth more to the
+  // next phase than one file less.
+  if (spilled_) return spill();
+  sort();
   Run run;
-  auto bytes = std::make_shared<std::string>(serialize(run.offsets));
-  if (to_file) {
-    run.file = runs_.next_file();
-    std::ofstream out(run.file, std::ios::binary);
-    out.write(bytes->data(), static_cast<std::streamsize>(bytes->size()));
-    if (!out) throw std::runtime_error("cannot write merge run " + run.file.string());
-  } else {
-    run.memory = std::move(bytes);
+  run.offsets.assign(runs_.partitions() + 1, 0);
+  const auto& entries = buffer_->entries;
+  for (size_t p = 0, e = 0; p < runs_.partitions(); ++p) {
+    while (e < entries.size() && entries[e].partition == p) ++e;
+    run.offsets[p + 1] = e;
   }
+  run.memory = std::move(buffer_);
   runs_.add(std::move(run));
-  arena_.clear();
-  arena_.shrink_to_fit();
-  entries_.clear();
-  entries_.shrink_to_fit();
 }
 
 namespace {
@@ -109,88 +152,81 @@ namespace {
 // Reads one partition of one run, record by record.
 class Cursor {
  public:
-  Cursor(const Run& run, size_t p) : pos_(run.offsets[p]), end_(run.offsets[p + 1]) {
-    if (run.memory) {
-      memory_ = std::string_view(*run.memory);
-    } else {
-      file_.reset(std::fopen(run.file.c_str(), "rb"));
-      if (!file_) throw std::runtime_error("cannot read merge run " + run.file.string());
-      std::setvbuf(file_.get(), nullptr, _IOFBF, 1 << 20);
-      std::fseek(file_.get(), static_cast<long>(pos_), SEEK_SET);
-    }
+  Cursor(const Run& run, size_t p) : memory_(run.memory.get()) {
+    pos_ = run.offsets[p], end_ = run.offsets[p + 1];
+    if (!memory_) file_ = std::make_unique<RunFileReader>(run.file, pos_, end_);
   }
-  bool next() {
-    if (pos_ >= end_) return false;
-    uint32_t sizes[2];
-    read(reinterpret_cast<char*>(sizes), 8, scratch_sizes_);
-    std::string_view body = read(nullptr, sizes[0] + sizes[1], buffer_);
-    key_ = body.substr(0, sizes[0]);
-    value_ = body.substr(sizes[0]);
-    return true;
-  }
+  bool next() { return memory_ ? next_in_memory() : next_in_file(); }
+  uint64_t rank() const { return rank_; }
   std::string_view key() const { return key_; }
   std::string_view value() const { return value_; }
+  char tag() const { return value_.empty() ? '\0' : value_[0]; }
 
  private:
-  // From memory: a view; from a file: into `buffer` (or `to`, when given).
-  std::string_view read(char* to, size_t n, std::string& buffer) {
-    std::string_view out;
-    if (file_) {
-      buffer.resize(n);
-      if (std::fread(buffer.data(), 1, n, file_.get()) != n)
-        throw std::runtime_error("merge run truncated");
-      out = buffer;
-    } else {
-      out = memory_.substr(pos_, n);
-    }
-    if (to) std::memcpy(to, out.data(), n);
-    pos_ += n;
-    return out;
+  bool next_in_memory() {
+    if (pos_ >= end_) return false;
+    const SpillEntry& e = memory_->entries[pos_++];
+    rank_ = e.rank;
+    key_ = key_of(*memory_, e);
+    value_ = std::string_view(memory_->arena).substr(e.offset + e.key_size, e.value_size);
+    return true;
   }
-  struct Close {
-    void operator()(std::FILE* f) const { std::fclose(f); }
-  };
-  std::unique_ptr<std::FILE, Close> file_;
-  std::string_view memory_;
+  bool next_in_file() {
+    if (file_->at_end()) return false;
+    char header[16];
+    file_->read(header, sizeof header);
+    uint32_t key_size, value_size;
+    std::memcpy(&rank_, header, 8);
+    std::memcpy(&key_size, header + 8, 4);
+    std::memcpy(&value_size, header + 12, 4);
+    buffer_.resize(key_size + value_size);
+    file_->read(buffer_.data(), buffer_.size());
+    key_ = std::string_view(buffer_).substr(0, key_size);
+    value_ = std::string_view(buffer_).substr(key_size);
+    return true;
+  }
+
+  const MemoryRun* memory_;
+  std::unique_ptr<RunFileReader> file_;
   uint64_t pos_, end_;
-  std::string buffer_, scratch_sizes_;
+  std::string buffer_;
+  uint64_t rank_ = 0;
   std::string_view key_, value_;
 };
 
 }  // namespace
 
-void merge_partition(const RunSet& runs, size_t p, const GroupHandler& on_group) {
+void merge_partition(const RunSet& runs, size_t p, GroupVisitor& visitor) {
   std::vector<std::unique_ptr<Cursor>> cursors;
   for (const auto& run : runs.runs())
     if (run.offsets[p] < run.offsets[p + 1]) cursors.push_back(std::make_unique<Cursor>(run, p));
   auto greater = [&](size_t a, size_t b) {
-    if (cursors[a]->key() != cursors[b]->key()) return cursors[a]->key() > cursors[b]->key();
-    return a > b;
+    const Cursor& x = *cursors[a];
+    const Cursor& y = *cursors[b];
+    int c = compare(x.rank(), x.key(), x.tag(), y.rank(), y.key(), y.tag());
+    return c != 0 ? c > 0 : a > b;
   };
   std::priority_queue<size_t, std::vector<size_t>, decltype(greater)> heap(greater);
   for (size_t i = 0; i < cursors.size(); ++i)
     if (cursors[i]->next()) heap.push(i);
-  // Values are copied into one arena per group: a file cursor's next() reuses its buffer.
-  std::string key, arena;
-  std::vector<std::pair<size_t, size_t>> spans;
-  std::vector<std::string_view> values;
-  auto emit = [&] {
-    values.clear();
-    for (auto [offset, size] : spans) values.emplace_back(arena.data() + offset, size);
-    on_group(key, values);
-    arena.clear();
-    spans.clear();
-  };
+  std::string key;
+  uint64_t rank = 0;
+  bool open = false;
   while (!heap.empty()) {
     size_t i = heap.top();
     heap.pop();
-    if (!spans.empty() && cursors[i]->key() != key) emit();
-    if (spans.empty()) key.assign(cursors[i]->key());
-    spans.emplace_back(arena.size(), cursors[i]->value().size());
-    arena.append(cursors[i]->value());
-    if (cursors[i]->next()) heap.push(i);
+    Cursor& cursor = *cursors[i];
+    if (!open || cursor.rank() != rank || cursor.key() != key) {
+      if (open) visitor.end();
+      open = true;
+      rank = cursor.rank();
+      key.assign(cursor.key());
+      visitor.begin(key);
+    }
+    visitor.value(cursor.value());
+    if (cursor.next()) heap.push(i);
   }
-  if (!spans.empty()) emit();
+  if (open) visitor.end();
 }
 
 }  // namespace strata::merge

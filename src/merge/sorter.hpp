@@ -1,12 +1,12 @@
 #pragma once
 // Out-of-core grouping: (key, value) pairs are buffered per thread, sorted by (partition,
-// key) and spilled as runs (files in the work dir, or kept in memory for the last buffer);
-// each partition is then read back as one k-way merge, group by group. The order of values
-// within a group is unspecified: the reducers sort them by total orders themselves, so
-// results never depend on thread count or spilling.
+// key rank, key, first value byte) and spilled as runs (zstd files in the work dir, or kept
+// in memory for the last buffer); each partition is then read back as one k-way merge, key
+// by key, value by value. Within a key, values come in order of their first byte (the
+// codec's type tag: captures before references) and otherwise in no particular order: the
+// reducers use total orders themselves, so results never depend on threads or spilling.
 #include <cstdint>
 #include <filesystem>
-#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -15,24 +15,45 @@
 
 namespace strata::merge {
 
-// A sorted run: records laid out as [u32 key size][u32 value size][key][value], partition p
-// occupying bytes [offsets[p], offsets[p+1]). In a file, or in `memory`.
+// How keys are ordered within a partition: by hash (cheapest; when only grouping matters) or
+// lexicographically (when the reducer's output must come out sorted by key).
+enum class KeyOrder { hashed, lexicographic };
+
+struct SpillEntry {
+  uint64_t rank;    // KeyOrder: fnv1a64(key), or its first 8 bytes big-endian
+  uint64_t offset;  // key then value, in the buffer's arena
+  uint32_t partition;
+  uint32_t key_size;
+  uint32_t value_size;
+};
+
+// The last buffer of a job, sorted but never written out.
+struct MemoryRun {
+  std::string arena;
+  std::vector<SpillEntry> entries;
+};
+
+// A sorted run. In a file: records [u64 rank][u32 key size][u32 value size][key][value],
+// partition p the zstd frame at bytes [offsets[p], offsets[p+1]). In memory: partition p
+// is entries [offsets[p], offsets[p+1]).
 struct Run {
   std::filesystem::path file;
-  std::shared_ptr<const std::string> memory;
+  std::shared_ptr<const MemoryRun> memory;
   std::vector<uint64_t> offsets;
 };
 
 // Runs written by every buffer of one job.
 class RunSet {
  public:
-  RunSet(std::filesystem::path dir, std::string name, size_t partitions)
-      : dir_(std::move(dir)), name_(std::move(name)), partitions_(partitions) {}
+  RunSet(std::filesystem::path dir, std::string name, size_t partitions, KeyOrder order)
+      : dir_(std::move(dir)), name_(std::move(name)), partitions_(partitions), order_(order) {}
   size_t partitions() const { return partitions_; }
+  uint64_t rank(std::string_view key, uint64_t hash) const;
   std::filesystem::path next_file();
   void add(Run run);
   const std::vector<Run>& runs() const { return runs_; }  // after all buffers finished
   uint64_t spilled_runs() const;
+  uint64_t spilled_bytes() const;
   // Deletes the run files (the in-memory runs are released too).
   void clear();
 
@@ -40,44 +61,47 @@ class RunSet {
   std::filesystem::path dir_;
   std::string name_;
   size_t partitions_;
+  KeyOrder order_;
   mutable std::mutex mutex_;
   size_t files_ = 0;
   std::vector<Run> runs_;
 };
 
-// One thread's buffer: spills to a file run when it holds more than `budget` bytes.
+// One thread's buffer: its arena and entry list are reserved up front within `budget`
+// bytes (no reallocation, so resident memory stays within it) and spilled when full.
 class SpillBuffer {
  public:
-  SpillBuffer(RunSet& runs, uint64_t budget) : runs_(runs), budget_(budget) {}
+  SpillBuffer(RunSet& runs, uint64_t budget);
   void add(std::string_view key, std::string_view value);
-  // Hands the remaining entries to the RunSet as an in-memory run.
+  // Hands the remaining entries to the RunSet: as an in-memory run, or as a file when this
+  // buffer spilled before.
   void finish();
 
  private:
-  struct Entry {
-    uint32_t partition;
-    uint32_t key_size;
-    uint32_t value_size;
-    uint64_t offset;  // key then value, in arena_
-    uint64_t prefix;  // key_prefix(key)
-  };
-  void flush(bool to_file);
-  std::string serialize(std::vector<uint64_t>& offsets) const;
+  void sort();
+  void spill();
 
   RunSet& runs_;
-  uint64_t budget_;
-  std::string arena_;
-  std::vector<Entry> entries_;
+  size_t arena_capacity_, entry_capacity_;
+  std::unique_ptr<MemoryRun> buffer_;
+  bool spilled_ = false;
 };
 
-// Calls `on_group(key, values)` for every key of partition `p`, in key order.
-using GroupHandler =
-    std::function<void(std::string_view key, const std::vector<std::string_view>& values)>;
-void merge_partition(const RunSet& runs, size_t p, const GroupHandler& on_group);
+// Receives one partition, key by key in the RunSet's KeyOrder; a value's view is valid only during
+// the call.
+class GroupVisitor {
+ public:
+  virtual ~GroupVisitor() = default;
+  virtual void begin(std::string_view key) = 0;
+  virtual void value(std::string_view value) = 0;
+  virtual void end() = 0;
+};
 
-uint64_t key_prefix(std::string_view key);
+void merge_partition(const RunSet& runs, size_t p, GroupVisitor& visitor);
 
-// Stable partition of a key (FNV-1a), the same on every platform.
-size_t partition_of(std::string_view key, size_t partitions);
+// Stable partition of a key hash, the same on every platform.
+inline size_t partition_of(uint64_t hash, size_t partitions) {
+  return partitions <= 1 ? 0 : hash % partitions;
+}
 
 }  // namespace strata::merge

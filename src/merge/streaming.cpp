@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "merge/document_json.hpp"
 #include "merge/surt_merge.hpp"
 
 namespace strata::merge {
@@ -37,7 +38,8 @@ void map(std::istream& in, std::ostream& out, Counters& counters) {
       counters.add("lines_malformed");
       continue;
     }
-    static const char* names[] = {"records_image", "records_revisit", "records_ref"};
+    static const char* names[] = {"records_image", "records_revisit", "records_ref",
+                                  "records_dropped_note"};
     counters.add(names[record.index()]);
     const std::string& key = surt_key(record);
     if (key.empty() || !usable_key(key)) {
@@ -92,6 +94,9 @@ void reduce(std::istream& in, std::ostream& out, Counters& counters) {
         emit(out, digest_group.digest, extract::to_json(capture));
       for (const auto& ref : digest_group.refs)
         emit(out, digest_group.digest, extract::to_json(ref));
+      if (digest_group.dropped_refs)
+        emit(out, digest_group.digest,
+             record_to_json(DroppedReferences{digest_group.dropped_refs}));
     }
   });
 }
@@ -108,18 +113,13 @@ void map2(std::istream& in, std::ostream& out, Counters& counters) {
 }
 
 void reduce2(std::istream& in, std::ostream& out, Mode mode, Counters& counters) {
-  DigestGroup group;
+  DigestCollector collector;
   Record record;
   for_each_group(in, counters, [&](const std::string& key, const std::vector<Json>& values) {
-    group = DigestGroup{key, {}, {}};
-    for (const auto& value : values) {
-      if (!record_from_json(value, record)) continue;
-      if (auto* c = std::get_if<ImageCapture>(&record))
-        group.captures.push_back(std::move(*c));
-      else if (auto* r = std::get_if<PageReference>(&record))
-        group.refs.push_back(std::move(*r));
-    }
-    for (const auto& doc : build_documents(group, mode, counters)) {
+    collector.reset(key);
+    for (const auto& value : values)
+      if (record_from_json(value, record)) collector.add(std::move(record));
+    for (const auto& doc : build_documents(collector.finish(counters), mode, counters)) {
       counters.add("documents");
       out << doc.id << '\t' << document_json(doc) << '\n';
     }
@@ -143,7 +143,9 @@ bool parse_stage(const std::string& text, Stage& out) {
 }
 
 std::string document_json(const ImageDocument& doc) {
-  return dump(to_json(doc));
+  std::string out;
+  append_document_json(doc, out);
+  return out;
 }
 
 Counters run_streaming(Stage stage, Mode mode, std::istream& in, std::ostream& out) {

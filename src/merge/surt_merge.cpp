@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 
@@ -22,28 +24,28 @@ void drop_captures_without_digest(std::vector<ImageCapture>& images, Counters& c
 
 // A resolved revisit becomes a copy of the oldest capture with the same WARC payload digest,
 // carrying the revisit's time and collection (the bytes, and so the record to replay, are
-// the original's).
-void resolve_revisits(SurtGroup& group, Counters& counters) {
+// the original's). `images` sorted oldest first.
+void resolve_revisits(std::vector<ImageCapture>& images, const std::vector<ImageRevisit>& revisits,
+                      Counters& counters) {
   std::unordered_map<std::string_view, size_t> by_warc_digest;
-  for (size_t i = 0; i < group.images.size(); ++i)
-    if (!group.images[i].warcDigest.empty())
-      by_warc_digest.emplace(group.images[i].warcDigest, i);  // first = oldest (sorted)
+  for (size_t i = 0; i < images.size(); ++i)
+    if (!images[i].warcDigest.empty()) by_warc_digest.emplace(images[i].warcDigest, i);
   std::vector<ImageCapture> resolved;
-  for (const auto& revisit : group.revisits) {
+  for (const auto& revisit : revisits) {
     auto it =
         revisit.warcDigest.empty() ? by_warc_digest.end() : by_warc_digest.find(revisit.warcDigest);
     if (it == by_warc_digest.end()) {
       counters.add("revisits_unresolved");
       continue;
     }
-    ImageCapture copy = group.images[it->second];
+    ImageCapture copy = images[it->second];
     copy.timestamp = revisit.timestamp;
     copy.collection = revisit.collection;
     resolved.push_back(std::move(copy));
     counters.add("revisits_resolved");
   }
-  for (auto& capture : resolved) group.images.push_back(std::move(capture));
-  std::sort(group.images.begin(), group.images.end(), capture_before);
+  for (auto& capture : resolved) images.push_back(std::move(capture));
+  std::sort(images.begin(), images.end(), capture_before);
 }
 
 int64_t epoch_or_zero(const std::string& ts, Counters& counters) {
@@ -52,68 +54,97 @@ int64_t epoch_or_zero(const std::string& ts, Counters& counters) {
   return epoch.value_or(0);
 }
 
-struct TimedDigest {
-  int64_t epoch;
-  size_t digest;  // index into the sorted digest groups
-  bool operator<(const TimedDigest& o) const {
-    return epoch != o.epoch ? epoch < o.epoch : digest < o.digest;
+}  // namespace
+
+void SurtMerger::reset() {
+  images_.clear();
+  revisits_.clear();
+  prepared_ = false;
+  captures_ = refs_ = 0;
+  groups_.clear();
+  caps_.clear();
+  times_.clear();
+}
+
+void SurtMerger::add(Record&& record) {
+  if (auto* ref = std::get_if<PageReference>(&record)) return add_reference(std::move(*ref));
+  if (std::holds_alternative<DroppedReferences>(record)) return;  // job 2 notes only
+  if (prepared_) throw std::logic_error("merge: a capture after the references of its SURT");
+  if (auto* capture = std::get_if<ImageCapture>(&record))
+    images_.push_back(std::move(*capture));
+  else
+    revisits_.push_back(std::move(std::get<ImageRevisit>(record)));
+}
+
+void SurtMerger::prepare() {
+  prepared_ = true;
+  drop_captures_without_digest(images_, counters_);
+  std::sort(images_.begin(), images_.end(), capture_before);
+  resolve_revisits(images_, revisits_, counters_);
+  std::map<std::string, size_t> by_digest;
+  for (const auto& capture : images_) by_digest.emplace(capture.digest, 0);
+  for (auto& [digest, index] : by_digest) {
+    index = groups_.size();
+    groups_.emplace_back().digest = digest;
   }
-};
+  caps_.assign(groups_.size(), ReferenceCap(max_refs_));
+  for (auto& capture : images_) {
+    size_t d = by_digest.at(capture.digest);
+    if (groups_.size() > 1) times_.push_back({epoch_or_zero(capture.timestamp, counters_), d});
+    groups_[d].captures.push_back(std::move(capture));
+  }
+  std::sort(times_.begin(), times_.end());
+  captures_ = images_.size();
+  images_.clear();
+}
 
 // The digest whose capture is closest in seconds to `when`; ties go to the earlier capture,
 // and equal capture times to the smaller digest.
-size_t closest_digest(const std::vector<TimedDigest>& times, int64_t when) {
-  auto after = std::lower_bound(times.begin(), times.end(), TimedDigest{when, 0});
-  if (after == times.begin()) return after->digest;
-  auto before = std::lower_bound(times.begin(), times.end(), TimedDigest{(after - 1)->epoch, 0});
-  if (after == times.end()) return before->digest;
+size_t SurtMerger::closest_digest(int64_t when) const {
+  auto after = std::lower_bound(times_.begin(), times_.end(), TimedDigest{when, 0});
+  if (after == times_.begin()) return after->digest;
+  auto before = std::lower_bound(times_.begin(), times_.end(), TimedDigest{(after - 1)->epoch, 0});
+  if (after == times_.end()) return before->digest;
   return when - before->epoch <= after->epoch - when ? before->digest : after->digest;
 }
 
-void split_by_time(SurtGroup& group, std::vector<DigestGroup>& out, Counters& counters) {
-  std::vector<TimedDigest> times;
-  for (size_t d = 0; d < out.size(); ++d)
-    for (const auto& capture : out[d].captures)
-      times.push_back({epoch_or_zero(capture.timestamp, counters), d});
-  std::sort(times.begin(), times.end());
-  for (auto& ref : group.refs) {
-    size_t d = closest_digest(times, epoch_or_zero(ref.pageTimestamp, counters));
-    out[d].refs.push_back(std::move(ref));
-  }
+void SurtMerger::add_reference(PageReference&& ref) {
+  if (!prepared_) prepare();
+  ++refs_;
+  if (groups_.empty()) return;  // counted in finish()
+  size_t d = groups_.size() == 1 ? 0 : closest_digest(epoch_or_zero(ref.pageTimestamp, counters_));
+  caps_[d].add(std::move(ref));
 }
 
-}  // namespace
+std::vector<DigestGroup> SurtMerger::finish() {
+  if (!prepared_) prepare();
+  if (groups_.empty()) {
+    counters_.add("references_without_images", static_cast<int64_t>(refs_));
+    return {};
+  }
+  if (refs_ == 0) {
+    counters_.add("captures_without_pages", static_cast<int64_t>(captures_));
+    counters_.add("surts_without_pages");
+    return {};
+  }
+  if (groups_.size() > 1) counters_.add("surts_with_several_digests");
+  for (size_t d = 0; d < groups_.size(); ++d) {
+    groups_[d].refs = caps_[d].take(groups_[d].dropped_refs);
+    if (groups_[d].dropped_refs == 0) continue;
+    counters_.add("reference_lists_capped");
+    counters_.add("references_dropped", static_cast<int64_t>(groups_[d].dropped_refs));
+  }
+  counters_.add("surts_merged");
+  counters_.add("surt_digest_groups", static_cast<int64_t>(groups_.size()));
+  return std::move(groups_);
+}
 
-std::vector<DigestGroup> merge_surt(SurtGroup& group, Counters& counters) {
-  drop_captures_without_digest(group.images, counters);
-  std::sort(group.images.begin(), group.images.end(), capture_before);
-  resolve_revisits(group, counters);
-  if (group.images.empty()) {
-    counters.add("references_without_images", static_cast<int64_t>(group.refs.size()));
-    return {};
-  }
-  if (group.refs.empty()) {
-    counters.add("captures_without_pages", static_cast<int64_t>(group.images.size()));
-    counters.add("surts_without_pages");
-    return {};
-  }
-  std::map<std::string, DigestGroup> by_digest;
-  for (auto& capture : group.images) {
-    auto& target = by_digest[capture.digest];
-    target.digest = capture.digest;
-    target.captures.push_back(std::move(capture));
-  }
-  std::vector<DigestGroup> out;
-  for (auto& [digest, digest_group] : by_digest) out.push_back(std::move(digest_group));
-  if (out.size() == 1) {
-    out[0].refs = std::move(group.refs);
-  } else {
-    counters.add("surts_with_several_digests");
-    split_by_time(group, out, counters);
-  }
-  counters.add("surts_merged");
-  counters.add("surt_digest_groups", static_cast<int64_t>(out.size()));
-  return out;
+std::vector<DigestGroup> merge_surt(SurtGroup& group, Counters& counters, size_t max_refs) {
+  SurtMerger merger(counters, max_refs);
+  for (auto& capture : group.images) merger.add(Record(std::move(capture)));
+  for (auto& revisit : group.revisits) merger.add(Record(std::move(revisit)));
+  for (auto& ref : group.refs) merger.add(Record(std::move(ref)));
+  return merger.finish();
 }
 
 }  // namespace strata::merge

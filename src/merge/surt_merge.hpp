@@ -1,15 +1,55 @@
 #pragma once
 // Job 1 (key = image SURT): resolve revisits, drop SURTs without images or without pages,
 // and split the references of a SURT between its digests by time (paper §5.2).
+#include <string>
 #include <vector>
 
 #include "core/counters.hpp"
 #include "merge/groups.hpp"
+#include "merge/reference_cap.hpp"
 
 namespace strata::merge {
 
-// Returns one group per digest found under the SURT, sorted by digest; empty when the SURT
-// lacks captures or references. Counts what it drops in `counters` (names in docs/merge.md).
-std::vector<DigestGroup> merge_surt(SurtGroup& group, Counters& counters);
+// Job 1 for one SURT, fed every capture and revisit first, then the references one by one:
+// each reference goes straight to its digest's ReferenceCap, so a hugely popular SURT never
+// holds all its references.
+class SurtMerger {
+ public:
+  SurtMerger(Counters& counters, size_t max_refs = kMaxReferencesPerKey)
+      : counters_(counters), max_refs_(max_refs) {}
+  // Starts a new SURT.
+  void reset();
+  // Throws std::logic_error for a capture or revisit after the first reference.
+  void add(Record&& record);
+  // One group per digest found under the SURT, sorted by digest; empty when the SURT lacks
+  // captures or references. Counts what it drops (names in docs/merge.md).
+  std::vector<DigestGroup> finish();
+
+ private:
+  struct TimedDigest {
+    int64_t epoch;
+    size_t digest;  // index into groups_
+    bool operator<(const TimedDigest& o) const {
+      return epoch != o.epoch ? epoch < o.epoch : digest < o.digest;
+    }
+  };
+  void prepare();
+  void add_reference(PageReference&& ref);
+  size_t closest_digest(int64_t when) const;
+
+  Counters& counters_;
+  size_t max_refs_;
+  std::vector<ImageCapture> images_;  // until prepare() files them into groups_
+  std::vector<ImageRevisit> revisits_;
+  bool prepared_ = false;
+  uint64_t captures_ = 0, refs_ = 0;
+  std::vector<DigestGroup> groups_;  // sorted by digest
+  std::vector<ReferenceCap> caps_;   // one per group
+  std::vector<TimedDigest> times_;   // every capture, when the SURT has several digests
+};
+
+// The whole SURT at once (tests, Hadoop Streaming reducer).
+std::vector<DigestGroup> merge_surt(SurtGroup& group, Counters& counters,
+                                    size_t max_refs = kMaxReferencesPerKey);
 
 }  // namespace strata::merge

@@ -1,0 +1,38 @@
+#include "merge/document_json.hpp"
+
+#include <gtest/gtest.h>
+
+namespace strata::merge {
+namespace {
+
+std::string reference_json(const ImageDocument& doc) {
+  return to_json(doc).dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+std::string written_json(const ImageDocument& doc) {
+  std::string out;
+  append_document_json(doc, out);
+  return out;
+}
+
+TEST(DocumentJson, EmptyDocumentMatchesNlohmann) {
+  EXPECT_EQ(written_json(ImageDocument{}), reference_json(ImageDocument{}));
+}
+
+TEST(DocumentJson, EscapesAndNonAsciiMatchNlohmann) {
+  ImageDocument doc;
+  doc.id = "abc";
+  doc.imgUrl = "http://x.pt/a\"b\\c.jpg";
+  doc.pageTitle = std::string("tab\there\nnl\r\b\f\x01\x1f\x7f end");
+  doc.imgAlt = {"Ol\xc3\xa1 mundo", "bad \xff\xfe utf8", "cut \xc3", ""};
+  doc.imgCaption = {"\xe2\x82\xac euro", "surrogate \xed\xa0\x80"};
+  doc.imgWidth = -3;
+  doc.imgSize = 18446744073709551615ULL;
+  doc.isInline = true;
+  doc.matchingPages = -9223372036854775807LL - 1;
+  doc.collection = {"C1", "C2"};
+  EXPECT_EQ(written_json(doc), reference_json(doc));
+}
+
+}  // namespace
+}  // namespace strata::merge
