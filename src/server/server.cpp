@@ -15,6 +15,9 @@
 namespace strata::server {
 namespace {
 
+constexpr size_t kWorkers = 64;
+constexpr size_t kKeepAliveRequests = 1000;
+
 // One Database per (thread, index), reopened on every request (cheap when unchanged).
 Xapian::Database& thread_db(const std::string& dir) {
   thread_local std::map<std::string, std::unique_ptr<Xapian::Database>> dbs;
@@ -51,6 +54,10 @@ struct Server::Impl {
   void routes() {
     // Without it a keep-alive client waits ~40 ms per reply (Nagle + delayed ACK).
     http.set_tcp_nodelay(true);
+    // A keep-alive connection holds a worker for its whole life: with httplib's default of
+    // 8 workers, the 9th browser tab waited for another to hang up. Idle workers cost little.
+    http.new_task_queue = [] { return new httplib::ThreadPool(kWorkers); };
+    http.set_keep_alive_max_count(kKeepAliveRequests);
     http.set_default_headers({{"Access-Control-Allow-Origin", "*"},
                               {"Access-Control-Allow-Methods", "GET, HEAD"},
                               {"X-Content-Type-Options", "nosniff"}});
