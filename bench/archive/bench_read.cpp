@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/files.hpp"
 #include "../common/measure.hpp"
 #include "archive/reader.hpp"
 
@@ -134,18 +135,6 @@ void gunzip_file(const fs::path& from, const fs::path& to) {
   gzclose(in);
 }
 
-// `from` repeated until the copy reaches `bytes`.
-void repeat_file(const fs::path& from, const fs::path& to, uint64_t bytes) {
-  std::string data;
-  {
-    std::ifstream in(from, std::ios::binary);
-    data.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
-  std::ofstream out(to, std::ios::binary | std::ios::trunc);
-  for (uint64_t done = 0; done < bytes; done += data.size())
-    out.write(data.data(), static_cast<std::streamsize>(data.size()));
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -200,7 +189,7 @@ int main(int argc, char** argv) {
   }
   if (big) {
     fs::path huge = tmp / "big.warc";
-    repeat_file(plain, huge, big_mb << 20);
+    strata::bench::repeat_file(plain, huge, big_mb << 20);
     uint64_t huge_size = fs::file_size(huge);
     std::printf("big: %.2f GB (the uncompressed data repeated)\n", huge_size / 1e9);
     for (bool payloads : {false, true}) {

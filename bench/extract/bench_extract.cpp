@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/files.hpp"
 #include "../common/measure.hpp"
 #include "archive/reader.hpp"
 #include "core/counters.hpp"
@@ -247,18 +248,6 @@ void report(const char* label, const std::vector<fs::path>& files, int runs, boo
   std::fflush(stdout);
 }
 
-// `from` (a gzip WARC: a series of members) repeated until the copy reaches `bytes`.
-void repeat_file(const fs::path& from, const fs::path& to, uint64_t bytes) {
-  std::string data;
-  {
-    std::ifstream in(from, std::ios::binary);
-    data.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
-  std::ofstream out(to, std::ios::binary | std::ios::trunc);
-  for (uint64_t done = 0; done < bytes; done += data.size())
-    out.write(data.data(), static_cast<std::streamsize>(data.size()));
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -301,7 +290,7 @@ int main(int argc, char** argv) {
     const char* tmp = std::getenv("TMPDIR");
     fs::path out = fs::path(tmp ? tmp : "/tmp") /
                    ("bench_extract_big_" + std::to_string(getpid()) + ".warc.gz");
-    repeat_file(example, out, big_mb << 20);
+    strata::bench::repeat_file(example, out, big_mb << 20);
     report("big (example.warc.gz repeated)", {out}, runs, false);
     fs::remove(out);
   }
