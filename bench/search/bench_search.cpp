@@ -4,11 +4,10 @@
 // sample generator's text model through the real index code, and the same documents into
 // SQLite FTS5; reports build rate and bytes per document (--compact: also after a Xapian
 // compaction, as `xapian-compact` would leave it). Then runs the real query log:
-// in process (per-field vs BM25F vs FTS5 on a fixed subset: every k-th query) and through
+// in process (Strata's BM25F vs FTS5 on a fixed subset: every k-th query) and through
 // HTTP against the `strata serve` server code with 1 and 50 clients (--http-queries, 0 =
 // all). Last, it writes a sample archive (`strata sample`, --sample-scale, default demo) and
-// compares the ranking quality of both formulations on its judged queries. docs/BENCHMARKS.md,
-// "Search".
+// measures the ranking quality on its judged queries. docs/BENCHMARKS.md, "Search".
 #include <httplib.h>
 #include <CLI/CLI.hpp>
 
@@ -111,12 +110,11 @@ std::vector<std::string> every_kth(const std::vector<std::string>& all, size_t n
   return out;
 }
 
-Latency in_process(const fs::path& dir, const std::vector<std::string>& qs, search::Formulation f) {
+Latency in_process(const fs::path& dir, const std::vector<std::string>& qs) {
   Xapian::Database db(dir.string());
   return run_load(qs.size(), 1, [&](size_t i, int) {
     search::SearchRequest r;
     r.q = qs[i];
-    r.formulation = f;
     search::search(db, r);
   });
 }
@@ -158,16 +156,13 @@ void run_http(const fs::path& dir, const std::vector<std::string>& qs, bool keep
 
 void compare_in_process(const fs::path& dir, const fs::path& fts_file,
                         const std::vector<std::string>& qs) {
-  Latency per_field = in_process(dir, qs, search::Formulation::per_field);
-  Latency bm25f = in_process(dir, qs, search::Formulation::bm25f);
+  Latency bm25f = in_process(dir, qs);
   Fts5 fts(fts_file.string());
   Latency sqlite = run_load(qs.size(), 1, [&](size_t i, int) { fts.search(qs[i], 50); });
-  std::printf("in-process per-field: %s\n", describe(per_field).c_str());
-  std::printf("in-process bm25f:     %s\n", describe(bm25f).c_str());
-  std::printf("in-process fts5:      %s\n", describe(sqlite).c_str());
-  std::printf("fts5 / per-field: mean %.2fx  p50 %.2fx;  fts5 / bm25f: mean %.2fx  p50 %.2fx\n",
-              sqlite.mean_ms / per_field.mean_ms, sqlite.p50_ms / per_field.p50_ms,
-              sqlite.mean_ms / bm25f.mean_ms, sqlite.p50_ms / bm25f.p50_ms);
+  std::printf("in-process strata (bm25f): %s\n", describe(bm25f).c_str());
+  std::printf("in-process fts5:           %s\n", describe(sqlite).c_str());
+  std::printf("fts5 / strata: mean %.2fx  p50 %.2fx\n", sqlite.mean_ms / bm25f.mean_ms,
+              sqlite.p50_ms / bm25f.p50_ms);
 }
 
 void compare_quality(const Config& c, const fs::path& dir) {
@@ -178,10 +173,7 @@ void compare_quality(const Config& c, const fs::path& dir) {
     sample::generate(options, dir.string());
   }
   const fs::path index_dir = dir / "index";
-  std::printf("quality per-field: %s\n",
-              describe(evaluate(dir, index_dir, search::Formulation::per_field)).c_str());
-  std::printf("quality bm25f:     %s\n",
-              describe(evaluate(dir, index_dir, search::Formulation::bm25f)).c_str());
+  std::printf("quality bm25f: %s\n", describe(evaluate(dir, index_dir)).c_str());
 }
 
 }  // namespace

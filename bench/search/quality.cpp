@@ -48,8 +48,7 @@ void add_scores(const search::SearchResult& r, const std::set<std::string>& rele
 
 }  // namespace
 
-Quality evaluate(const std::filesystem::path& sample_dir, const std::filesystem::path& index_dir,
-                 search::Formulation formulation) {
+Quality evaluate(const std::filesystem::path& sample_dir, const std::filesystem::path& index_dir) {
   if (!std::filesystem::exists(index_dir)) {
     index::IndexOptions options;
     options.index_dir = index_dir;
@@ -63,7 +62,6 @@ Quality evaluate(const std::filesystem::path& sample_dir, const std::filesystem:
     search::SearchRequest request;
     request.q = q.query;
     request.safe = false;
-    request.formulation = formulation;
     add_scores(search::search(db, request), q.relevant, sum);
     ++sum.queries;
   }

@@ -16,8 +16,7 @@ struct Quality {
 };
 
 // Indexes the sample's truth documents into `index_dir` (if not there yet) and evaluates.
-Quality evaluate(const std::filesystem::path& sample_dir, const std::filesystem::path& index_dir,
-                 search::Formulation formulation);
+Quality evaluate(const std::filesystem::path& sample_dir, const std::filesystem::path& index_dir);
 
 std::string describe(const Quality& q);
 

@@ -1,9 +1,9 @@
 #include "index/document_builder.hpp"
 
 #include <algorithm>
-#include <functional>
 
 #include "analyze/phash.hpp"
+#include "core/digest.hpp"
 #include "core/json.hpp"
 #include "index/analysis.hpp"
 #include "index/schema.hpp"
@@ -31,9 +31,7 @@ void index_values(Xapian::Document& xd, const TextField& f, const std::vector<st
     for (const Token& tok : analyze(value)) {
       xd.add_posting(term(f.prefix, tok.exact), pos++);
       xd.add_term(tok.exact, f.weight);
-      if (tok.stop) continue;
-      xd.add_term(term(std::string(prefix::stem) + std::string(f.prefix), tok.stem), 1);
-      xd.add_term(term(prefix::stem, tok.stem), f.weight);
+      if (!tok.stop) xd.add_term(term(prefix::stem, tok.stem), f.weight);
     }
     pos += kValueGap;
   }
@@ -58,13 +56,7 @@ void add_values(Xapian::Document& xd, const merge::ImageDocument& d, const Moder
   add_number(xd, slot::width, d.imgWidth);
   add_number(xd, slot::height, d.imgHeight);
   add_number(xd, slot::area, static_cast<double>(d.imgWidth) * d.imgHeight);
-  xd.add_value(slot::mime, d.imgMimeType);
-  xd.add_value(slot::host, lower_ascii(d.pageHost));
-  std::string joined;
-  for (const auto& c : d.collection) joined += (joined.empty() ? "" : "\n") + c;
-  xd.add_value(slot::collections, joined);
   add_number(xd, slot::safe, m.safe);
-  xd.add_value(slot::blocked, m.blocked ? "1" : "0");
   add_number(xd, slot::matching_images, static_cast<double>(d.matchingImages));
   add_number(xd, slot::matching_pages, static_cast<double>(d.matchingPages));
   add_number(xd, slot::image_changes, static_cast<double>(d.imageMetadataChanges));
@@ -89,7 +81,7 @@ void add_filter_terms(Xapian::Document& xd, const merge::ImageDocument& d, const
     xd.add_boolean_term(term(prefix::year, d.imgCrawlTimestamp.substr(0, 4)));
   if (m.blocked) xd.add_boolean_term(std::string(prefix::blocked));
   if (m.drawing) xd.add_boolean_term(std::string(prefix::drawing));
-  if (!d.imgDigest.empty() && d.imgDigest.size() < kMaxTermBytes)
+  if (!d.imgDigest.empty() && d.imgDigest != d.id && d.imgDigest.size() < kMaxTermBytes)
     xd.add_boolean_term(term(prefix::digest, d.imgDigest));
   if (d.isInline) xd.add_boolean_term(std::string(prefix::inline_img));
   if (!d.imgUrl.empty()) xd.add_boolean_term(url_term(prefix::img_url, d.imgUrl));
@@ -102,14 +94,11 @@ std::string id_term(const std::string& id) {
   return term(prefix::id, id);
 }
 
-std::string digest_term(const std::string& digest) {
-  return term(prefix::digest, digest);
-}
-
 std::string url_term(std::string_view prefix, const std::string& url) {
-  if (url.size() + prefix.size() <= kMaxTermBytes) return term(prefix, url);
-  std::string head = url.substr(0, 200);
-  return term(prefix, head + "#" + std::to_string(std::hash<std::string>{}(url)));
+  // Lookups compare the stored URL, so a short hash is enough and keeps the term small.
+  Hasher sha256(DigestAlgorithm::kSha256);
+  sha256.update(url);
+  return term(prefix, sha256.finish().substr(0, 8));
 }
 
 std::vector<std::string> parent_domains(const std::string& host) {

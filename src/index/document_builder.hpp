@@ -26,16 +26,17 @@ struct Moderation {
   bool operator==(const Moderation&) const = default;
 };
 
-// The stored document data: to_json(doc) plus the moderation fields, compact JSON.
+// The stored document data: to_json(doc) plus the moderation fields, compact JSON (the writer
+// compresses it: index/stored_data.hpp).
 std::string document_data(const merge::ImageDocument& doc, const Moderation& m);
 // Reads it back; false on malformed data.
 bool parse_document_data(const std::string& data, merge::ImageDocument& doc, Moderation& m);
 
 Xapian::Document build_document(const merge::ImageDocument& doc, const Moderation& m);
 
-// Boolean term of the id / of a URL for replay lookups (long URLs are hashed to fit).
+// Boolean term of the id / of a URL for replay lookups (a hash: lookups compare the stored
+// URL).
 std::string id_term(const std::string& id);
-std::string digest_term(const std::string& digest);
 std::string url_term(std::string_view prefix, const std::string& url);
 
 // "www.fc.ul.pt" -> {"fc.ul.pt", "ul.pt", "pt"}.

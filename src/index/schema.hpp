@@ -8,12 +8,12 @@
 
 namespace strata::index {
 
-inline constexpr std::string_view kSchemaVersion = "2";
+inline constexpr std::string_view kSchemaVersion = "3";
 
-// Ranked text fields. Every word is indexed three ways (docs/search.md):
-//   <prefix><exact>      positional, all words (stop words too) -> phrases, exact matches
-//   Z<prefix><stem>      Portuguese stem, stop words left out    -> per-field formulation
-//   <exact> / Z<stem>    one combined field, wdf x weight         -> BM25F formulation
+// Ranked text fields. Every word is indexed twice (docs/search.md):
+//   <prefix><exact>      positional, all words (stop words too) -> per-field phrase boosts
+//   <exact> / Z<stem>    one combined field, wdf x weight         -> BM25F matching and scoring
+//                        (no Z<stem> for stop words)
 struct TextField {
   std::string_view name;    // ImageDocument / V1 field name
   std::string_view prefix;  // Xapian term prefix
@@ -42,9 +42,9 @@ inline constexpr std::string_view collection = "K";
 inline constexpr std::string_view year = "Y";        // capture year of imgCrawlTimestamp
 inline constexpr std::string_view blocked = "B";     // present only on blocked documents
 inline constexpr std::string_view inline_img = "I";  // present only on inline (data:) images
-inline constexpr std::string_view img_url = "U";     // image URL (replay lookup)
-inline constexpr std::string_view page_url = "V";    // page URL (replay lookup)
-inline constexpr std::string_view digest = "G";      // imgDigest (analysis join key)
+inline constexpr std::string_view img_url = "U";     // 8-byte hash of the image URL (replay)
+inline constexpr std::string_view page_url = "V";    // 8-byte hash of the page URL (replay)
+inline constexpr std::string_view digest = "G";      // imgDigest, where the id is not it
 inline constexpr std::string_view drawing = "J";     // present only on drawings/illustrations
 }  // namespace prefix
 
@@ -54,11 +54,9 @@ inline constexpr Xapian::valueno latest = 1;     // imgCrawlTimestampLatest
 inline constexpr Xapian::valueno width = 2;      // sortable_serialise
 inline constexpr Xapian::valueno height = 3;
 inline constexpr Xapian::valueno area = 4;  // width * height
-inline constexpr Xapian::valueno mime = 5;
-inline constexpr Xapian::valueno host = 6;
-inline constexpr Xapian::valueno collections = 7;  // '\n'-joined
-inline constexpr Xapian::valueno safe = 8;         // NSFW score; -1 = not classified
-inline constexpr Xapian::valueno blocked = 9;      // "0" / "1"
+// Slots 5-7 and 9 are free: mime type, page host, collections and the blocked flag are boolean
+// terms (M, H/D, K, B), which is how queries filter on them.
+inline constexpr Xapian::valueno safe = 8;  // NSFW score; -1 = not classified
 inline constexpr Xapian::valueno matching_images = 10;
 inline constexpr Xapian::valueno matching_pages = 11;
 inline constexpr Xapian::valueno image_changes = 12;
@@ -73,5 +71,6 @@ inline constexpr double kSafeNotClassified = -1.0;
 // Metadata keys.
 inline constexpr std::string_view kMetaSchema = "strata:schema";
 inline constexpr std::string_view kMetaArchivePrefix = "strata:archive:";  // + path -> "1"
+inline constexpr std::string_view kMetaDictionary = "strata:zdict";        // stored-data dictionary
 
 }  // namespace strata::index

@@ -7,18 +7,33 @@
 #include "merge/merge_into.hpp"
 
 namespace strata::index {
+namespace {
+
+// Documents the stored-data dictionary is trained on: zstd wants ~100x the dictionary size.
+constexpr size_t kDictionarySamples = 4000;
+
+Xapian::WritableDatabase open_index(const std::filesystem::path& dir) {
+  Xapian::WritableDatabase db(dir.string(), Xapian::DB_CREATE_OR_OPEN);
+  const std::string schema = db.get_metadata(std::string(kMetaSchema));
+  if (schema.empty()) {
+    db.set_metadata(std::string(kMetaSchema), std::string(kSchemaVersion));
+    db.commit();
+  } else if (schema != kSchemaVersion) {
+    throw std::runtime_error("index " + dir.string() + " has schema version " + schema +
+                             ", this strata writes version " + std::string(kSchemaVersion) +
+                             ": index the archives into a new index directory");
+  }
+  return db;
+}
+
+}  // namespace
 
 MergeFn default_merge() {
   return merge::merge_into;
 }
 
 IndexWriter::IndexWriter(const std::filesystem::path& dir, MergeFn merge)
-    : db_(dir.string(), Xapian::DB_CREATE_OR_OPEN), merge_(std::move(merge)) {
-  if (db_.get_metadata(std::string(kMetaSchema)).empty()) {
-    db_.set_metadata(std::string(kMetaSchema), std::string(kSchemaVersion));
-    db_.commit();
-  }
-}
+    : db_(open_index(dir)), merge_(std::move(merge)), stored_(db_) {}
 
 IndexWriter::~IndexWriter() {
   try {
@@ -44,6 +59,10 @@ void IndexWriter::cancel() {
   if (!in_batch_) return;
   db_.cancel_transaction();
   in_batch_ = false;
+  // A dictionary trained in the cancelled batch is gone with it.
+  stored_ = StoredData(db_);
+  samples_.clear();
+  sampled_.clear();
 }
 
 void IndexWriter::register_archive(const std::string& file) {
@@ -53,12 +72,52 @@ void IndexWriter::register_archive(const std::string& file) {
   db_.set_metadata(key, "1");
 }
 
+bool IndexWriter::read(Xapian::docid docid, merge::ImageDocument& doc, Moderation& m,
+                       std::string* json) {
+  std::string data = stored_.unpack(db_.get_document(docid).get_data());
+  if (!parse_document_data(data, doc, m)) return false;
+  if (json) *json = std::move(data);
+  return true;
+}
+
+void IndexWriter::write(const std::string& id_term, Xapian::Document xd) {
+  const std::string json = xd.get_data();
+  xd.set_data(stored_.pack(json));
+  sample_for_dictionary(db_.replace_document(id_term, xd), json);
+}
+
+void IndexWriter::write(Xapian::docid docid, Xapian::Document xd) {
+  const std::string json = xd.get_data();
+  xd.set_data(stored_.pack(json));
+  db_.replace_document(docid, xd);
+  sample_for_dictionary(docid, json);
+}
+
+void IndexWriter::sample_for_dictionary(Xapian::docid docid, const std::string& json) {
+  if (stored_.has_dictionary()) return;
+  samples_.push_back(json);
+  sampled_.push_back(docid);
+  if (samples_.size() < kDictionarySamples) return;
+  if (stored_.train(db_, samples_)) {
+    // The sampled documents were written plain: compress them too.
+    for (Xapian::docid id : sampled_) {
+      Xapian::Document xd = db_.get_document(id);
+      const std::string data = xd.get_data();
+      if (data.empty() || data.front() != '{') continue;
+      xd.set_data(stored_.pack(data));
+      db_.replace_document(id, xd);
+    }
+  }
+  samples_.clear();
+  sampled_.clear();
+}
+
 std::optional<merge::ImageDocument> IndexWriter::get(const std::string& id) {
   Xapian::PostingIterator it = db_.postlist_begin(id_term(id));
   if (it == db_.postlist_end(id_term(id))) return std::nullopt;
   merge::ImageDocument doc;
   Moderation m;
-  if (!parse_document_data(db_.get_document(*it).get_data(), doc, m)) return std::nullopt;
+  if (!read(*it, doc, m, nullptr)) return std::nullopt;
   return doc;
 }
 
@@ -70,18 +129,18 @@ AddOutcome IndexWriter::add(const merge::ImageDocument& doc) {
   Xapian::PostingIterator it = db_.postlist_begin(idt);
   merge::ImageDocument existing;
   Moderation m;
-  const std::string old_data = it == db_.postlist_end(idt) ? "" : db_.get_document(*it).get_data();
-  if (old_data.empty() || !parse_document_data(old_data, existing, m)) {
+  std::string old_json;
+  if (it == db_.postlist_end(idt) || !read(*it, existing, m, &old_json)) {
     Moderation fresh;
     if (moderate_) moderate_(doc, fresh);
-    db_.replace_document(idt, build_document(doc, fresh));
+    write(idt, build_document(doc, fresh));
     return AddOutcome::added;
   }
   if (!merge_) throw std::logic_error("IndexWriter: no merge function for an existing id");
   merge_(existing, doc);
   if (moderate_) moderate_(existing, m);
-  if (document_data(existing, m) == old_data) return AddOutcome::unchanged;
-  db_.replace_document(idt, build_document(existing, m));
+  if (document_data(existing, m) == old_json) return AddOutcome::unchanged;
+  write(idt, build_document(existing, m));
   return AddOutcome::merged;
 }
 
@@ -91,8 +150,8 @@ bool IndexWriter::set_moderation(const std::string& id, const Moderation& m) {
   if (it == db_.postlist_end(idt)) return false;
   merge::ImageDocument doc;
   Moderation old;
-  if (!parse_document_data(db_.get_document(*it).get_data(), doc, old)) return false;
-  db_.replace_document(idt, build_document(doc, m));
+  if (!read(*it, doc, old, nullptr)) return false;
+  write(idt, build_document(doc, m));
   return true;
 }
 
@@ -102,14 +161,13 @@ uint64_t IndexWriter::remoderate(const ModerateFn& moderate) {
   for (auto it = db_.postlist_begin(""); it != db_.postlist_end(""); ++it) ids.push_back(*it);
   uint64_t changed = 0;
   for (Xapian::docid id : ids) {
-    const Xapian::Document stored = db_.get_document(id);
     merge::ImageDocument doc;
     Moderation m;
-    if (!parse_document_data(stored.get_data(), doc, m)) continue;
+    if (!read(id, doc, m, nullptr)) continue;
     const Moderation before = m;
     moderate(doc, m);
     if (m == before) continue;
-    db_.replace_document(id, build_document(doc, m));
+    write(id, build_document(doc, m));
     ++changed;
   }
   return changed;

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "index/document_builder.hpp"
+#include "index/stored_data.hpp"
 #include "merge/document.hpp"
 
 namespace strata::index {
@@ -57,11 +58,20 @@ class IndexWriter {
 
  private:
   void register_archive(const std::string& file);
+  // The stored document `docid` holds, parsed; false when absent or unreadable.
+  bool read(Xapian::docid docid, merge::ImageDocument& doc, Moderation& m, std::string* json);
+  // Writes xd (data compressed) under the unique term / docid; feeds dictionary training.
+  void write(const std::string& id_term, Xapian::Document xd);
+  void write(Xapian::docid docid, Xapian::Document xd);
+  void sample_for_dictionary(Xapian::docid docid, const std::string& json);
 
   Xapian::WritableDatabase db_;
   MergeFn merge_;
   ModerateFn moderate_;
   bool in_batch_ = false;
+  StoredData stored_;
+  std::vector<std::string> samples_;  // JSON of the first documents, until a dictionary exists
+  std::vector<Xapian::docid> sampled_;
 };
 
 }  // namespace strata::index

@@ -27,19 +27,11 @@ std::vector<Token> tokens_of(const std::vector<std::string>& texts) {
   return out;
 }
 
-// Terms of one word in one field (prefix "" = the combined BM25F field).
-Q word_in(const Token& t, std::string_view field_prefix, bool exact_only) {
-  Q exact(cat(field_prefix, t.exact));
+// Terms of one word in the combined BM25F field: its exact form, or its stem too.
+Q word_query(const Token& t, bool exact_only) {
+  Q exact(t.exact);
   if (exact_only || t.stop) return exact;
-  return Q(Q::OP_OR, Q(cat(index::prefix::stem, field_prefix, t.stem)), exact);
-}
-
-Q word_query(const Token& t, Formulation f, bool exact_only) {
-  if (f == Formulation::bm25f) return word_in(t, "", exact_only);
-  std::vector<Q> per_field;
-  for (const TextField& field : kTextFields)
-    per_field.emplace_back(Q::OP_SCALE_WEIGHT, word_in(t, field.prefix, exact_only), field.weight);
-  return Q(Q::OP_MAX, per_field.begin(), per_field.end());
+  return Q(Q::OP_OR, Q(cat(index::prefix::stem, t.stem)), exact);
 }
 
 Q phrase_in(const std::vector<Token>& toks, size_t from, size_t n, std::string_view prefix,
@@ -70,19 +62,19 @@ Q phrase_boosts(const std::vector<Token>& toks) {
   return Q(Q::OP_OR, boosts.begin(), boosts.end());
 }
 
-Q user_phrase(const std::string& text, Formulation f) {
+Q user_phrase(const std::string& text) {
   std::vector<Token> toks = index::analyze(text);
   if (toks.empty()) return Q();
-  if (toks.size() == 1) return word_query(toks[0], f, true);
+  if (toks.size() == 1) return word_query(toks[0], true);
   return phrase_query(toks, 0, toks.size(), 0, 1);
 }
 
 Q exclusions(const ParsedQuery& parsed) {
   std::vector<Q> out;
-  for (const Token& t : tokens_of(parsed.excluded_words)) out.push_back(word_in(t, "", false));
+  for (const Token& t : tokens_of(parsed.excluded_words)) out.push_back(word_query(t, false));
   for (const auto& p : parsed.excluded_phrases) {
     std::vector<Token> toks = index::analyze(p);
-    if (toks.size() == 1) out.push_back(word_in(toks[0], "", false));
+    if (toks.size() == 1) out.push_back(word_query(toks[0], false));
     if (toks.size() > 1) out.push_back(phrase_query(toks, 0, toks.size(), 0, 1));
   }
   return Q(Q::OP_OR, out.begin(), out.end());
@@ -137,13 +129,13 @@ Q date_query(const SearchRequest& r) {
 
 }  // namespace
 
-Q text_query(const ParsedQuery& parsed, Formulation formulation) {
+Q text_query(const ParsedQuery& parsed) {
   std::vector<Token> toks = tokens_of(parsed.words);
   bool only_stop = std::all_of(toks.begin(), toks.end(), [](const Token& t) { return t.stop; });
   std::vector<Q> clauses;
   for (const Token& t : toks)
-    if (!t.stop || only_stop) clauses.push_back(word_query(t, formulation, t.stop));
-  for (const auto& p : parsed.phrases) clauses.push_back(user_phrase(p, formulation));
+    if (!t.stop || only_stop) clauses.push_back(word_query(t, t.stop));
+  for (const auto& p : parsed.phrases) clauses.push_back(user_phrase(p));
   Q main(Q::OP_OR, clauses.begin(), clauses.end());
   if (main.empty()) return parsed.empty() ? Q::MatchAll : Q::MatchNothing;
   if (toks.size() < 2) return main;
@@ -171,7 +163,7 @@ Q apply_filters(const Q& query, const SearchRequest& r) {
 }
 
 Q build_query(const ParsedQuery& parsed, const SearchRequest& request) {
-  Q query = text_query(parsed, request.formulation);
+  Q query = text_query(parsed);
   Q excluded = exclusions(parsed);
   if (!excluded.empty()) query = Q(Q::OP_AND_NOT, query, excluded);
   return apply_filters(query, request);

@@ -9,12 +9,13 @@
 
 namespace strata::search {
 
-inline constexpr double kPhraseBoost = 1000;   // whole query, slop 1
-inline constexpr double kBigramBoost = 100;    // word pairs, slop 2
-inline constexpr double kTrigramBoost = 10;    // word triples, slop 3
+inline constexpr double kPhraseBoost = 1000;  // whole query, slop 1
+inline constexpr double kBigramBoost = 100;   // word pairs, slop 2
+inline constexpr double kTrigramBoost = 10;   // word triples, slop 3
 
-// Matching + ranking part (MatchAll when the query has no words or phrases).
-Xapian::Query text_query(const ParsedQuery& parsed, Formulation formulation);
+// Matching + ranking part (MatchAll when the query has no words or phrases): BM25F over one
+// combined field where each field's words count field-weight times.
+Xapian::Query text_query(const ParsedQuery& parsed);
 // Everything that only filters (always: not blocked, not inline; then the request's filters).
 Xapian::Query apply_filters(const Xapian::Query& query, const SearchRequest& request);
 // text_query + exclusions + filters.

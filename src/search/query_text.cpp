@@ -13,7 +13,9 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
 
 struct Item {
   std::string text;

@@ -8,10 +8,6 @@
 
 namespace strata::search {
 
-// Per-field: edismax-like max over fields of weight x BM25(field) per word (Arquivo).
-// Bm25f: one combined field where each field's words count weight times (BM25F).
-enum class Formulation { per_field, bm25f };
-
 enum class SizeClass { any, sm, md, lg };  // sm <= 65536 px^2, md <= 810000, lg > 810000
 
 // A bad request value; `parameter` names the API parameter (or "q" for inline operators).
@@ -32,8 +28,6 @@ struct SearchRequest {
   std::vector<std::string> collections;
   unsigned offset = 0;
   unsigned max_items = 50;
-  // BM25F: faster than per-field at the same ranking quality (docs/search.md).
-  Formulation formulation = Formulation::bm25f;
   bool years_facet = true;
 };
 

@@ -1,6 +1,7 @@
 #include "search/searcher.hpp"
 
 #include "index/schema.hpp"
+#include "index/stored_data.hpp"
 #include "search/query_builder.hpp"
 #include "search/query_text.hpp"
 
@@ -13,10 +14,10 @@ namespace {
 // is an estimate too) and the facet is scaled from the matches checked (docs/search.md).
 constexpr Xapian::doccount kExactMatches = 10'000;
 
-Hit to_hit(const Xapian::MSetIterator& it) {
+Hit to_hit(const Xapian::MSetIterator& it, const index::StoredData& stored) {
   Hit hit;
   hit.score = it.get_weight();
-  index::parse_document_data(it.get_document().get_data(), hit.doc, hit.moderation);
+  index::parse_document_data(stored.unpack(it.get_document().get_data()), hit.doc, hit.moderation);
   return hit;
 }
 
@@ -49,7 +50,8 @@ SearchResult search(Xapian::Database& db, const SearchRequest& request) {
   Xapian::MSet mset = enquire.get_mset(effective.offset, effective.max_items, kExactMatches);
   SearchResult result;
   result.total = mset.get_matches_estimated();
-  for (auto it = mset.begin(); it != mset.end(); ++it) result.hits.push_back(to_hit(it));
+  const index::StoredData stored(db);
+  for (auto it = mset.begin(); it != mset.end(); ++it) result.hits.push_back(to_hit(it, stored));
   if (effective.years_facet) result.years = year_counts(years, result.total);
   return result;
 }

@@ -58,20 +58,15 @@ void parse_filters(const Params& p, search::SearchRequest& r) {
     r.sites = search::parse_sites("siteSearch", *v);
   if (const auto* v = get(p, "collection"); v && !v->empty())
     r.collections = search::parse_collections("collection", *v);
-  if (const auto* v = get(p, "ranking")) {
-    if (*v == "bm25f") r.formulation = search::Formulation::bm25f;
-    else if (*v == "per-field") r.formulation = search::Formulation::per_field;
-    else throw RequestError("ranking", "ranking must be per-field or bm25f");
-  }
 }
 
 }  // namespace
 
 const std::vector<std::string>& default_fields() {
   static const std::vector<std::string> f{
-      "imgDigest", "imgSrc",   "imgMimeType", "imgHeight",  "imgWidth",
-      "imgTstamp", "imgTitle", "imgAlt",      "imgCaption", "pageURL",
-      "pageTstamp", "pageTitle", "collection", "imgLinkToArchive", "pageLinkToArchive"};
+      "imgDigest",  "imgSrc",    "imgMimeType", "imgHeight",        "imgWidth",
+      "imgTstamp",  "imgTitle",  "imgAlt",      "imgCaption",       "pageURL",
+      "pageTstamp", "pageTitle", "collection",  "imgLinkToArchive", "pageLinkToArchive"};
   return f;
 }
 

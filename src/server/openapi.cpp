@@ -27,7 +27,6 @@ std::string openapi_json() {
       param("fields", "comma list of returned fields (replaces the default list)"),
       param("more", "extra fields added to the default list"),
       param("prettyPrint", "true: indented JSON"),
-      param("ranking", "bm25f (default) or per-field"),
   });
   Json doc = {
       {"openapi", "3.0.3"},

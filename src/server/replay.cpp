@@ -7,6 +7,7 @@
 #include "core/json.hpp"
 #include "index/document_builder.hpp"
 #include "index/schema.hpp"
+#include "index/stored_data.hpp"
 #include "search/request.hpp"
 
 namespace strata::server {
@@ -52,10 +53,13 @@ bool find_capture(Xapian::Database& db, const Target& t, merge::ImageDocument& b
   std::string term =
       index::url_term(t.image ? index::prefix::img_url : index::prefix::page_url, t.url);
   long long want = std::atoll(t.ts.c_str()), best_gap = -1;
+  const index::StoredData stored(db);
   for (auto it = db.postlist_begin(term); it != db.postlist_end(term); ++it) {
     merge::ImageDocument d;
     index::Moderation m;
-    if (!index::parse_document_data(db.get_document(*it).get_data(), d, m) || m.blocked) continue;
+    if (!index::parse_document_data(stored.unpack(db.get_document(*it).get_data()), d, m) ||
+        m.blocked)
+      continue;
     if ((t.image ? d.imgUrl : d.pageUrl) != t.url) continue;
     const std::string& ts = t.image ? d.imgCrawlTimestamp : d.pageCrawlTimestamp;
     long long gap = std::llabs(std::atoll(ts.c_str()) - want);

@@ -7,6 +7,7 @@
 
 #include "index/index_documents.hpp"
 #include "index/schema.hpp"
+#include "index/stored_data.hpp"
 #include "testing/shared_data.hpp"
 
 namespace strata::index {
@@ -55,12 +56,12 @@ struct Stored {
 
 Stored stored(const fs::path& dir, const std::string& digest) {
   Xapian::Database db(dir.string());
-  auto it = db.postlist_begin(digest_term(digest));
-  EXPECT_NE(it, db.postlist_end(digest_term(digest)));
+  auto it = db.postlist_begin(id_term(digest));  // compact mode: the id is the digest
+  EXPECT_NE(it, db.postlist_end(id_term(digest)));
   Stored s;
   s.xd = db.get_document(*it);
   merge::ImageDocument d;
-  EXPECT_TRUE(parse_document_data(s.xd.get_data(), d, s.m));
+  EXPECT_TRUE(parse_document_data(StoredData(db).unpack(s.xd.get_data()), d, s.m));
   return s;
 }
 

@@ -45,10 +45,9 @@ class SearchTest : public ::testing::Test {
     for (const auto& h : search(db, r).hits) out.push_back(h.doc.id);
     return out;
   }
-  std::vector<std::string> ids(const std::string& q, Formulation f = Formulation::per_field) {
+  std::vector<std::string> ids(const std::string& q) {
     SearchRequest r;
     r.q = q;
-    r.formulation = f;
     return ids(r);
   }
   SearchResult run(const SearchRequest& r) {

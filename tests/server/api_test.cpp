@@ -155,7 +155,6 @@ TEST_F(Api, EveryParameter) {
   EXPECT_EQ(digests("/imagesearch?collection=Outra"), V{});
   EXPECT_EQ(digests("/imagesearch?offset=1&maxItems=1"), (V{"ccc"}));
   EXPECT_EQ(digests("/imagesearch?maxItems=0"), V{});
-  EXPECT_EQ(digests("/imagesearch?ranking=bm25f&q=logo"), (V{"bbb"}));
   Json big = json("/imagesearch?maxItems=500");
   EXPECT_NE(big["nextPage"].get<std::string>().find("offset=3"), std::string::npos);
   Json f = json("/imagesearch?q=ipsilon&fields=imgSrc,imgTstamp");
@@ -186,7 +185,6 @@ TEST_F(Api, BadParametersAre400NamingTheParameter) {
   expect_400("/imagesearch?fields=imgSrc,nope", "fields");
   expect_400("/imagesearch?more=nope", "more");
   expect_400("/imagesearch?prettyPrint=yes", "prettyPrint");
-  expect_400("/imagesearch?ranking=tfidf", "ranking");
   expect_400("/imagesearch?q=size:huge", "q");
 }
 
