@@ -1,5 +1,5 @@
 // bench_search [--docs N] [--work DIR] [--queries FILE] [--subset N] [--http-queries N]
-//              [--sample-scale SCALE] [--new-connections] [--compact] [--reuse]
+//              [--sample-scale SCALE] [--new-connections] [--compact] [--reuse] [--build-only]
 // Builds an N-document image index (default 1M; --docs 10000000 for the 10M run) from the
 // sample generator's text model through the real index code, and the same documents into
 // SQLite FTS5; reports build rate and bytes per document (--compact: also after a Xapian
@@ -45,6 +45,7 @@ struct Config {
   bool reuse = false;
   bool new_connections = false;
   bool compact = false;
+  bool build_only = false;
   uint64_t seed = 1;
 };
 
@@ -74,6 +75,16 @@ void build(const char* what, const fs::path& path, uint64_t n,
               static_cast<double>(bytes_of(path)) / static_cast<double>(n));
 }
 
+// Bytes per document of each Xapian table (postlist holds the value streams too).
+void report_tables(const char* what, const fs::path& dir, uint64_t n) {
+  std::printf("%s per table:", what);
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".glass")
+      std::printf(" %s %.0f", e.path().stem().c_str(),
+                  static_cast<double>(e.file_size()) / static_cast<double>(n));
+  std::printf(" bytes/doc\n");
+}
+
 void build_xapian(const fs::path& dir, uint64_t n, const Corpus& corpus) {
   index::IndexWriter writer(dir);
   build("xapian", dir, n, [&](uint64_t from, uint64_t to) {
@@ -81,6 +92,7 @@ void build_xapian(const fs::path& dir, uint64_t n, const Corpus& corpus) {
     for (uint64_t i = from; i < to; ++i) writer.add(corpus.document(i));
     writer.commit();
   });
+  report_tables("xapian", dir, n);
 }
 
 void build_fts5(const fs::path& file, uint64_t n, const Corpus& corpus) {
@@ -98,6 +110,7 @@ void report_compacted(const fs::path& dir, uint64_t n) {
   Xapian::Database(dir.string()).compact(out.string());
   std::printf("xapian compacted: %.0f bytes/doc\n",
               static_cast<double>(bytes_of(out)) / static_cast<double>(n));
+  report_tables("xapian compacted", out, n);
   fs::remove_all(out);
 }
 
@@ -190,6 +203,7 @@ int main(int argc, char** argv) {
   app.add_flag("--new-connections", c.new_connections, "one TCP connection per HTTP query");
   app.add_flag("--compact", c.compact, "also report the size of a compacted copy");
   app.add_flag("--reuse", c.reuse, "keep existing indexes of the same size");
+  app.add_flag("--build-only", c.build_only, "stop after building (and compacting) the index");
   app.add_option("--seed", c.seed, "generator seed");
   CLI11_PARSE(app, argc, argv);
 
@@ -210,6 +224,7 @@ int main(int argc, char** argv) {
     build_xapian(dir, c.docs, corpus);
   }
   if (c.compact) report_compacted(dir, c.docs);
+  if (c.build_only) return 0;
   if (!c.reuse || !fs::exists(fts_file)) {
     fs::remove(fts_file);
     build_fts5(fts_file, c.docs, corpus);

@@ -3,7 +3,6 @@
 #include <zdict.h>
 #include <zstd.h>
 
-#include <functional>
 #include <map>
 #include <mutex>
 
@@ -12,9 +11,8 @@
 namespace strata::index {
 
 struct ZstdDictionary {
-  explicit ZstdDictionary(const std::string& bytes)
-      : cdict(ZSTD_createCDict(bytes.data(), bytes.size(), kLevel)),
-        ddict(ZSTD_createDDict(bytes.data(), bytes.size())) {}
+  explicit ZstdDictionary(std::string dict_bytes)
+      : bytes(std::move(dict_bytes)), ddict(ZSTD_createDDict(bytes.data(), bytes.size())) {}
   ~ZstdDictionary() {
     ZSTD_freeCDict(cdict);
     ZSTD_freeDDict(ddict);
@@ -22,25 +20,40 @@ struct ZstdDictionary {
   ZstdDictionary(const ZstdDictionary&) = delete;
   ZstdDictionary& operator=(const ZstdDictionary&) = delete;
 
-  static constexpr int kLevel = 3;  // level 19 saves another ~10 % at 20x the CPU
-  ZSTD_CDict* cdict;
-  ZSTD_DDict* ddict;
+  // Only writers compress: building the compression tables costs far more than a query.
+  const ZSTD_CDict* compression() const {
+    std::call_once(cdict_once, [this] { cdict = ZSTD_createCDict(bytes.data(), bytes.size(), 3); });
+    return cdict;
+  }
+
+  const std::string bytes;
+  ZSTD_DDict* const ddict;
+  mutable std::once_flag cdict_once;
+  mutable ZSTD_CDict* cdict = nullptr;
 };
 
 namespace {
 
 constexpr size_t kDictionaryBytes = 64 * 1024;
 
-// Readers open the index per request: decode each dictionary once per process.
-std::shared_ptr<const ZstdDictionary> shared_dictionary(const std::string& bytes) {
-  static std::mutex mutex;
-  static std::map<size_t, std::weak_ptr<const ZstdDictionary>> cache;
-  const size_t key = std::hash<std::string>{}(bytes);
-  std::lock_guard lock(mutex);
-  if (auto alive = cache[key].lock()) return alive;
-  auto made = std::make_shared<const ZstdDictionary>(bytes);
-  if (!made->cdict || !made->ddict) return nullptr;
-  cache[key] = made;
+// Readers open the index per request: read and decode an index's dictionary once per process.
+// An index's dictionary never changes once written, so its UUID identifies it.
+std::mutex cache_mutex;
+std::map<std::string, std::shared_ptr<const ZstdDictionary>> cache;
+
+std::shared_ptr<const ZstdDictionary> make_dictionary(std::string bytes) {
+  auto made = std::make_shared<const ZstdDictionary>(std::move(bytes));
+  return made->ddict ? made : nullptr;
+}
+
+std::shared_ptr<const ZstdDictionary> cached_dictionary(const Xapian::Database& db) {
+  const std::string uuid = db.get_uuid();
+  std::lock_guard lock(cache_mutex);
+  if (auto it = cache.find(uuid); it != cache.end()) return it->second;
+  std::string bytes = db.get_metadata(std::string(kMetaDictionary));
+  if (bytes.empty()) return nullptr;  // may come later: not cached
+  auto made = make_dictionary(std::move(bytes));
+  if (made && !uuid.empty()) cache[uuid] = made;
   return made;
 }
 
@@ -52,10 +65,7 @@ bool is_zstd_frame(const std::string& s) {
 
 }  // namespace
 
-StoredData::StoredData(const Xapian::Database& db) {
-  const std::string bytes = db.get_metadata(std::string(kMetaDictionary));
-  if (!bytes.empty()) dict_ = shared_dictionary(bytes);
-}
+StoredData::StoredData(const Xapian::Database& db) : dict_(cached_dictionary(db)) {}
 
 StoredData::~StoredData() = default;
 StoredData::StoredData(StoredData&&) noexcept = default;
@@ -67,7 +77,8 @@ std::string StoredData::pack(const std::string& json) const {
                                                                          ZSTD_freeCCtx);
   ZSTD_CCtx_reset(cctx.get(), ZSTD_reset_session_and_parameters);
   ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_dictIDFlag, 0);  // one dictionary per index
-  ZSTD_CCtx_refCDict(cctx.get(), dict_->cdict);
+  if (!dict_->compression()) return json;
+  ZSTD_CCtx_refCDict(cctx.get(), dict_->compression());
   std::string out(ZSTD_compressBound(json.size()), '\0');
   const size_t n = ZSTD_compress2(cctx.get(), out.data(), out.size(), json.data(), json.size());
   if (ZSTD_isError(n)) return json;
@@ -102,7 +113,7 @@ bool StoredData::train(Xapian::WritableDatabase& db, const std::vector<std::stri
                                          static_cast<unsigned>(sizes.size()));
   if (ZDICT_isError(n)) return false;
   dict.resize(n);
-  auto made = shared_dictionary(dict);
+  auto made = make_dictionary(dict);
   if (!made) return false;
   db.set_metadata(std::string(kMetaDictionary), dict);
   dict_ = std::move(made);
