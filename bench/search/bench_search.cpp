@@ -21,6 +21,7 @@
 
 #include "corpus.hpp"
 #include "fts5.hpp"
+#include "index/compact.hpp"
 #include "index/writer.hpp"
 #include "load.hpp"
 #include "quality.hpp"
@@ -107,7 +108,7 @@ void build_fts5(const fs::path& file, uint64_t n, const Corpus& corpus) {
 void report_compacted(const fs::path& dir, uint64_t n) {
   const fs::path out = dir.string() + "-compacted";
   fs::remove_all(out);
-  Xapian::Database(dir.string()).compact(out.string());
+  index::compact_index(dir, out);  // what `strata compact` writes
   std::printf("xapian compacted: %.0f bytes/doc\n",
               static_cast<double>(bytes_of(out)) / static_cast<double>(n));
   report_tables("xapian compacted", out, n);

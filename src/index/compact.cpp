@@ -1,0 +1,54 @@
+#include "index/compact.hpp"
+
+#include <xapian.h>
+
+#include <stdexcept>
+
+namespace strata::index {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool is_table_file(const fs::path& p) {
+  const std::string name = p.filename().string();
+  return p.extension() == ".glass" || name == "iamglass" || name == "flintlock" ||
+         name.rfind("changes", 0) == 0;
+}
+
+uint64_t table_bytes(const fs::path& dir) {
+  uint64_t sum = 0;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.is_regular_file() && is_table_file(e.path())) sum += e.file_size();
+  return sum;
+}
+
+// Hard links (no copy of the thumbnails) where the file system allows, copies otherwise.
+void link_or_copy(const fs::path& from, const fs::path& to) {
+  std::error_code ec;
+  fs::copy(from, to, fs::copy_options::recursive | fs::copy_options::create_hard_links, ec);
+  if (ec) fs::copy(from, to, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+}
+
+}  // namespace
+
+CompactReport compact_index(const fs::path& from, const fs::path& to) {
+  if (fs::exists(to)) throw std::runtime_error(to.string() + " already exists");
+  if (!fs::exists(from / "iamglass")) throw std::runtime_error(from.string() + " is not an index");
+  fs::path partial = to;
+  partial += ".partial";
+  fs::remove_all(partial);
+  CompactReport report;
+  {
+    Xapian::Database db(from.string());
+    report.documents = db.get_doccount();
+    db.compact(partial.string());
+  }
+  for (const auto& e : fs::directory_iterator(from))
+    if (!is_table_file(e.path())) link_or_copy(e.path(), partial / e.path().filename());
+  report.bytes_before = table_bytes(from);
+  report.bytes_after = table_bytes(partial);
+  fs::rename(partial, to);
+  return report;
+}
+
+}  // namespace strata::index

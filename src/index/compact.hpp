@@ -1,0 +1,20 @@
+#pragma once
+// A compacted copy of an index: Xapian's compaction rewrites the tables with full blocks
+// (~30 % smaller after a bulk load; docs/search.md, "Index size"), and the files beside the
+// tables (analysis.jsonl, blocklist.txt, thumbs/) come along, hard-linked where possible.
+// The copy appears under its final name only once complete; the source is never changed.
+#include <cstdint>
+#include <filesystem>
+
+namespace strata::index {
+
+struct CompactReport {
+  uint64_t documents = 0;
+  uint64_t bytes_before = 0;  // Xapian tables only
+  uint64_t bytes_after = 0;
+};
+
+// Throws std::runtime_error when `to` exists or `from` is not an index.
+CompactReport compact_index(const std::filesystem::path& from, const std::filesystem::path& to);
+
+}  // namespace strata::index
