@@ -91,7 +91,18 @@ void add_filter_terms(Xapian::Document& xd, const merge::ImageDocument& d, const
 }  // namespace
 
 std::string id_term(const std::string& id) {
-  return term(prefix::id, id);
+  // A SHA-256 hex id (every compact/legacy id) is stored as its 32 raw bytes: the id term is
+  // in every document's termlist and has a postlist entry of its own.
+  auto nibble = [](char c) {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+  };
+  const bool hex64 =
+      id.size() == 64 && std::all_of(id.begin(), id.end(), [&](char c) { return nibble(c) >= 0; });
+  if (!hex64) return term(prefix::id, id);
+  std::string raw(prefix::id);
+  for (size_t i = 0; i < id.size(); i += 2)
+    raw += static_cast<char>(nibble(id[i]) * 16 + nibble(id[i + 1]));
+  return raw;
 }
 
 std::string url_term(std::string_view prefix, const std::string& url) {

@@ -34,7 +34,7 @@ inline constexpr Xapian::termpos kValueGap = 100;
 
 namespace prefix {
 inline constexpr std::string_view stem = "Z";
-inline constexpr std::string_view id = "Q";      // imgDigest (unique id term)
+inline constexpr std::string_view id = "Q";      // document id (unique; raw bytes of a hex digest)
 inline constexpr std::string_view mime = "M";    // mime subtype: Mjpeg, Mpng
 inline constexpr std::string_view host = "H";    // exact page host
 inline constexpr std::string_view domain = "D";  // every proper parent domain of the host
