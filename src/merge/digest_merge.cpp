@@ -1,7 +1,6 @@
 #include "merge/digest_merge.hpp"
 
 #include <algorithm>
-#include <set>
 #include <tuple>
 #include <utility>
 
@@ -11,6 +10,9 @@
 
 namespace strata::merge {
 namespace {
+
+// Counter names counted per key or record: built once, not per call.
+const std::string kDigestsWithoutPages = "digests_without_pages", kDigestsMerged = "digests_merged";
 
 template <typename T>
 void sort_unique(std::vector<T>& values) {
@@ -81,12 +83,16 @@ void set_descriptions(ImageDocument& doc, const std::vector<PageReference>& refs
 // Change counters: distinct (title, alt, caption) triples and distinct (pageUrl, pageTitle)
 // pairs, each minus one (so an image seen with one description has 0 changes).
 void set_change_counters(ImageDocument& doc, const std::vector<PageReference>& refs) {
-  std::set<std::tuple<std::string_view, std::string_view, std::string_view>> triples;
-  std::set<std::pair<std::string_view, std::string_view>> pages;
+  std::vector<std::tuple<std::string_view, std::string_view, std::string_view>> triples;
+  std::vector<std::pair<std::string_view, std::string_view>> pages;
+  triples.reserve(refs.size());
+  pages.reserve(refs.size());
   for (const auto& ref : refs) {
-    triples.emplace(trim(ref.imgTitle), trim(ref.imgAlt), trim(ref.imgCaption));
-    pages.emplace(ref.pageUrl, ref.pageTitle);
+    triples.emplace_back(trim(ref.imgTitle), trim(ref.imgAlt), trim(ref.imgCaption));
+    pages.emplace_back(ref.pageUrl, ref.pageTitle);
   }
+  sort_unique(triples);
+  sort_unique(pages);
   doc.imageMetadataChanges = std::max<int64_t>(0, static_cast<int64_t>(triples.size()) - 1);
   doc.pageMetadataChanges = std::max<int64_t>(0, static_cast<int64_t>(pages.size()) - 1);
   doc.matchingPages = static_cast<int64_t>(refs.size());
@@ -204,12 +210,12 @@ DigestGroup& DigestCollector::finish(Counters& counters) {
 std::vector<ImageDocument> build_documents(DigestGroup& group, Mode mode, Counters& counters) {
   if (group.captures.empty()) return {};
   if (group.refs.empty()) {
-    counters.add("digests_without_pages");
+    counters.add(kDigestsWithoutPages);
     return {};
   }
   std::sort(group.captures.begin(), group.captures.end(), capture_before);
   std::sort(group.refs.begin(), group.refs.end(), reference_before);
-  counters.add("digests_merged");
+  counters.add(kDigestsMerged);
   ImageDocument doc = base_document(group, counters);
   if (mode == Mode::full) return full_documents(group, doc, counters);
   if (mode == Mode::legacy)

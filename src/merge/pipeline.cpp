@@ -10,6 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <thread>
+#include <variant>
 
 #include "merge/codec.hpp"
 #include "merge/document_json.hpp"
@@ -19,6 +20,9 @@
 
 namespace strata::merge {
 namespace {
+
+// Counted per record or per key: built once, not per call.
+const std::string kSurts = "surts", kDocuments = "documents";
 
 // Runs work(i, counters) for i in [0, n) on up to `jobs` threads; counters are merged.
 void parallel_for(size_t n, unsigned jobs, Counters& counters,
@@ -45,11 +49,19 @@ void parallel_for(size_t n, unsigned jobs, Counters& counters,
   if (error) std::rethrow_exception(error);
 }
 
-void count_record(const Record& record, Counters& counters) {
-  static const char* names[] = {"records_image", "records_revisit", "records_ref",
-                                "records_dropped_note"};
-  counters.add(names[record.index()]);
-}
+// Records per kind, counted in plain integers (a Counters lookup per record shows in
+// profiles) and added to Counters once per source.
+struct RecordCounts {
+  int64_t by_kind[std::variant_size_v<Record>] = {};
+  int64_t without_surt = 0;
+  void add_to(Counters& counters) const {
+    static const char* names[] = {"records_image", "records_revisit", "records_ref",
+                                  "records_dropped_note"};
+    for (size_t i = 0; i < std::size(by_kind); ++i)
+      if (by_kind[i]) counters.add(names[i], by_kind[i]);
+    if (without_surt) counters.add("records_without_surt", without_surt);
+  }
+};
 
 // Phase 1: every record keyed by its SURT.
 void read_sources(const std::vector<Source>& sources, const MergeOptions& options, uint64_t budget,
@@ -60,16 +72,18 @@ void read_sources(const std::vector<Source>& sources, const MergeOptions& option
     buffers.push_back(std::make_unique<SpillBuffer>(runs, budget / workers));
   parallel_for(sources.size(), workers, counters, [&](size_t i, Counters& local, size_t w) {
     std::string bytes;
+    RecordCounts counts;
     sources[i](
         [&](const Record& record) {
-          count_record(record, local);
+          ++counts.by_kind[record.index()];
           const std::string& key = surt_key(record);
-          if (key.empty()) return local.add("records_without_surt");
+          if (key.empty()) return void(++counts.without_surt);
           bytes.clear();
           encode(record, bytes);
           buffers[w]->add(key, bytes);
         },
         local);
+    counts.add_to(local);
   });
   for (auto& buffer : buffers) buffer->finish();
 }
@@ -94,7 +108,7 @@ class SurtReducer : public GroupVisitor {
   SurtReducer(Counters& counters, SpillBuffer& out)
       : counters_(counters), merger_(counters), out_(out) {}
   void begin(std::string_view) override {
-    counters_.add("surts");
+    counters_.add(kSurts);
     merger_.reset();
   }
   void value(std::string_view bytes) override {
@@ -124,11 +138,12 @@ void merge_surts(const RunSet& in, unsigned jobs, uint64_t budget, RunSet& out,
   for (auto& buffer : buffers) buffer->finish();
 }
 
-// Job 2 over one digest partition: documents as "id\tjson" lines, in id order.
+// Job 2 over one digest partition: documents as JSON lines in id order, each prefixed with
+// "id\t" when `with_id` (part files that phase 4 merges by id).
 class DigestReducer : public GroupVisitor {
  public:
-  DigestReducer(Mode mode, Counters& counters, std::ostream& out)
-      : mode_(mode), counters_(counters), out_(out) {}
+  DigestReducer(Mode mode, Counters& counters, std::ostream& out, bool with_id = true)
+      : mode_(mode), counters_(counters), out_(out), with_id_(with_id) {}
   void begin(std::string_view key) override { collector_.reset(key); }
   void value(std::string_view bytes) override {
     decode(bytes, record_);
@@ -136,8 +151,9 @@ class DigestReducer : public GroupVisitor {
   }
   void end() override {
     for (const auto& doc : build_documents(collector_.finish(counters_), mode_, counters_)) {
-      counters_.add("documents");
-      line_.assign(doc.id).push_back('\t');
+      counters_.add(kDocuments);
+      line_.clear();
+      if (with_id_) line_.append(doc.id).push_back('\t');
       append_document_json(doc, line_);
       line_.push_back('\n');
       out_.write(line_.data(), static_cast<std::streamsize>(line_.size()));
@@ -148,6 +164,7 @@ class DigestReducer : public GroupVisitor {
   Mode mode_;
   Counters& counters_;
   std::ostream& out_;
+  bool with_id_;
   DigestCollector collector_;
   Record record_;
   std::string line_;
@@ -214,10 +231,16 @@ Counters run_merge(const std::vector<Source>& sources, const MergeOptions& optio
   counters.add("spilled_bytes",
                static_cast<int64_t>(by_surt.spilled_bytes() + by_digest.spilled_bytes()));
   by_surt.clear();
-  auto parts = build_parts(by_digest, opts, counters);
+  if (by_digest.partitions() == 1) {
+    // One partition is already in id order: no part file to merge.
+    DigestReducer reducer(opts.mode, counters, out, false);
+    merge_partition(by_digest, 0, reducer);
+  } else {
+    auto parts = build_parts(by_digest, opts, counters);
+    merge_parts(parts, out);
+    for (const auto& part : parts) std::filesystem::remove(part);
+  }
   by_digest.clear();
-  merge_parts(parts, out);
-  for (const auto& part : parts) std::filesystem::remove(part);
   return counters;
 }
 

@@ -15,10 +15,6 @@ std::string_view key_of(const MemoryRun& run, const SpillEntry& e) {
   return {run.arena.data() + e.offset, e.key_size};
 }
 
-char tag_of(const MemoryRun& run, const SpillEntry& e) {
-  return e.value_size ? run.arena[e.offset + e.key_size] : '\0';
-}
-
 // The order of runs and of the k-way merge: rank first, so most comparisons are one integer
 // compare; the value's first byte last, so captures come before references.
 int compare(uint64_t rank_a, std::string_view key_a, char tag_a, uint64_t rank_b,
@@ -81,12 +77,16 @@ void SpillBuffer::add(std::string_view key, std::string_view value) {
     buffer_->arena.reserve(arena_capacity_);
     buffer_->entries.reserve(entry_capacity_);
   }
-  uint64_t hash = fnv1a64(key);
   auto& arena = buffer_->arena;
+  // Spill before the arena outgrows its reservation: growing would double it.
+  if (!buffer_->entries.empty() && arena.size() + key.size() + value.size() > arena_capacity_)
+    spill();
+  uint64_t hash = fnv1a64(key);
   buffer_->entries.push_back({runs_.rank(key, hash), arena.size(),
                               static_cast<uint32_t>(partition_of(hash, runs_.partitions())),
                               static_cast<uint32_t>(key.size()),
-                              static_cast<uint32_t>(value.size())});
+                              static_cast<uint32_t>(value.size()),
+                              value.empty() ? '\0' : value[0]});
   arena.append(key);
   arena.append(value);
   if (arena.size() >= arena_capacity_ || buffer_->entries.size() >= entry_capacity_) spill();
@@ -98,8 +98,7 @@ void SpillBuffer::sort() {
             [&run](const SpillEntry& a, const SpillEntry& b) {
               if (a.partition != b.partition) return a.partition < b.partition;
               if (a.rank != b.rank) return a.rank < b.rank;
-              return compare(a.rank, key_of(run, a), tag_of(run, a), b.rank, key_of(run, b),
-                             tag_of(run, b)) < 0;
+              return compare(a.rank, key_of(run, a), a.tag, b.rank, key_of(run, b), b.tag) < 0;
             });
 }
 

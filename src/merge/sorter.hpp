@@ -25,6 +25,7 @@ struct SpillEntry {
   uint32_t partition;
   uint32_t key_size;
   uint32_t value_size;
+  char tag;  // the value's first byte ('\0' when empty), so sorting never reads the arena for it
 };
 
 // The last buffer of a job, sorted but never written out.

@@ -14,6 +14,15 @@
 namespace strata::merge {
 namespace {
 
+// Counter names counted per key or record: built once, not per call.
+const std::string kRevisitsUnresolved = "revisits_unresolved",
+                  kRevisitsResolved = "revisits_resolved",
+                  kReferencesWithoutImages = "references_without_images",
+                  kCapturesWithoutPages = "captures_without_pages",
+                  kSurtsWithoutPages = "surts_without_pages",
+                  kSurtsWithSeveralDigests = "surts_with_several_digests",
+                  kSurtsMerged = "surts_merged", kSurtDigestGroups = "surt_digest_groups";
+
 // Keeps captures with a digest; job 2 cannot place the others.
 void drop_captures_without_digest(std::vector<ImageCapture>& images, Counters& counters) {
   auto end = std::remove_if(images.begin(), images.end(),
@@ -35,14 +44,14 @@ void resolve_revisits(std::vector<ImageCapture>& images, const std::vector<Image
     auto it =
         revisit.warcDigest.empty() ? by_warc_digest.end() : by_warc_digest.find(revisit.warcDigest);
     if (it == by_warc_digest.end()) {
-      counters.add("revisits_unresolved");
+      counters.add(kRevisitsUnresolved);
       continue;
     }
     ImageCapture copy = images[it->second];
     copy.timestamp = revisit.timestamp;
     copy.collection = revisit.collection;
     resolved.push_back(std::move(copy));
-    counters.add("revisits_resolved");
+    counters.add(kRevisitsResolved);
   }
   for (auto& capture : resolved) images.push_back(std::move(capture));
   std::sort(images.begin(), images.end(), capture_before);
@@ -119,23 +128,23 @@ void SurtMerger::add_reference(PageReference&& ref) {
 std::vector<DigestGroup> SurtMerger::finish() {
   if (!prepared_) prepare();
   if (groups_.empty()) {
-    counters_.add("references_without_images", static_cast<int64_t>(refs_));
+    counters_.add(kReferencesWithoutImages, static_cast<int64_t>(refs_));
     return {};
   }
   if (refs_ == 0) {
-    counters_.add("captures_without_pages", static_cast<int64_t>(captures_));
-    counters_.add("surts_without_pages");
+    counters_.add(kCapturesWithoutPages, static_cast<int64_t>(captures_));
+    counters_.add(kSurtsWithoutPages);
     return {};
   }
-  if (groups_.size() > 1) counters_.add("surts_with_several_digests");
+  if (groups_.size() > 1) counters_.add(kSurtsWithSeveralDigests);
   for (size_t d = 0; d < groups_.size(); ++d) {
     groups_[d].refs = caps_[d].take(groups_[d].dropped_refs);
     if (groups_[d].dropped_refs == 0) continue;
     counters_.add("reference_lists_capped");
     counters_.add("references_dropped", static_cast<int64_t>(groups_[d].dropped_refs));
   }
-  counters_.add("surts_merged");
-  counters_.add("surt_digest_groups", static_cast<int64_t>(groups_.size()));
+  counters_.add(kSurtsMerged);
+  counters_.add(kSurtDigestGroups, static_cast<int64_t>(groups_.size()));
   return std::move(groups_);
 }
 
