@@ -88,8 +88,10 @@ void read_sources(const std::vector<Source>& sources, const MergeOptions& option
   for (auto& buffer : buffers) buffer->finish();
 }
 
-// Encodes job 1's output for job 2, keyed by digest.
-void emit_digest_groups(std::vector<DigestGroup>&& groups, SpillBuffer& out, std::string& bytes) {
+using Group = BasicDigestGroup<EncodedReference>;
+
+// Job 1's output for job 2, keyed by digest; references keep the bytes they came in.
+void emit_digest_groups(std::vector<Group>&& groups, SpillBuffer& out, std::string& bytes) {
   auto put = [&](const std::string& digest, Record&& record) {
     bytes.clear();
     encode(record, bytes);
@@ -97,12 +99,13 @@ void emit_digest_groups(std::vector<DigestGroup>&& groups, SpillBuffer& out, std
   };
   for (auto& group : groups) {
     for (auto& capture : group.captures) put(group.digest, Record(std::move(capture)));
-    for (auto& ref : group.refs) put(group.digest, Record(std::move(ref)));
+    for (const auto& ref : group.refs) out.add(group.digest, ref.bytes());
     if (group.dropped_refs) put(group.digest, DroppedReferences{group.dropped_refs});
   }
 }
 
-// Job 1 over one SURT partition; values decoded and fed to SurtMerger as they stream by.
+// Job 1 over one SURT partition; values fed to SurtMerger as they stream by (references
+// read in place, the others decoded).
 class SurtReducer : public GroupVisitor {
  public:
   SurtReducer(Counters& counters, SpillBuffer& out)
@@ -112,6 +115,8 @@ class SurtReducer : public GroupVisitor {
     merger_.reset();
   }
   void value(std::string_view bytes) override {
+    if (!bytes.empty() && bytes[0] == kReferenceTag)
+      return merger_.add_reference(EncodedReference(bytes));
     decode(bytes, record_);
     merger_.add(std::move(record_));
   }
@@ -119,7 +124,7 @@ class SurtReducer : public GroupVisitor {
 
  private:
   Counters& counters_;
-  SurtMerger merger_;
+  BasicSurtMerger<EncodedReference> merger_;
   SpillBuffer& out_;
   Record record_;
   std::string bytes_;
@@ -146,6 +151,8 @@ class DigestReducer : public GroupVisitor {
       : mode_(mode), counters_(counters), out_(out), with_id_(with_id) {}
   void begin(std::string_view key) override { collector_.reset(key); }
   void value(std::string_view bytes) override {
+    if (!bytes.empty() && bytes[0] == kReferenceTag)
+      return collector_.add_reference(EncodedReference(bytes));
     decode(bytes, record_);
     collector_.add(std::move(record_));
   }
@@ -165,7 +172,7 @@ class DigestReducer : public GroupVisitor {
   Counters& counters_;
   std::ostream& out_;
   bool with_id_;
-  DigestCollector collector_;
+  BasicDigestCollector<EncodedReference> collector_;
   Record record_;
   std::string line_;
 };

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <queue>
 #include <stdexcept>
+#include <tuple>
 
 #include "merge/run_file.hpp"
 #include "merge/text.hpp"
@@ -94,12 +95,26 @@ void SpillBuffer::add(std::string_view key, std::string_view value) {
 
 void SpillBuffer::sort() {
   const MemoryRun& run = *buffer_;
-  std::sort(buffer_->entries.begin(), buffer_->entries.end(),
-            [&run](const SpillEntry& a, const SpillEntry& b) {
-              if (a.partition != b.partition) return a.partition < b.partition;
-              if (a.rank != b.rank) return a.rank < b.rank;
-              return compare(a.rank, key_of(run, a), a.tag, b.rank, key_of(run, b), b.tag) < 0;
-            });
+  auto& entries = buffer_->entries;
+  // Integers first. Equal ranks almost always mean equal keys, so the keys (in the arena: a
+  // cache miss each) are compared once per entry afterwards, and only a range of entries
+  // whose ranks collide is sorted again by the full order.
+  std::sort(entries.begin(), entries.end(), [](const SpillEntry& a, const SpillEntry& b) {
+    return std::tie(a.partition, a.rank, a.tag) < std::tie(b.partition, b.rank, b.tag);
+  });
+  for (size_t i = 0, j; i < entries.size(); i = j) {
+    bool one_key = true;
+    for (j = i + 1; j < entries.size() && entries[j].partition == entries[i].partition &&
+                    entries[j].rank == entries[i].rank;
+         ++j)
+      one_key = one_key && key_of(run, entries[j]) == key_of(run, entries[i]);
+    if (!one_key)
+      std::sort(entries.begin() + static_cast<std::ptrdiff_t>(i),
+                entries.begin() + static_cast<std::ptrdiff_t>(j),
+                [&run](const SpillEntry& a, const SpillEntry& b) {
+                  return compare(a.rank, key_of(run, a), a.tag, b.rank, key_of(run, b), b.tag) < 0;
+                });
+  }
 }
 
 void SpillBuffer::spill() {

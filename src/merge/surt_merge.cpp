@@ -57,7 +57,7 @@ void resolve_revisits(std::vector<ImageCapture>& images, const std::vector<Image
   std::sort(images.begin(), images.end(), capture_before);
 }
 
-int64_t epoch_or_zero(const std::string& ts, Counters& counters) {
+int64_t epoch_or_zero(std::string_view ts, Counters& counters) {
   auto epoch = timestamp_to_epoch(ts);
   if (!epoch) counters.add("invalid_timestamps");
   return epoch.value_or(0);
@@ -65,7 +65,8 @@ int64_t epoch_or_zero(const std::string& ts, Counters& counters) {
 
 }  // namespace
 
-void SurtMerger::reset() {
+template <typename R>
+void BasicSurtMerger<R>::reset() {
   images_.clear();
   revisits_.clear();
   prepared_ = false;
@@ -75,8 +76,9 @@ void SurtMerger::reset() {
   times_.clear();
 }
 
-void SurtMerger::add(Record&& record) {
-  if (auto* ref = std::get_if<PageReference>(&record)) return add_reference(std::move(*ref));
+template <typename R>
+void BasicSurtMerger<R>::add(Record&& record) {
+  if (auto* ref = std::get_if<PageReference>(&record)) return add_reference(R(std::move(*ref)));
   if (std::holds_alternative<DroppedReferences>(record)) return;  // job 2 notes only
   if (prepared_) throw std::logic_error("merge: a capture after the references of its SURT");
   if (auto* capture = std::get_if<ImageCapture>(&record))
@@ -85,7 +87,8 @@ void SurtMerger::add(Record&& record) {
     revisits_.push_back(std::move(std::get<ImageRevisit>(record)));
 }
 
-void SurtMerger::prepare() {
+template <typename R>
+void BasicSurtMerger<R>::prepare() {
   prepared_ = true;
   drop_captures_without_digest(images_, counters_);
   std::sort(images_.begin(), images_.end(), capture_before);
@@ -96,7 +99,7 @@ void SurtMerger::prepare() {
     index = groups_.size();
     groups_.emplace_back().digest = digest;
   }
-  caps_.assign(groups_.size(), ReferenceCap(max_refs_));
+  caps_.assign(groups_.size(), BasicReferenceCap<R>(max_refs_));
   for (auto& capture : images_) {
     size_t d = by_digest.at(capture.digest);
     if (groups_.size() > 1) times_.push_back({epoch_or_zero(capture.timestamp, counters_), d});
@@ -109,7 +112,8 @@ void SurtMerger::prepare() {
 
 // The digest whose capture is closest in seconds to `when`; ties go to the earlier capture,
 // and equal capture times to the smaller digest.
-size_t SurtMerger::closest_digest(int64_t when) const {
+template <typename R>
+size_t BasicSurtMerger<R>::closest_digest(int64_t when) const {
   auto after = std::lower_bound(times_.begin(), times_.end(), TimedDigest{when, 0});
   if (after == times_.begin()) return after->digest;
   auto before = std::lower_bound(times_.begin(), times_.end(), TimedDigest{(after - 1)->epoch, 0});
@@ -117,7 +121,8 @@ size_t SurtMerger::closest_digest(int64_t when) const {
   return when - before->epoch <= after->epoch - when ? before->digest : after->digest;
 }
 
-void SurtMerger::add_reference(PageReference&& ref) {
+template <typename R>
+void BasicSurtMerger<R>::add_reference(R&& ref) {
   if (!prepared_) prepare();
   ++refs_;
   if (groups_.empty()) return;  // counted in finish()
@@ -125,7 +130,8 @@ void SurtMerger::add_reference(PageReference&& ref) {
   caps_[d].add(std::move(ref));
 }
 
-std::vector<DigestGroup> SurtMerger::finish() {
+template <typename R>
+std::vector<BasicDigestGroup<R>> BasicSurtMerger<R>::finish() {
   if (!prepared_) prepare();
   if (groups_.empty()) {
     counters_.add(kReferencesWithoutImages, static_cast<int64_t>(refs_));
@@ -147,6 +153,9 @@ std::vector<DigestGroup> SurtMerger::finish() {
   counters_.add(kSurtDigestGroups, static_cast<int64_t>(groups_.size()));
   return std::move(groups_);
 }
+
+template class BasicSurtMerger<PageReference>;
+template class BasicSurtMerger<EncodedReference>;
 
 std::vector<DigestGroup> merge_surt(SurtGroup& group, Counters& counters, size_t max_refs) {
   SurtMerger merger(counters, max_refs);
