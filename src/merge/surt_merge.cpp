@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <map>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -36,6 +35,7 @@ void drop_captures_without_digest(std::vector<ImageCapture>& images, Counters& c
 // the original's). `images` sorted oldest first.
 void resolve_revisits(std::vector<ImageCapture>& images, const std::vector<ImageRevisit>& revisits,
                       Counters& counters) {
+  if (revisits.empty()) return;
   std::unordered_map<std::string_view, size_t> by_warc_digest;
   for (size_t i = 0; i < images.size(); ++i)
     if (!images[i].warcDigest.empty()) by_warc_digest.emplace(images[i].warcDigest, i);
@@ -93,15 +93,17 @@ void BasicSurtMerger<R>::prepare() {
   drop_captures_without_digest(images_, counters_);
   std::sort(images_.begin(), images_.end(), capture_before);
   resolve_revisits(images_, revisits_, counters_);
-  std::map<std::string, size_t> by_digest;
-  for (const auto& capture : images_) by_digest.emplace(capture.digest, 0);
-  for (auto& [digest, index] : by_digest) {
-    index = groups_.size();
-    groups_.emplace_back().digest = digest;
-  }
+  std::vector<std::string_view> digests;
+  for (const auto& capture : images_) digests.push_back(capture.digest);
+  std::sort(digests.begin(), digests.end());
+  digests.erase(std::unique(digests.begin(), digests.end()), digests.end());
+  for (auto digest : digests) groups_.emplace_back().digest = digest;
   caps_.assign(groups_.size(), BasicReferenceCap<R>(max_refs_));
+  // Looked up in groups_ (own copies): moving a capture can change what a view into it sees.
+  auto by_digest = [](const BasicDigestGroup<R>& g, const std::string& d) { return g.digest < d; };
   for (auto& capture : images_) {
-    size_t d = by_digest.at(capture.digest);
+    size_t d = std::lower_bound(groups_.begin(), groups_.end(), capture.digest, by_digest) -
+               groups_.begin();
     if (groups_.size() > 1) times_.push_back({epoch_or_zero(capture.timestamp, counters_), d});
     groups_[d].captures.push_back(std::move(capture));
   }
