@@ -12,6 +12,9 @@
 namespace strata::merge {
 namespace {
 
+// In a run file, a record whose key is the previous record's stores neither rank nor key.
+constexpr uint32_t kSameKey = UINT32_MAX;
+
 std::string_view key_of(const MemoryRun& run, const SpillEntry& e) {
   return {run.arena.data() + e.offset, e.key_size};
 }
@@ -123,17 +126,23 @@ void SpillBuffer::spill() {
   run.file = runs_.next_file();
   RunFileWriter writer(run.file);
   run.offsets.assign(runs_.partitions() + 1, 0);
-  const auto& entries = buffer_->entries;
+  const MemoryRun& memory = *buffer_;
+  const auto& entries = memory.entries;
   size_t e = 0;
   for (size_t p = 0; p < runs_.partitions(); ++p) {
+    const SpillEntry* previous = nullptr;
     for (; e < entries.size() && entries[e].partition == p; ++e) {
       const SpillEntry& entry = entries[e];
-      char header[16];
-      std::memcpy(header, &entry.rank, 8);
-      std::memcpy(header + 8, &entry.key_size, 4);
-      std::memcpy(header + 12, &entry.value_size, 4);
-      writer.write({header, sizeof header});
-      writer.write({buffer_->arena.data() + entry.offset, entry.key_size + entry.value_size});
+      bool same_key = previous && previous->rank == entry.rank &&
+                      key_of(memory, *previous) == key_of(memory, entry);
+      uint32_t sizes[2] = {entry.value_size, same_key ? kSameKey : entry.key_size};
+      writer.write({reinterpret_cast<const char*>(sizes), sizeof sizes});
+      if (!same_key) {
+        writer.write({reinterpret_cast<const char*>(&entry.rank), sizeof entry.rank});
+        writer.write(key_of(memory, entry));
+      }
+      writer.write({memory.arena.data() + entry.offset + entry.key_size, entry.value_size});
+      previous = &entry;
     }
     run.offsets[p + 1] = writer.end_frame();
   }
@@ -187,23 +196,24 @@ class Cursor {
   }
   bool next_in_file() {
     if (file_->at_end()) return false;
-    char header[16];
-    file_->read(header, sizeof header);
-    uint32_t key_size, value_size;
-    std::memcpy(&rank_, header, 8);
-    std::memcpy(&key_size, header + 8, 4);
-    std::memcpy(&value_size, header + 12, 4);
-    buffer_.resize(key_size + value_size);
-    file_->read(buffer_.data(), buffer_.size());
-    key_ = std::string_view(buffer_).substr(0, key_size);
-    value_ = std::string_view(buffer_).substr(key_size);
+    uint32_t sizes[2];  // value size, key size or kSameKey
+    file_->read(reinterpret_cast<char*>(sizes), sizeof sizes);
+    if (sizes[1] != kSameKey) {
+      file_->read(reinterpret_cast<char*>(&rank_), sizeof rank_);
+      key_buffer_.resize(sizes[1]);
+      file_->read(key_buffer_.data(), key_buffer_.size());
+    }
+    value_buffer_.resize(sizes[0]);
+    file_->read(value_buffer_.data(), value_buffer_.size());
+    key_ = key_buffer_;
+    value_ = value_buffer_;
     return true;
   }
 
   const MemoryRun* memory_;
   std::unique_ptr<RunFileReader> file_;
   uint64_t pos_, end_;
-  std::string buffer_;
+  std::string key_buffer_, value_buffer_;
   uint64_t rank_ = 0;
   std::string_view key_, value_;
 };
