@@ -39,6 +39,14 @@ class Reader {
     s.assign(in_.data() + pos_, size);
     pos_ += size;
   }
+  void str(std::string_view& s) {
+    uint32_t size = 0;
+    raw(size);
+    need(size);
+    s = in_.substr(pos_, size);
+    pos_ += size;
+  }
+  bool at_end() const { return pos_ == in_.size(); }
 
  private:
   void need(size_t n) const {
@@ -122,6 +130,28 @@ void decode(std::string_view bytes, Record& out) {
     default:
       throw std::runtime_error("merge codec: unknown record type");
   }
+}
+
+EncodedReference::EncodedReference(std::string_view bytes)
+    : data_(new char[bytes.size()]), size_(bytes.size()) {
+  std::memcpy(data_.get(), bytes.data(), size_);
+  if (size_ == 0 || bytes[0] != kReferenceTag)
+    throw std::runtime_error("merge codec: not a reference");
+  Reader io(this->bytes().substr(1));
+  reference_fields(io, static_cast<ReferenceView&>(*this));
+  if (!io.at_end()) throw std::runtime_error("merge codec: trailing bytes after a reference");
+}
+
+EncodedReference::EncodedReference(const PageReference& ref)
+    : EncodedReference([&ref] {
+        std::string bytes;
+        encode(Record(ref), bytes);
+        return bytes;
+      }()) {}
+
+EncodedReference& EncodedReference::operator=(const EncodedReference& other) {
+  if (this != &other) *this = EncodedReference(other.bytes());
+  return *this;
 }
 
 }  // namespace strata::merge

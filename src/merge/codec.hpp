@@ -5,6 +5,8 @@
 // The type bytes sort captures and revisits before references and notes: the sorter orders
 // the values of a key by their first byte, so reducers know every capture of a key before
 // the first reference arrives and can stream the references (reference_cap.hpp).
+#include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -22,5 +24,34 @@ enum RecordTag : char {
 void encode(const Record& record, std::string& out);
 // Throws std::runtime_error on truncated or unknown input.
 void decode(std::string_view bytes, Record& out);
+
+// The fields of a PageReference, read in place from its encoded bytes (no copy, no
+// allocation): what the reducers of run_merge work on.
+struct ReferenceView {
+  std::string_view imgSurt, imgUrl, imgUrlTokens, imgAlt, imgTitle, imgCaption, tag, pageUrl,
+      pageTimestamp, pageTitle, pageUrlTokens, pageHost;
+  int imagesInPage = 0;
+  std::string_view collection, file;
+  uint64_t offset = 0, length = 0;
+  bool inline_ = false;
+};
+
+// An encoded reference (tag byte first) that owns its bytes, its fields viewed in place.
+// Moving keeps the views valid: the bytes stay where they are.
+class EncodedReference : public ReferenceView {
+ public:
+  // Throws std::runtime_error when `bytes` is not a whole encoded reference.
+  explicit EncodedReference(std::string_view bytes);
+  explicit EncodedReference(const PageReference& ref);
+  EncodedReference(const EncodedReference& other) : EncodedReference(other.bytes()) {}
+  EncodedReference& operator=(const EncodedReference& other);
+  EncodedReference(EncodedReference&&) = default;
+  EncodedReference& operator=(EncodedReference&&) = default;
+  std::string_view bytes() const { return {data_.get(), size_}; }
+
+ private:
+  std::unique_ptr<char[]> data_;
+  size_t size_ = 0;
+};
 
 }  // namespace strata::merge

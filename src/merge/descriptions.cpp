@@ -9,16 +9,11 @@
 
 namespace strata::merge {
 
-std::vector<std::string> collect_descriptions(const std::vector<PageReference>& refs,
-                                              DescriptionField field, size_t cap,
-                                              Counters& counters) {
-  // (value, first time) pairs: sort by value then time so unique() keeps each value's
-  // earliest appearance, then re-sort by time.
-  std::vector<std::pair<std::string_view, std::string_view>> seen;
-  for (const auto& ref : refs) {
-    std::string_view value = trim(ref.*field);
-    if (!value.empty()) seen.emplace_back(value, ref.pageTimestamp);
-  }
+std::vector<std::string> ordered_descriptions(
+    std::vector<std::pair<std::string_view, std::string_view>>& seen, size_t cap,
+    Counters& counters) {
+  // Sort by value then time so unique() keeps each value's earliest appearance, then
+  // re-sort by time.
   std::sort(seen.begin(), seen.end());
   seen.erase(std::unique(seen.begin(), seen.end(),
                          [](const auto& a, const auto& b) { return a.first == b.first; }),

@@ -2,20 +2,34 @@
 // imgTitle / imgAlt / imgCaption lists: distinct trimmed values ordered by when they first
 // appeared, capped. Shared by job 2 and the cross-collection merge.
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/counters.hpp"
 #include "merge/groups.hpp"
+#include "merge/text.hpp"
 
 namespace strata::merge {
 
-using DescriptionField = std::string PageReference::*;
+// (value, pageTimestamp where it appeared) pairs -> the distinct values ordered by the
+// earliest time each appeared (ties: lexicographic), at most `cap` (cuts counted).
+std::vector<std::string> ordered_descriptions(
+    std::vector<std::pair<std::string_view, std::string_view>>& seen, size_t cap,
+    Counters& counters);
 
-// Distinct non-empty trimmed values of `field` over `refs`, ordered by the earliest
-// pageTimestamp each appeared at (ties: lexicographic), at most `cap` (cuts counted).
-std::vector<std::string> collect_descriptions(const std::vector<PageReference>& refs,
-                                              DescriptionField field, size_t cap,
-                                              Counters& counters);
+// Distinct non-empty trimmed values of the member `field` over `refs` (PageReference or
+// ReferenceView ranges), ordered as ordered_descriptions does.
+template <typename Refs, typename Field>
+std::vector<std::string> collect_descriptions(const Refs& refs, Field field, size_t cap,
+                                              Counters& counters) {
+  std::vector<std::pair<std::string_view, std::string_view>> seen;
+  for (const auto& ref : refs) {
+    std::string_view value = trim(ref.*field);
+    if (!value.empty()) seen.emplace_back(value, ref.pageTimestamp);
+  }
+  return ordered_descriptions(seen, cap, counters);
+}
 
 // Appends the values of `incoming` not already in `existing`, up to `cap` values in all.
 // Returns false when some were cut.

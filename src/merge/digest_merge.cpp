@@ -1,7 +1,7 @@
 #include "merge/digest_merge.hpp"
 
 #include <algorithm>
-#include <set>
+#include <span>
 #include <tuple>
 #include <utility>
 
@@ -12,10 +12,19 @@
 namespace strata::merge {
 namespace {
 
+// Counter names counted per key or record: built once, not per call.
+const std::string kDigestsWithoutPages = "digests_without_pages", kDigestsMerged = "digests_merged";
+
 template <typename T>
 void sort_unique(std::vector<T>& values) {
   std::sort(values.begin(), values.end());
   values.erase(std::unique(values.begin(), values.end()), values.end());
+}
+
+template <typename T, typename Before>
+void sort_if_needed(std::vector<T>& values, Before before) {
+  if (!std::is_sorted(values.begin(), values.end(), before))
+    std::sort(values.begin(), values.end(), before);
 }
 
 // Image fields from the oldest capture, capture times from all of them.
@@ -46,7 +55,8 @@ void set_image_fields(ImageDocument& doc, const std::vector<ImageCapture>& captu
   doc.matchingImages = static_cast<int64_t>(captures.size());
 }
 
-void set_page_fields(ImageDocument& doc, const PageReference& ref) {
+template <typename R>
+void set_page_fields(ImageDocument& doc, const R& ref) {
   doc.pageUrl = ref.pageUrl;
   doc.pageTitle = ref.pageTitle;
   doc.pageUrlTokens = ref.pageUrlTokens;
@@ -60,59 +70,64 @@ void set_page_fields(ImageDocument& doc, const PageReference& ref) {
 
 // The tokens the extraction stage computed for the chosen imgUrl: from the oldest reference
 // naming that URL, else from the oldest reference (refs are sorted oldest first).
-std::string image_url_tokens(const std::string& img_url, const std::vector<PageReference>& refs) {
+template <typename R>
+std::string image_url_tokens(const std::string& img_url, const std::vector<R>& refs) {
   for (const auto& ref : refs)
-    if (ref.imgUrl == img_url) return ref.imgUrlTokens;
-  return refs.front().imgUrlTokens;
+    if (ref.imgUrl == img_url) return std::string(ref.imgUrlTokens);
+  return std::string(refs.front().imgUrlTokens);
 }
 
-void set_descriptions(ImageDocument& doc, const std::vector<PageReference>& refs,
-                      Counters& counters) {
-  doc.imgTitle = collect_descriptions(refs, &PageReference::imgTitle, kMaxDescriptions, counters);
-  doc.imgAlt = collect_descriptions(refs, &PageReference::imgAlt, kMaxDescriptions, counters);
-  doc.imgCaption =
-      collect_descriptions(refs, &PageReference::imgCaption, kMaxDescriptions, counters);
+template <typename R>
+void set_descriptions(ImageDocument& doc, std::span<const R> refs, Counters& counters) {
+  doc.imgTitle = collect_descriptions(refs, &R::imgTitle, kMaxDescriptions, counters);
+  doc.imgAlt = collect_descriptions(refs, &R::imgAlt, kMaxDescriptions, counters);
+  doc.imgCaption = collect_descriptions(refs, &R::imgCaption, kMaxDescriptions, counters);
   doc.tags.clear();
   for (const auto& ref : refs)
-    if (!ref.tag.empty()) doc.tags.push_back(ref.tag);
+    if (!ref.tag.empty()) doc.tags.emplace_back(ref.tag);
   sort_unique(doc.tags);
 }
 
 // Change counters: distinct (title, alt, caption) triples and distinct (pageUrl, pageTitle)
 // pairs, each minus one (so an image seen with one description has 0 changes).
-void set_change_counters(ImageDocument& doc, const std::vector<PageReference>& refs) {
-  std::set<std::tuple<std::string_view, std::string_view, std::string_view>> triples;
-  std::set<std::pair<std::string_view, std::string_view>> pages;
+template <typename R>
+void set_change_counters(ImageDocument& doc, const std::vector<R>& refs) {
+  std::vector<std::tuple<std::string_view, std::string_view, std::string_view>> triples;
+  std::vector<std::pair<std::string_view, std::string_view>> pages;
+  triples.reserve(refs.size());
+  pages.reserve(refs.size());
   for (const auto& ref : refs) {
-    triples.emplace(trim(ref.imgTitle), trim(ref.imgAlt), trim(ref.imgCaption));
-    pages.emplace(ref.pageUrl, ref.pageTitle);
+    triples.emplace_back(trim(ref.imgTitle), trim(ref.imgAlt), trim(ref.imgCaption));
+    pages.emplace_back(ref.pageUrl, ref.pageTitle);
   }
+  sort_unique(triples);
+  sort_unique(pages);
   doc.imageMetadataChanges = std::max<int64_t>(0, static_cast<int64_t>(triples.size()) - 1);
   doc.pageMetadataChanges = std::max<int64_t>(0, static_cast<int64_t>(pages.size()) - 1);
   doc.matchingPages = static_cast<int64_t>(refs.size());
 }
 
-void set_collections(ImageDocument& doc, const DigestGroup& group) {
+template <typename R>
+void set_collections(ImageDocument& doc, const BasicDigestGroup<R>& group) {
   doc.collection.clear();
   for (const auto& capture : group.captures) doc.collection.push_back(capture.collection);
-  for (const auto& ref : group.refs) doc.collection.push_back(ref.collection);
+  for (const auto& ref : group.refs) doc.collection.emplace_back(ref.collection);
   sort_unique(doc.collection);
 }
 
 // The references of the page capture (same pageUrl and pageTimestamp) starting at `first`;
 // contiguous because references sort by pageTimestamp, then pageUrl.
-std::vector<PageReference> same_page(const std::vector<PageReference>& refs, size_t first) {
-  std::vector<PageReference> out;
-  for (size_t i = first; i < refs.size(); ++i) {
-    if (refs[i].pageTimestamp != refs[first].pageTimestamp ||
-        refs[i].pageUrl != refs[first].pageUrl)
-      break;
-    out.push_back(refs[i]);
-  }
-  return out;
+template <typename R>
+std::span<const R> same_page(const std::vector<R>& refs, size_t first) {
+  size_t end = first + 1;
+  while (end < refs.size() && refs[end].pageTimestamp == refs[first].pageTimestamp &&
+         refs[end].pageUrl == refs[first].pageUrl)
+    ++end;
+  return std::span<const R>(refs).subspan(first, end - first);
 }
 
-ImageDocument base_document(const DigestGroup& group, Counters& counters) {
+template <typename R>
+ImageDocument base_document(const BasicDigestGroup<R>& group, Counters& counters) {
   ImageDocument doc;
   doc.id = group.digest;
   set_image_fields(doc, group.captures, counters);
@@ -124,14 +139,15 @@ ImageDocument base_document(const DigestGroup& group, Counters& counters) {
   return doc;
 }
 
-std::vector<ImageDocument> full_documents(const DigestGroup& group, const ImageDocument& base,
-                                          Counters& counters) {
+template <typename R>
+std::vector<ImageDocument> full_documents(const BasicDigestGroup<R>& group,
+                                          const ImageDocument& base, Counters& counters) {
   std::vector<ImageDocument> docs;
   for (size_t i = 0; i < group.refs.size();) {
-    std::vector<PageReference> page = same_page(group.refs, i);
+    std::span<const R> page = same_page(group.refs, i);
     i += page.size();
     ImageDocument doc = base;
-    doc.id = full_document_id(group.digest, page.front());
+    doc.id = full_document_id(group.digest, page.front().pageTimestamp, page.front().pageUrl);
     set_page_fields(doc, page.front());
     set_descriptions(doc, page, counters);
     docs.push_back(std::move(doc));
@@ -172,27 +188,33 @@ const char* to_string(Mode mode) {
   return "compact";
 }
 
-std::string full_document_id(const std::string& digest, const PageReference& ref) {
-  return digest + "/" + ref.pageTimestamp + "/" + hex64(fnv1a64(ref.pageUrl));
+std::string full_document_id(const std::string& digest, std::string_view page_timestamp,
+                             std::string_view page_url) {
+  std::string id = digest;
+  id.append("/").append(page_timestamp).append("/").append(hex64(fnv1a64(page_url)));
+  return id;
 }
 
-void DigestCollector::reset(std::string_view digest) {
+template <typename R>
+void BasicDigestCollector<R>::reset(std::string_view digest) {
   group_.digest.assign(digest);
   group_.captures.clear();
   group_.refs.clear();
   group_.dropped_refs = noted_ = 0;
 }
 
-void DigestCollector::add(Record&& record) {
+template <typename R>
+void BasicDigestCollector<R>::add(Record&& record) {
   if (auto* capture = std::get_if<ImageCapture>(&record))
     group_.captures.push_back(std::move(*capture));
   else if (auto* ref = std::get_if<PageReference>(&record))
-    cap_.add(std::move(*ref));
+    cap_.add(R(std::move(*ref)));
   else if (auto* note = std::get_if<DroppedReferences>(&record))
     noted_ += note->count, cap_.add_dropped(note->count);
 }
 
-DigestGroup& DigestCollector::finish(Counters& counters) {
+template <typename R>
+BasicDigestGroup<R>& BasicDigestCollector<R>::finish(Counters& counters) {
   group_.refs = cap_.take(group_.dropped_refs);
   if (group_.dropped_refs > noted_) {
     counters.add("reference_lists_capped");
@@ -201,24 +223,32 @@ DigestGroup& DigestCollector::finish(Counters& counters) {
   return group_;
 }
 
-std::vector<ImageDocument> build_documents(DigestGroup& group, Mode mode, Counters& counters) {
+template <typename R>
+std::vector<ImageDocument> build_documents(BasicDigestGroup<R>& group, Mode mode,
+                                           Counters& counters) {
   if (group.captures.empty()) return {};
   if (group.refs.empty()) {
-    counters.add("digests_without_pages");
+    counters.add(kDigestsWithoutPages);
     return {};
   }
-  std::sort(group.captures.begin(), group.captures.end(), capture_before);
-  std::sort(group.refs.begin(), group.refs.end(), reference_before);
-  counters.add("digests_merged");
+  sort_if_needed(group.captures, capture_before);
+  sort_if_needed(group.refs, reference_before);  // DigestCollector's come sorted
+  counters.add(kDigestsMerged);
   ImageDocument doc = base_document(group, counters);
   if (mode == Mode::full) return full_documents(group, doc, counters);
   if (mode == Mode::legacy)
     set_descriptions(doc, same_page(group.refs, 0), counters);
   else
-    set_descriptions(doc, group.refs, counters);
+    set_descriptions(doc, std::span<const R>(group.refs), counters);
   std::vector<ImageDocument> out;
   out.push_back(std::move(doc));
   return out;
 }
+
+template class BasicDigestCollector<PageReference>;
+template class BasicDigestCollector<EncodedReference>;
+template std::vector<ImageDocument> build_documents(DigestGroup&, Mode, Counters&);
+template std::vector<ImageDocument> build_documents(BasicDigestGroup<EncodedReference>&, Mode,
+                                                    Counters&);
 
 }  // namespace strata::merge

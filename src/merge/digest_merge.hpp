@@ -25,25 +25,33 @@ inline constexpr size_t kMaxDescriptions = 50;  // per field, like Arquivo's Sol
 inline constexpr size_t kMaxCaptureTimes = 1000;
 
 // Job 2's input for one digest, streamed: captures are kept, references go through a
-// ReferenceCap, DroppedReferences notes from job 1 are counted with them.
-class DigestCollector {
+// ReferenceCap, DroppedReferences notes from job 1 are counted with them. R: PageReference,
+// or EncodedReference in run_merge.
+template <typename R>
+class BasicDigestCollector {
  public:
-  explicit DigestCollector(size_t max_refs = kMaxReferencesPerKey) : cap_(max_refs) {}
+  explicit BasicDigestCollector(size_t max_refs = kMaxReferencesPerKey) : cap_(max_refs) {}
   void reset(std::string_view digest);
   void add(Record&& record);
+  void add_reference(R&& ref) { cap_.add(std::move(ref)); }
   // The group with its kept references; counts references dropped here.
-  DigestGroup& finish(Counters& counters);
+  BasicDigestGroup<R>& finish(Counters& counters);
 
  private:
-  DigestGroup group_;
-  ReferenceCap cap_;
+  BasicDigestGroup<R> group_;
+  BasicReferenceCap<R> cap_;
   uint64_t noted_ = 0;
 };
 
+using DigestCollector = BasicDigestCollector<PageReference>;
+
 // Documents sorted by id; none when the group has no capture or no reference.
-std::vector<ImageDocument> build_documents(DigestGroup& group, Mode mode, Counters& counters);
+template <typename R>
+std::vector<ImageDocument> build_documents(BasicDigestGroup<R>& group, Mode mode,
+                                           Counters& counters);
 
 // The id of a full-mode document: digest/pageTimestamp/fnv1a64(pageUrl) in hex.
-std::string full_document_id(const std::string& digest, const PageReference& ref);
+std::string full_document_id(const std::string& digest, std::string_view page_timestamp,
+                             std::string_view page_url);
 
 }  // namespace strata::merge

@@ -14,6 +14,10 @@ bool is_ascii(std::string_view s) {
                      [](char c) { return static_cast<unsigned char>(c) < 0x80; });
 }
 
+bool needs_escape(char c) {
+  return static_cast<unsigned char>(c) < 0x20 || c == '"' || c == '\\';
+}
+
 // ASCII is escaped here exactly as nlohmann does; any other string goes through nlohmann, so
 // its UTF-8 checks and replacement of invalid bytes stay the reference.
 void append_string(std::string_view s, std::string& out) {
@@ -23,6 +27,12 @@ void append_string(std::string_view s, std::string& out) {
   }
   static constexpr char kHex[] = "0123456789abcdef";
   out += '"';
+  // Most values need no escape: copy them whole.
+  if (std::none_of(s.begin(), s.end(), needs_escape)) {
+    out.append(s);
+    out += '"';
+    return;
+  }
   for (char c : s) {
     switch (c) {
       case '"':

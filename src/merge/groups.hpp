@@ -35,13 +35,16 @@ struct SurtGroup {
 void add_to_group(SurtGroup& group, Record&& record);
 
 // Job 1 output and job 2 input: captures (resolved revisits included, as copies of the
-// capture they repeat) and the references assigned to one digest.
-struct DigestGroup {
+// capture they repeat) and the references assigned to one digest. R: PageReference, or
+// EncodedReference in run_merge (codec.hpp).
+template <typename R>
+struct BasicDigestGroup {
   std::string digest;
   std::vector<ImageCapture> captures;
-  std::vector<PageReference> refs;
+  std::vector<R> refs;
   uint64_t dropped_refs = 0;  // references counted but not kept (per-key cap)
 };
+using DigestGroup = BasicDigestGroup<PageReference>;
 
 // The key a record is grouped by in job 1: imgSurt, or a revisit's refersToSurt (empty for a
 // DroppedReferences note).

@@ -15,7 +15,8 @@ auto capture_key(const ImageCapture& c) {
                          V(c.warcDigest), c.inline_);
 }
 
-auto reference_key(const PageReference& r) {
+template <typename R>
+auto reference_key(const R& r) {
   return std::make_tuple(V(r.pageTimestamp), r.pageUrl.size(), V(r.pageUrl), V(r.pageTitle),
                          V(r.imgSurt), V(r.imgUrl), V(r.imgTitle), V(r.imgAlt), V(r.imgCaption),
                          V(r.tag), V(r.collection), V(r.file), r.offset, r.length, r.imagesInPage,
@@ -28,7 +29,11 @@ bool capture_before(const ImageCapture& a, const ImageCapture& b) {
   return capture_key(a) < capture_key(b);
 }
 
-bool reference_before(const PageReference& a, const PageReference& b) {
+bool ReferenceBefore::operator()(const PageReference& a, const PageReference& b) const {
+  return reference_key(a) < reference_key(b);
+}
+
+bool ReferenceBefore::operator()(const ReferenceView& a, const ReferenceView& b) const {
   return reference_key(a) < reference_key(b);
 }
 

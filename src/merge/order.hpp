@@ -2,6 +2,7 @@
 // Total orders on captures and references. Every choice merge makes ("the oldest capture",
 // "the oldest page") is the first element under these orders, so the output never depends
 // on input order, thread count or how Hadoop sorted the values of a key.
+#include "merge/codec.hpp"
 #include "merge/groups.hpp"
 
 namespace strata::merge {
@@ -10,6 +11,12 @@ namespace strata::merge {
 bool capture_before(const ImageCapture& a, const ImageCapture& b);
 
 // Earliest pageTimestamp, then shorter pageUrl, then smaller pageUrl, then every other field.
-bool reference_before(const PageReference& a, const PageReference& b);
+// The same order on decoded and on in-place references; an object, so that it can be handed
+// to std::sort for either.
+struct ReferenceBefore {
+  bool operator()(const PageReference& a, const PageReference& b) const;
+  bool operator()(const ReferenceView& a, const ReferenceView& b) const;
+};
+inline constexpr ReferenceBefore reference_before;
 
 }  // namespace strata::merge

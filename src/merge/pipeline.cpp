@@ -10,6 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <thread>
+#include <variant>
 
 #include "merge/codec.hpp"
 #include "merge/document_json.hpp"
@@ -19,6 +20,9 @@
 
 namespace strata::merge {
 namespace {
+
+// Counted per record or per key: built once, not per call.
+const std::string kSurts = "surts", kDocuments = "documents";
 
 // Runs work(i, counters) for i in [0, n) on up to `jobs` threads; counters are merged.
 void parallel_for(size_t n, unsigned jobs, Counters& counters,
@@ -45,11 +49,19 @@ void parallel_for(size_t n, unsigned jobs, Counters& counters,
   if (error) std::rethrow_exception(error);
 }
 
-void count_record(const Record& record, Counters& counters) {
-  static const char* names[] = {"records_image", "records_revisit", "records_ref",
-                                "records_dropped_note"};
-  counters.add(names[record.index()]);
-}
+// Records per kind, counted in plain integers (a Counters lookup per record shows in
+// profiles) and added to Counters once per source.
+struct RecordCounts {
+  int64_t by_kind[std::variant_size_v<Record>] = {};
+  int64_t without_surt = 0;
+  void add_to(Counters& counters) const {
+    static const char* names[] = {"records_image", "records_revisit", "records_ref",
+                                  "records_dropped_note"};
+    for (size_t i = 0; i < std::size(by_kind); ++i)
+      if (by_kind[i]) counters.add(names[i], by_kind[i]);
+    if (without_surt) counters.add("records_without_surt", without_surt);
+  }
+};
 
 // Phase 1: every record keyed by its SURT.
 void read_sources(const std::vector<Source>& sources, const MergeOptions& options, uint64_t budget,
@@ -60,22 +72,26 @@ void read_sources(const std::vector<Source>& sources, const MergeOptions& option
     buffers.push_back(std::make_unique<SpillBuffer>(runs, budget / workers));
   parallel_for(sources.size(), workers, counters, [&](size_t i, Counters& local, size_t w) {
     std::string bytes;
+    RecordCounts counts;
     sources[i](
         [&](const Record& record) {
-          count_record(record, local);
+          ++counts.by_kind[record.index()];
           const std::string& key = surt_key(record);
-          if (key.empty()) return local.add("records_without_surt");
+          if (key.empty()) return void(++counts.without_surt);
           bytes.clear();
           encode(record, bytes);
           buffers[w]->add(key, bytes);
         },
         local);
+    counts.add_to(local);
   });
   for (auto& buffer : buffers) buffer->finish();
 }
 
-// Encodes job 1's output for job 2, keyed by digest.
-void emit_digest_groups(std::vector<DigestGroup>&& groups, SpillBuffer& out, std::string& bytes) {
+using Group = BasicDigestGroup<EncodedReference>;
+
+// Job 1's output for job 2, keyed by digest; references keep the bytes they came in.
+void emit_digest_groups(std::vector<Group>&& groups, SpillBuffer& out, std::string& bytes) {
   auto put = [&](const std::string& digest, Record&& record) {
     bytes.clear();
     encode(record, bytes);
@@ -83,21 +99,24 @@ void emit_digest_groups(std::vector<DigestGroup>&& groups, SpillBuffer& out, std
   };
   for (auto& group : groups) {
     for (auto& capture : group.captures) put(group.digest, Record(std::move(capture)));
-    for (auto& ref : group.refs) put(group.digest, Record(std::move(ref)));
+    for (const auto& ref : group.refs) out.add(group.digest, ref.bytes());
     if (group.dropped_refs) put(group.digest, DroppedReferences{group.dropped_refs});
   }
 }
 
-// Job 1 over one SURT partition; values decoded and fed to SurtMerger as they stream by.
+// Job 1 over one SURT partition; values fed to SurtMerger as they stream by (references
+// read in place, the others decoded).
 class SurtReducer : public GroupVisitor {
  public:
   SurtReducer(Counters& counters, SpillBuffer& out)
       : counters_(counters), merger_(counters), out_(out) {}
   void begin(std::string_view) override {
-    counters_.add("surts");
+    counters_.add(kSurts);
     merger_.reset();
   }
   void value(std::string_view bytes) override {
+    if (!bytes.empty() && bytes[0] == kReferenceTag)
+      return merger_.add_reference(EncodedReference(bytes));
     decode(bytes, record_);
     merger_.add(std::move(record_));
   }
@@ -105,7 +124,7 @@ class SurtReducer : public GroupVisitor {
 
  private:
   Counters& counters_;
-  SurtMerger merger_;
+  BasicSurtMerger<EncodedReference> merger_;
   SpillBuffer& out_;
   Record record_;
   std::string bytes_;
@@ -124,20 +143,24 @@ void merge_surts(const RunSet& in, unsigned jobs, uint64_t budget, RunSet& out,
   for (auto& buffer : buffers) buffer->finish();
 }
 
-// Job 2 over one digest partition: documents as "id\tjson" lines, in id order.
+// Job 2 over one digest partition: documents as JSON lines in id order, each prefixed with
+// "id\t" when `with_id` (part files that phase 4 merges by id).
 class DigestReducer : public GroupVisitor {
  public:
-  DigestReducer(Mode mode, Counters& counters, std::ostream& out)
-      : mode_(mode), counters_(counters), out_(out) {}
+  DigestReducer(Mode mode, Counters& counters, std::ostream& out, bool with_id = true)
+      : mode_(mode), counters_(counters), out_(out), with_id_(with_id) {}
   void begin(std::string_view key) override { collector_.reset(key); }
   void value(std::string_view bytes) override {
+    if (!bytes.empty() && bytes[0] == kReferenceTag)
+      return collector_.add_reference(EncodedReference(bytes));
     decode(bytes, record_);
     collector_.add(std::move(record_));
   }
   void end() override {
     for (const auto& doc : build_documents(collector_.finish(counters_), mode_, counters_)) {
-      counters_.add("documents");
-      line_.assign(doc.id).push_back('\t');
+      counters_.add(kDocuments);
+      line_.clear();
+      if (with_id_) line_.append(doc.id).push_back('\t');
       append_document_json(doc, line_);
       line_.push_back('\n');
       out_.write(line_.data(), static_cast<std::streamsize>(line_.size()));
@@ -148,7 +171,8 @@ class DigestReducer : public GroupVisitor {
   Mode mode_;
   Counters& counters_;
   std::ostream& out_;
-  DigestCollector collector_;
+  bool with_id_;
+  BasicDigestCollector<EncodedReference> collector_;
   Record record_;
   std::string line_;
 };
@@ -214,10 +238,16 @@ Counters run_merge(const std::vector<Source>& sources, const MergeOptions& optio
   counters.add("spilled_bytes",
                static_cast<int64_t>(by_surt.spilled_bytes() + by_digest.spilled_bytes()));
   by_surt.clear();
-  auto parts = build_parts(by_digest, opts, counters);
+  if (by_digest.partitions() == 1) {
+    // One partition is already in id order: no part file to merge.
+    DigestReducer reducer(opts.mode, counters, out, false);
+    merge_partition(by_digest, 0, reducer);
+  } else {
+    auto parts = build_parts(by_digest, opts, counters);
+    merge_parts(parts, out);
+    for (const auto& part : parts) std::filesystem::remove(part);
+  }
   by_digest.clear();
-  merge_parts(parts, out);
-  for (const auto& part : parts) std::filesystem::remove(part);
   return counters;
 }
 

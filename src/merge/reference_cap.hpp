@@ -9,30 +9,36 @@
 #include <string>
 #include <vector>
 
+#include "merge/codec.hpp"
 #include "merge/groups.hpp"
 
 namespace strata::merge {
 
 inline constexpr size_t kMaxReferencesPerKey = 10'000;
 
-class ReferenceCap {
+// R: PageReference, or EncodedReference (run_merge's reducers).
+template <typename R>
+class BasicReferenceCap {
  public:
-  explicit ReferenceCap(size_t cap = kMaxReferencesPerKey) : cap_(cap) {}
-  void add(PageReference&& ref);
+  explicit BasicReferenceCap(size_t cap = kMaxReferencesPerKey) : cap_(cap) {}
+  void add(R&& ref);
   // References dropped earlier (by job 1), counted with this key's.
   void add_dropped(uint64_t count) { dropped_before_ += count; }
   // The kept references, oldest first; `dropped` = references added or counted but not kept.
   // Leaves the cap empty.
-  std::vector<PageReference> take(uint64_t& dropped);
+  std::vector<R> take(uint64_t& dropped);
 
  private:
-  void consider_for_extras(const PageReference& ref);
+  void consider_for_extras(const R& ref);
+  void add_extras(std::vector<R>& kept);
 
   size_t cap_;
   uint64_t added_ = 0;
   uint64_t dropped_before_ = 0;
-  std::vector<PageReference> oldest_;  // max-heap by reference_before: newest kept on top
-  std::map<std::string, PageReference> oldest_by_collection_, oldest_by_tag_;
+  std::vector<R> oldest_;  // once full, a max-heap by reference_before
+  std::map<std::string, R, std::less<>> oldest_by_collection_, oldest_by_tag_;
 };
+
+using ReferenceCap = BasicReferenceCap<PageReference>;
 
 }  // namespace strata::merge

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <queue>
 #include <stdexcept>
+#include <tuple>
 
 #include "merge/run_file.hpp"
 #include "merge/text.hpp"
@@ -11,12 +12,11 @@
 namespace strata::merge {
 namespace {
 
+// In a run file, a record whose key is the previous record's stores neither rank nor key.
+constexpr uint32_t kSameKey = UINT32_MAX;
+
 std::string_view key_of(const MemoryRun& run, const SpillEntry& e) {
   return {run.arena.data() + e.offset, e.key_size};
-}
-
-char tag_of(const MemoryRun& run, const SpillEntry& e) {
-  return e.value_size ? run.arena[e.offset + e.key_size] : '\0';
 }
 
 // The order of runs and of the k-way merge: rank first, so most comparisons are one integer
@@ -81,12 +81,16 @@ void SpillBuffer::add(std::string_view key, std::string_view value) {
     buffer_->arena.reserve(arena_capacity_);
     buffer_->entries.reserve(entry_capacity_);
   }
-  uint64_t hash = fnv1a64(key);
   auto& arena = buffer_->arena;
+  // Spill before the arena outgrows its reservation: growing would double it.
+  if (!buffer_->entries.empty() && arena.size() + key.size() + value.size() > arena_capacity_)
+    spill();
+  uint64_t hash = fnv1a64(key);
   buffer_->entries.push_back({runs_.rank(key, hash), arena.size(),
                               static_cast<uint32_t>(partition_of(hash, runs_.partitions())),
                               static_cast<uint32_t>(key.size()),
-                              static_cast<uint32_t>(value.size())});
+                              static_cast<uint32_t>(value.size()),
+                              value.empty() ? '\0' : value[0]});
   arena.append(key);
   arena.append(value);
   if (arena.size() >= arena_capacity_ || buffer_->entries.size() >= entry_capacity_) spill();
@@ -94,13 +98,26 @@ void SpillBuffer::add(std::string_view key, std::string_view value) {
 
 void SpillBuffer::sort() {
   const MemoryRun& run = *buffer_;
-  std::sort(buffer_->entries.begin(), buffer_->entries.end(),
-            [&run](const SpillEntry& a, const SpillEntry& b) {
-              if (a.partition != b.partition) return a.partition < b.partition;
-              if (a.rank != b.rank) return a.rank < b.rank;
-              return compare(a.rank, key_of(run, a), tag_of(run, a), b.rank, key_of(run, b),
-                             tag_of(run, b)) < 0;
-            });
+  auto& entries = buffer_->entries;
+  // Integers first. Equal ranks almost always mean equal keys, so the keys (in the arena: a
+  // cache miss each) are compared once per entry afterwards, and only a range of entries
+  // whose ranks collide is sorted again by the full order.
+  std::sort(entries.begin(), entries.end(), [](const SpillEntry& a, const SpillEntry& b) {
+    return std::tie(a.partition, a.rank, a.tag) < std::tie(b.partition, b.rank, b.tag);
+  });
+  for (size_t i = 0, j; i < entries.size(); i = j) {
+    bool one_key = true;
+    for (j = i + 1; j < entries.size() && entries[j].partition == entries[i].partition &&
+                    entries[j].rank == entries[i].rank;
+         ++j)
+      one_key = one_key && key_of(run, entries[j]) == key_of(run, entries[i]);
+    if (!one_key)
+      std::sort(entries.begin() + static_cast<std::ptrdiff_t>(i),
+                entries.begin() + static_cast<std::ptrdiff_t>(j),
+                [&run](const SpillEntry& a, const SpillEntry& b) {
+                  return compare(a.rank, key_of(run, a), a.tag, b.rank, key_of(run, b), b.tag) < 0;
+                });
+  }
 }
 
 void SpillBuffer::spill() {
@@ -109,17 +126,23 @@ void SpillBuffer::spill() {
   run.file = runs_.next_file();
   RunFileWriter writer(run.file);
   run.offsets.assign(runs_.partitions() + 1, 0);
-  const auto& entries = buffer_->entries;
+  const MemoryRun& memory = *buffer_;
+  const auto& entries = memory.entries;
   size_t e = 0;
   for (size_t p = 0; p < runs_.partitions(); ++p) {
+    const SpillEntry* previous = nullptr;
     for (; e < entries.size() && entries[e].partition == p; ++e) {
       const SpillEntry& entry = entries[e];
-      char header[16];
-      std::memcpy(header, &entry.rank, 8);
-      std::memcpy(header + 8, &entry.key_size, 4);
-      std::memcpy(header + 12, &entry.value_size, 4);
-      writer.write({header, sizeof header});
-      writer.write({buffer_->arena.data() + entry.offset, entry.key_size + entry.value_size});
+      bool same_key = previous && previous->rank == entry.rank &&
+                      key_of(memory, *previous) == key_of(memory, entry);
+      uint32_t sizes[2] = {entry.value_size, same_key ? kSameKey : entry.key_size};
+      writer.write({reinterpret_cast<const char*>(sizes), sizeof sizes});
+      if (!same_key) {
+        writer.write({reinterpret_cast<const char*>(&entry.rank), sizeof entry.rank});
+        writer.write(key_of(memory, entry));
+      }
+      writer.write({memory.arena.data() + entry.offset + entry.key_size, entry.value_size});
+      previous = &entry;
     }
     run.offsets[p + 1] = writer.end_frame();
   }
@@ -173,23 +196,24 @@ class Cursor {
   }
   bool next_in_file() {
     if (file_->at_end()) return false;
-    char header[16];
-    file_->read(header, sizeof header);
-    uint32_t key_size, value_size;
-    std::memcpy(&rank_, header, 8);
-    std::memcpy(&key_size, header + 8, 4);
-    std::memcpy(&value_size, header + 12, 4);
-    buffer_.resize(key_size + value_size);
-    file_->read(buffer_.data(), buffer_.size());
-    key_ = std::string_view(buffer_).substr(0, key_size);
-    value_ = std::string_view(buffer_).substr(key_size);
+    uint32_t sizes[2];  // value size, key size or kSameKey
+    file_->read(reinterpret_cast<char*>(sizes), sizeof sizes);
+    if (sizes[1] != kSameKey) {
+      file_->read(reinterpret_cast<char*>(&rank_), sizeof rank_);
+      key_buffer_.resize(sizes[1]);
+      file_->read(key_buffer_.data(), key_buffer_.size());
+    }
+    value_buffer_.resize(sizes[0]);
+    file_->read(value_buffer_.data(), value_buffer_.size());
+    key_ = key_buffer_;
+    value_ = value_buffer_;
     return true;
   }
 
   const MemoryRun* memory_;
   std::unique_ptr<RunFileReader> file_;
   uint64_t pos_, end_;
-  std::string buffer_;
+  std::string key_buffer_, value_buffer_;
   uint64_t rank_ = 0;
   std::string_view key_, value_;
 };

@@ -25,6 +25,7 @@ struct SpillEntry {
   uint32_t partition;
   uint32_t key_size;
   uint32_t value_size;
+  char tag;  // the value's first byte ('\0' when empty), so sorting never reads the arena for it
 };
 
 // The last buffer of a job, sorted but never written out.
@@ -33,7 +34,8 @@ struct MemoryRun {
   std::vector<SpillEntry> entries;
 };
 
-// A sorted run. In a file: records [u64 rank][u32 key size][u32 value size][key][value],
+// A sorted run. In a file: records [u32 value size][u32 key size][u64 rank][key][value], where
+// a record with the previous record's key has key size UINT32_MAX and neither rank nor key;
 // partition p the zstd frame at bytes [offsets[p], offsets[p+1]). In memory: partition p
 // is entries [offsets[p], offsets[p+1]).
 struct Run {

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <map>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -13,6 +12,15 @@
 
 namespace strata::merge {
 namespace {
+
+// Counter names counted per key or record: built once, not per call.
+const std::string kRevisitsUnresolved = "revisits_unresolved",
+                  kRevisitsResolved = "revisits_resolved",
+                  kReferencesWithoutImages = "references_without_images",
+                  kCapturesWithoutPages = "captures_without_pages",
+                  kSurtsWithoutPages = "surts_without_pages",
+                  kSurtsWithSeveralDigests = "surts_with_several_digests",
+                  kSurtsMerged = "surts_merged", kSurtDigestGroups = "surt_digest_groups";
 
 // Keeps captures with a digest; job 2 cannot place the others.
 void drop_captures_without_digest(std::vector<ImageCapture>& images, Counters& counters) {
@@ -27,6 +35,7 @@ void drop_captures_without_digest(std::vector<ImageCapture>& images, Counters& c
 // the original's). `images` sorted oldest first.
 void resolve_revisits(std::vector<ImageCapture>& images, const std::vector<ImageRevisit>& revisits,
                       Counters& counters) {
+  if (revisits.empty()) return;
   std::unordered_map<std::string_view, size_t> by_warc_digest;
   for (size_t i = 0; i < images.size(); ++i)
     if (!images[i].warcDigest.empty()) by_warc_digest.emplace(images[i].warcDigest, i);
@@ -35,20 +44,20 @@ void resolve_revisits(std::vector<ImageCapture>& images, const std::vector<Image
     auto it =
         revisit.warcDigest.empty() ? by_warc_digest.end() : by_warc_digest.find(revisit.warcDigest);
     if (it == by_warc_digest.end()) {
-      counters.add("revisits_unresolved");
+      counters.add(kRevisitsUnresolved);
       continue;
     }
     ImageCapture copy = images[it->second];
     copy.timestamp = revisit.timestamp;
     copy.collection = revisit.collection;
     resolved.push_back(std::move(copy));
-    counters.add("revisits_resolved");
+    counters.add(kRevisitsResolved);
   }
   for (auto& capture : resolved) images.push_back(std::move(capture));
   std::sort(images.begin(), images.end(), capture_before);
 }
 
-int64_t epoch_or_zero(const std::string& ts, Counters& counters) {
+int64_t epoch_or_zero(std::string_view ts, Counters& counters) {
   auto epoch = timestamp_to_epoch(ts);
   if (!epoch) counters.add("invalid_timestamps");
   return epoch.value_or(0);
@@ -56,7 +65,8 @@ int64_t epoch_or_zero(const std::string& ts, Counters& counters) {
 
 }  // namespace
 
-void SurtMerger::reset() {
+template <typename R>
+void BasicSurtMerger<R>::reset() {
   images_.clear();
   revisits_.clear();
   prepared_ = false;
@@ -66,8 +76,9 @@ void SurtMerger::reset() {
   times_.clear();
 }
 
-void SurtMerger::add(Record&& record) {
-  if (auto* ref = std::get_if<PageReference>(&record)) return add_reference(std::move(*ref));
+template <typename R>
+void BasicSurtMerger<R>::add(Record&& record) {
+  if (auto* ref = std::get_if<PageReference>(&record)) return add_reference(R(std::move(*ref)));
   if (std::holds_alternative<DroppedReferences>(record)) return;  // job 2 notes only
   if (prepared_) throw std::logic_error("merge: a capture after the references of its SURT");
   if (auto* capture = std::get_if<ImageCapture>(&record))
@@ -76,20 +87,23 @@ void SurtMerger::add(Record&& record) {
     revisits_.push_back(std::move(std::get<ImageRevisit>(record)));
 }
 
-void SurtMerger::prepare() {
+template <typename R>
+void BasicSurtMerger<R>::prepare() {
   prepared_ = true;
   drop_captures_without_digest(images_, counters_);
   std::sort(images_.begin(), images_.end(), capture_before);
   resolve_revisits(images_, revisits_, counters_);
-  std::map<std::string, size_t> by_digest;
-  for (const auto& capture : images_) by_digest.emplace(capture.digest, 0);
-  for (auto& [digest, index] : by_digest) {
-    index = groups_.size();
-    groups_.emplace_back().digest = digest;
-  }
-  caps_.assign(groups_.size(), ReferenceCap(max_refs_));
+  std::vector<std::string_view> digests;
+  for (const auto& capture : images_) digests.push_back(capture.digest);
+  std::sort(digests.begin(), digests.end());
+  digests.erase(std::unique(digests.begin(), digests.end()), digests.end());
+  for (auto digest : digests) groups_.emplace_back().digest = digest;
+  caps_.assign(groups_.size(), BasicReferenceCap<R>(max_refs_));
+  // Looked up in groups_ (own copies): moving a capture can change what a view into it sees.
+  auto by_digest = [](const BasicDigestGroup<R>& g, const std::string& d) { return g.digest < d; };
   for (auto& capture : images_) {
-    size_t d = by_digest.at(capture.digest);
+    size_t d = std::lower_bound(groups_.begin(), groups_.end(), capture.digest, by_digest) -
+               groups_.begin();
     if (groups_.size() > 1) times_.push_back({epoch_or_zero(capture.timestamp, counters_), d});
     groups_[d].captures.push_back(std::move(capture));
   }
@@ -100,7 +114,8 @@ void SurtMerger::prepare() {
 
 // The digest whose capture is closest in seconds to `when`; ties go to the earlier capture,
 // and equal capture times to the smaller digest.
-size_t SurtMerger::closest_digest(int64_t when) const {
+template <typename R>
+size_t BasicSurtMerger<R>::closest_digest(int64_t when) const {
   auto after = std::lower_bound(times_.begin(), times_.end(), TimedDigest{when, 0});
   if (after == times_.begin()) return after->digest;
   auto before = std::lower_bound(times_.begin(), times_.end(), TimedDigest{(after - 1)->epoch, 0});
@@ -108,7 +123,8 @@ size_t SurtMerger::closest_digest(int64_t when) const {
   return when - before->epoch <= after->epoch - when ? before->digest : after->digest;
 }
 
-void SurtMerger::add_reference(PageReference&& ref) {
+template <typename R>
+void BasicSurtMerger<R>::add_reference(R&& ref) {
   if (!prepared_) prepare();
   ++refs_;
   if (groups_.empty()) return;  // counted in finish()
@@ -116,28 +132,32 @@ void SurtMerger::add_reference(PageReference&& ref) {
   caps_[d].add(std::move(ref));
 }
 
-std::vector<DigestGroup> SurtMerger::finish() {
+template <typename R>
+std::vector<BasicDigestGroup<R>> BasicSurtMerger<R>::finish() {
   if (!prepared_) prepare();
   if (groups_.empty()) {
-    counters_.add("references_without_images", static_cast<int64_t>(refs_));
+    counters_.add(kReferencesWithoutImages, static_cast<int64_t>(refs_));
     return {};
   }
   if (refs_ == 0) {
-    counters_.add("captures_without_pages", static_cast<int64_t>(captures_));
-    counters_.add("surts_without_pages");
+    counters_.add(kCapturesWithoutPages, static_cast<int64_t>(captures_));
+    counters_.add(kSurtsWithoutPages);
     return {};
   }
-  if (groups_.size() > 1) counters_.add("surts_with_several_digests");
+  if (groups_.size() > 1) counters_.add(kSurtsWithSeveralDigests);
   for (size_t d = 0; d < groups_.size(); ++d) {
     groups_[d].refs = caps_[d].take(groups_[d].dropped_refs);
     if (groups_[d].dropped_refs == 0) continue;
     counters_.add("reference_lists_capped");
     counters_.add("references_dropped", static_cast<int64_t>(groups_[d].dropped_refs));
   }
-  counters_.add("surts_merged");
-  counters_.add("surt_digest_groups", static_cast<int64_t>(groups_.size()));
+  counters_.add(kSurtsMerged);
+  counters_.add(kSurtDigestGroups, static_cast<int64_t>(groups_.size()));
   return std::move(groups_);
 }
+
+template class BasicSurtMerger<PageReference>;
+template class BasicSurtMerger<EncodedReference>;
 
 std::vector<DigestGroup> merge_surt(SurtGroup& group, Counters& counters, size_t max_refs) {
   SurtMerger merger(counters, max_refs);

@@ -12,18 +12,21 @@ namespace strata::merge {
 
 // Job 1 for one SURT, fed every capture and revisit first, then the references one by one:
 // each reference goes straight to its digest's ReferenceCap, so a hugely popular SURT never
-// holds all its references.
-class SurtMerger {
+// holds all its references. R: PageReference, or EncodedReference in run_merge (references
+// pass through job 1 without being decoded or encoded again).
+template <typename R>
+class BasicSurtMerger {
  public:
-  SurtMerger(Counters& counters, size_t max_refs = kMaxReferencesPerKey)
+  BasicSurtMerger(Counters& counters, size_t max_refs = kMaxReferencesPerKey)
       : counters_(counters), max_refs_(max_refs) {}
   // Starts a new SURT.
   void reset();
   // Throws std::logic_error for a capture or revisit after the first reference.
   void add(Record&& record);
+  void add_reference(R&& ref);
   // One group per digest found under the SURT, sorted by digest; empty when the SURT lacks
   // captures or references. Counts what it drops (names in docs/merge.md).
-  std::vector<DigestGroup> finish();
+  std::vector<BasicDigestGroup<R>> finish();
 
  private:
   struct TimedDigest {
@@ -34,7 +37,6 @@ class SurtMerger {
     }
   };
   void prepare();
-  void add_reference(PageReference&& ref);
   size_t closest_digest(int64_t when) const;
 
   Counters& counters_;
@@ -43,10 +45,12 @@ class SurtMerger {
   std::vector<ImageRevisit> revisits_;
   bool prepared_ = false;
   uint64_t captures_ = 0, refs_ = 0;
-  std::vector<DigestGroup> groups_;  // sorted by digest
-  std::vector<ReferenceCap> caps_;   // one per group
-  std::vector<TimedDigest> times_;   // every capture, when the SURT has several digests
+  std::vector<BasicDigestGroup<R>> groups_;  // sorted by digest
+  std::vector<BasicReferenceCap<R>> caps_;   // one per group
+  std::vector<TimedDigest> times_;           // every capture, when the SURT has several digests
 };
+
+using SurtMerger = BasicSurtMerger<PageReference>;
 
 // The whole SURT at once (tests, Hadoop Streaming reducer).
 std::vector<DigestGroup> merge_surt(SurtGroup& group, Counters& counters,
