@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <set>
 
 #include "core/digest.hpp"
 #include "core/timestamp.hpp"
@@ -68,10 +69,13 @@ struct Job {
   int shard;
   const Crawl& cr;
   WriteResult result;
+  // Reused for record ids and block digests (a new EVP context per record costs more).
+  mutable Hasher sha256{DigestAlgorithm::kSha256};
+  std::set<std::string> resolved{};  // Heritrix: hosts with a dns: record in this job
 
   Crawler crawler() const { return cr.browsertrix ? Crawler::browsertrix : Crawler::heritrix; }
   std::string id(const char* what, const std::string& url, int in_crawl) const {
-    return record_id(w.options.seed, what, url, in_crawl);
+    return record_id(sha256, w.options.seed, what, url, in_crawl);
   }
 
   Member put(GzipMemberFile& out, const WarcFields& f, std::string_view head,
@@ -98,10 +102,9 @@ struct Job {
                const std::string& payload_digest) const {
     f.payload_digest = payload_digest;
     if (!cr.browsertrix) return;
-    Hasher block(DigestAlgorithm::kSha256);
-    block.update(head);
-    for (const Piece& piece : body) block.update(piece.bytes);
-    f.block_digest = "sha256:" + block.finish_hex();
+    sha256.update(head);
+    for (const Piece& piece : body) sha256.update(piece.bytes);
+    f.block_digest = "sha256:" + sha256.finish_hex();
   }
 
   std::string request_block(const Fetch& fetch) const {
@@ -125,7 +128,8 @@ struct Job {
     req.concurrent_to = response_id;
     req.content_type = "application/http; msgtype=request";
     std::string block = request_block(fetch);
-    digests(req, block, {}, cr.browsertrix ? "sha256:" + sha256_hex("") : "");
+    static const std::string kEmptySha256 = "sha256:" + sha256_hex("");
+    digests(req, block, {}, cr.browsertrix ? kEmptySha256 : "");
     put(out, req, block);
     if (cr.browsertrix) return;
     WarcFields meta = fields("metadata", fetch);
@@ -136,8 +140,25 @@ struct Job {
     put(out, meta, via + "hopsFromSeed: " + (fetch.page ? "L" : "E") + "\r\n");
   }
 
+  // Heritrix writes the DNS lookup of a host (a `dns:` response, text/dns) before its first
+  // fetch from that host in the crawl.
+  void resolve(GzipMemberFile& out, const Fetch& fetch) {
+    std::string host = host_of(fetch.url);
+    if (cr.browsertrix || !resolved.insert(host).second) return;
+    WarcFields f;
+    f.type = "response";
+    f.uri = "dns:" + host;
+    f.date = fetch.t;
+    f.ip = ip_of("resolver." + cr.collection);  // the crawler's DNS server
+    f.id = id("dns", host, crawl);
+    f.content_type = "text/dns";
+    put(out, f,
+        timestamp_from_epoch(fetch.t) + "\n" + host + ".\t300\tIN\tA\t" + ip_of(host) + "\n");
+  }
+
   Location response(GzipMemberFile& out, const std::string& file, const Fetch& fetch,
                     const std::string& type, const Body& body, const std::string& payload_digest) {
+    resolve(out, fetch);
     WarcFields f = fields("response", fetch);
     f.id = id("response", fetch.url, crawl);
     f.content_type = "application/http; msgtype=response";
@@ -167,6 +188,7 @@ struct Job {
 
   Location revisit(GzipMemberFile& out, const std::string& file, const Fetch& fetch,
                    const ImageUrl& u, const Asset& a, int original) {
+    resolve(out, fetch);
     WarcFields f = fields("revisit", fetch);
     f.id = id("revisit", fetch.url, crawl);
     f.content_type = "application/http; msgtype=response";
@@ -305,9 +327,10 @@ WriteResult write_job(const World& w, const std::filesystem::path& dir, int craw
   return std::move(job.result);
 }
 
-std::string record_id(uint64_t seed, const std::string& what, const std::string& url, int crawl) {
-  std::string h =
-      sha256_hex(std::to_string(seed) + "|" + what + "|" + url + "|" + std::to_string(crawl));
+std::string record_id(Hasher& sha256, uint64_t seed, const std::string& what,
+                      const std::string& url, int crawl) {
+  sha256.update(std::to_string(seed) + "|" + what + "|" + url + "|" + std::to_string(crawl));
+  std::string h = sha256.finish_hex();
   return "<urn:uuid:" + h.substr(0, 8) + "-" + h.substr(8, 4) + "-4" + h.substr(13, 3) + "-a" +
          h.substr(17, 3) + "-" + h.substr(20, 12) + ">";
 }
