@@ -1,8 +1,9 @@
-// bench_sample [--images N] [--threads T] [--runs R] [--seed S] [--out DIR]
+// bench_sample [--images N] [--threads T] [--runs R] [--seed S] [--fast 0|1] [--out DIR]
 // Generates a sample of N image URLs (default 100000; `fast` bench mode from 100000 as in
-// `strata sample --scale N`) into DIR (default: a temporary folder, deleted afterwards) and
-// reports, as the median of R runs: MB of WARC written, wall seconds, CPU seconds, MB/s of
-// WARC per core (bytes / CPU seconds), images/s per core, and the planning share.
+// `strata sample --scale N`, or as --fast says, so a smaller run can be profiled) into DIR
+// (default: a temporary folder, deleted afterwards) and reports, as the median of R runs: MB of
+// WARC written, wall seconds, CPU seconds, MB/s of WARC per core (bytes / CPU seconds), images/s
+// per core, and the planning share.
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -20,6 +21,7 @@ struct Config {
   int threads = 1;
   int runs = 1;
   uint64_t seed = 1;
+  int fast = -1;  // -1: from the scale
   std::string out;
 };
 
@@ -41,6 +43,7 @@ Run run_once(const Config& cfg, const std::filesystem::path& dir) {
   strata::sample::Options options;
   strata::sample::apply_scale(std::to_string(cfg.images), options);
   options.seed = cfg.seed;
+  if (cfg.fast >= 0) options.fast = cfg.fast != 0;
   double c0 = cpu_seconds();
   Run r;
   r.summary = strata::sample::generate(options, dir.string(), cfg.threads);
@@ -61,6 +64,8 @@ bool parse(int argc, char** argv, Config& cfg) {
       cfg.runs = std::max(1, std::stoi(v));
     else if (a == "--seed")
       cfg.seed = std::stoull(v);
+    else if (a == "--fast")
+      cfg.fast = std::stoi(v);
     else if (a == "--out")
       cfg.out = v;
     else
@@ -76,7 +81,7 @@ int main(int argc, char** argv) {
   if (!parse(argc, argv, cfg)) {
     std::fprintf(stderr,
                  "usage: bench_sample [--images N] [--threads T] [--runs R] [--seed S] "
-                 "[--out DIR]\n");
+                 "[--fast 0|1] [--out DIR]\n");
     return 2;
   }
   bool temporary = cfg.out.empty();

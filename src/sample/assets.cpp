@@ -94,19 +94,60 @@ int AssetStore::add_encoded(EncodedImage image, int family, int topic) {
   return static_cast<int>(assets_.size()) - 1;
 }
 
-void digest_assets(std::vector<Asset>& assets, int threads) {
+namespace {
+
+// Runs work(state, i) for i in [0, n) on `threads` threads, each with its own make_state().
+template <typename MakeState, typename Work>
+void parallel_for(size_t n, int threads, MakeState make_state, Work work) {
   std::atomic<size_t> next{0};
   auto worker = [&] {
-    Hasher h(DigestAlgorithm::kSha256);
-    for (size_t i; (i = next.fetch_add(1)) < assets.size();) {
-      for (std::string_view piece : assets[i].pieces()) h.update(piece);
-      assets[i].sha256 = h.finish_hex();
-    }
+    auto state = make_state();
+    for (size_t i; (i = next.fetch_add(1)) < n;) work(state, i);
   };
   std::vector<std::thread> pool;
   for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
   worker();
   for (auto& t : pool) t.join();
+}
+
+struct Hashers {
+  Hasher sha256{DigestAlgorithm::kSha256};
+  Hasher sha1{DigestAlgorithm::kSha1};
+};
+
+void digest_assets(std::vector<Asset>& assets, int threads) {
+  auto make = [] { return Hashers{}; };
+  parallel_for(assets.size(), threads, make, [&](Hashers& h, size_t i) {
+    for (std::string_view piece : assets[i].pieces()) {
+      h.sha256.update(piece);
+      h.sha1.update(piece);
+    }
+    assets[i].sha256 = h.sha256.finish_hex();
+    assets[i].sha1 = h.sha1.finish_base32();
+  });
+}
+
+// Pooled variants share their file and their marker's place, so each file is deflated once
+// (the order of `users` does not matter: every file gets the same bytes).
+void deflate_files(std::vector<Asset>& assets, int threads) {
+  std::map<std::pair<const std::string*, size_t>, std::vector<Asset*>> users;
+  for (Asset& a : assets) users[{a.file.get(), a.marker.at}].push_back(&a);
+  std::vector<std::vector<Asset*>*> files;
+  for (auto& [file, list] : users) files.push_back(&list);
+  auto make = [] { return RawDeflater(Effort::fast); };
+  parallel_for(files.size(), threads, make, [&](RawDeflater& z, size_t i) {
+    std::array<std::string_view, 3> p = files[i]->front()->pieces();
+    auto both = std::make_shared<const std::array<Deflated, 2>>(
+        std::array<Deflated, 2>{z.segment(p[0]), z.segment(p[2])});
+    for (Asset* a : *files[i]) a->deflated = both;
+  });
+}
+
+}  // namespace
+
+void prepare_assets(std::vector<Asset>& assets, int threads) {
+  digest_assets(assets, threads);
+  deflate_files(assets, threads);
 }
 
 }  // namespace strata::sample

@@ -41,7 +41,8 @@ Marker marker_for(const std::string& bytes, ImageFormat format, const std::strin
 // `bytes` with the marker inserted.
 std::string add_marker(const std::string& bytes, ImageFormat format, const std::string& text);
 
-// Fills Asset::sha256 for every asset, on `threads` threads.
-void digest_assets(std::vector<Asset>& assets, int threads);
+// Fills Asset::sha256 and Asset::sha1 for every asset, and Asset::deflated once per distinct
+// file, on `threads` threads.
+void prepare_assets(std::vector<Asset>& assets, int threads);
 
 }  // namespace strata::sample

@@ -1,52 +1,124 @@
 #include "sample/gzip_file.hpp"
 
+#include <zlib.h>
+
 #include <stdexcept>
 
 namespace strata::sample {
+namespace {
 
-GzipMemberFile::GzipMemberFile(const std::filesystem::path& path, int level) {
-  // windowBits 31 = gzip wrapper; memLevel 9 is zlib's fastest.
-  if (deflateInit2(&z_, level, Z_DEFLATED, 31, 9, Z_DEFAULT_STRATEGY) != Z_OK)
-    throw std::runtime_error("deflateInit2 failed");
+// The gzip header of RFC 1952 with no name and no time, written on Unix.
+constexpr std::string_view kGzipHeader("\x1f\x8b\x08\0\0\0\0\0\0\x03", 10);
+
+void put_le32(std::string& out, uint64_t v) {
+  for (int shift = 0; shift < 32; shift += 8) out.push_back(static_cast<char>((v >> shift) & 0xff));
+}
+
+uint32_t crc_of(uint32_t crc, std::string_view bytes) {
+  return static_cast<uint32_t>(
+      crc32_z(crc, reinterpret_cast<const Bytef*>(bytes.data()), bytes.size()));
+}
+
+}  // namespace
+
+RawDeflater::RawDeflater(Effort effort)
+    : effort_(effort), level_buf_(effort == Effort::fast ? ISAL_DEF_LVL1_DEFAULT : 0) {}
+
+void RawDeflater::start() {
+  isal_deflate_init(&z_);
+  z_.level = effort_ == Effort::fast ? 1 : 0;
+  z_.level_buf = level_buf_.data();
+  z_.level_buf_size = static_cast<uint32_t>(level_buf_.size());
+  if (effort_ == Effort::fastest) isal_deflate_set_hufftables(&z_, nullptr, IGZIP_HUFFTABLE_STATIC);
+}
+
+void RawDeflater::run(std::string_view bytes, int flush, bool end, std::string& out) {
+  z_.next_in = reinterpret_cast<uint8_t*>(const_cast<char*>(bytes.data()));
+  z_.avail_in = static_cast<uint32_t>(bytes.size());
+  z_.flush = flush;
+  z_.end_of_stream = end ? 1 : 0;
+  do {
+    size_t used = out.size();
+    out.resize(used + bytes.size() + bytes.size() / 8 + 1024);
+    z_.next_out = reinterpret_cast<uint8_t*>(out.data() + used);
+    z_.avail_out = static_cast<uint32_t>(out.size() - used);
+    if (isal_deflate(&z_) != COMP_OK) throw std::runtime_error("deflate failed");
+    out.resize(out.size() - z_.avail_out);
+  } while (z_.avail_in > 0 || z_.avail_out == 0 || (end && z_.internal_state.state != ZSTATE_END));
+}
+
+void RawDeflater::add(std::string_view bytes, std::string& out) {
+  run(bytes, NO_FLUSH, false, out);
+}
+
+void RawDeflater::align(std::string& out) {
+  run({}, FULL_FLUSH, false, out);
+}
+
+void RawDeflater::finish(std::string& out) {
+  run({}, NO_FLUSH, true, out);
+}
+
+Deflated RawDeflater::segment(std::string_view bytes) {
+  Deflated d;
+  d.crc = crc_of(0, bytes);
+  start();
+  add(bytes, d.data);
+  align(d.data);
+  d.data.shrink_to_fit();
+  return d;
+}
+
+GzipMemberFile::GzipMemberFile(const std::filesystem::path& path, Effort effort)
+    : deflater_(effort) {
   file_ = std::fopen(path.c_str(), "wb");
-  if (!file_) {
-    deflateEnd(&z_);
-    throw std::runtime_error("cannot write " + path.string());
-  }
+  if (!file_) throw std::runtime_error("cannot write " + path.string());
   std::setvbuf(file_, nullptr, _IOFBF, 1 << 20);
 }
 
 GzipMemberFile::~GzipMemberFile() {
   if (file_) std::fclose(file_);
-  deflateEnd(&z_);
 }
 
-void GzipMemberFile::deflate_piece(std::string_view piece, int flush) {
-  z_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(piece.data()));
-  z_.avail_in = static_cast<uInt>(piece.size());
-  int rc;
-  do {
-    size_t used = out_.size();
-    out_.resize(used + deflateBound(&z_, z_.avail_in) + 64);
-    z_.next_out = reinterpret_cast<Bytef*>(out_.data() + used);
-    z_.avail_out = static_cast<uInt>(out_.size() - used);
-    rc = deflate(&z_, flush);
-    out_.resize(out_.size() - z_.avail_out);
-    if (rc == Z_STREAM_ERROR) throw std::runtime_error("deflate failed");
-  } while (z_.avail_in > 0 || (flush == Z_FINISH && rc != Z_STREAM_END));
-}
-
-Member GzipMemberFile::write(std::initializer_list<std::string_view> pieces) {
-  out_.clear();
-  size_t left = pieces.size();
-  for (std::string_view piece : pieces)
-    if (--left == 0 || !piece.empty()) deflate_piece(piece, left ? Z_NO_FLUSH : Z_FINISH);
-  deflateReset(&z_);
-  if (std::fwrite(out_.data(), 1, out_.size(), file_) != out_.size())
+void GzipMemberFile::put(std::string_view bytes) {
+  if (std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size())
     throw std::runtime_error("write failed");
-  Member m{offset_, out_.size()};
-  offset_ += out_.size();
-  return m;
+  offset_ += bytes.size();
+}
+
+void GzipMemberFile::flush_pending() {
+  put(pending_);
+  pending_.clear();
+}
+
+Member GzipMemberFile::write(std::initializer_list<Piece> pieces) {
+  uint64_t start = offset_;
+  pending_ = kGzipHeader;
+  uint32_t crc = 0;
+  uint64_t size = 0;
+  bool open = false;  // the stream holds bytes since its start or last alignment
+  deflater_.start();
+  for (const Piece& piece : pieces) {
+    if (piece.bytes.empty()) continue;
+    size += piece.bytes.size();
+    if (!piece.deflated) {
+      crc = crc_of(crc, piece.bytes);
+      deflater_.add(piece.bytes, pending_);
+      open = true;
+      continue;
+    }
+    if (open) deflater_.align(pending_);
+    open = false;
+    flush_pending();
+    put(piece.deflated->data);
+    crc = static_cast<uint32_t>(
+        crc32_combine(crc, piece.deflated->crc, static_cast<z_off_t>(piece.bytes.size())));
+  }
+  deflater_.finish(pending_);
+  put_le32(pending_, crc);
+  put_le32(pending_, size);  // ISIZE: the length modulo 2^32
+  flush_pending();
+  return Member{start, offset_ - start};
 }
 
 void GzipMemberFile::close() {

@@ -33,7 +33,7 @@ Summary generate(const Options& options, const std::string& dir, int threads) {
   auto start = std::chrono::steady_clock::now();
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   World w = build_world(options);
-  digest_assets(w.assets, threads);
+  prepare_assets(w.assets, threads);
   double plan_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   int shards = shard_count(w);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sample/encode.hpp"
+#include "sample/gzip_file.hpp"
 #include "sample/words.hpp"
 
 namespace strata::sample {
@@ -46,7 +47,10 @@ struct Asset {
   EncodedImage image;
   std::shared_ptr<const std::string> file;
   Marker marker;
-  std::string sha256;  // hex, filled by digest_assets()
+  std::string sha256;  // hex, filled by prepare_assets()
+  std::string sha1;    // base32, filled by prepare_assets()
+  // `file` before and after the marker, deflated once per file by prepare_assets().
+  std::shared_ptr<const std::array<Deflated, 2>> deflated;
   int family = -1;
   int topic = -1;          // topic the picture illustrates, -1 none
   uint64_t look_seed = 0;  // the picture's seed (0 for hand-made files)

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/digest.hpp"
 #include "sample/world.hpp"
 
 namespace strata::sample {
@@ -45,7 +46,8 @@ struct WriteResult {
 int shard_count(const World& w);
 WriteResult write_job(const World& w, const std::filesystem::path& dir, int crawl, int shard);
 
-// Deterministic record id for a record of the world.
-std::string record_id(uint64_t seed, const std::string& what, const std::string& url, int crawl);
+// Deterministic record id for a record of the world; `sha256` is a reusable SHA-256 hasher.
+std::string record_id(Hasher& sha256, uint64_t seed, const std::string& what,
+                      const std::string& url, int crawl);
 
 }  // namespace strata::sample

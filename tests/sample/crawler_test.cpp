@@ -75,6 +75,19 @@ bool is_http(const Rec& r) {
   return it != r.values.end() && it->second.rfind("application/http", 0) == 0;
 }
 
+// A DNS lookup as Heritrix records it: a response for `dns:HOST` of type text/dns.
+bool is_dns(const Rec& r) {
+  auto it = r.values.find("Content-Type");
+  return r.type == "response" && it != r.values.end() && it->second == "text/dns";
+}
+
+std::string host_of(const Rec& r) {
+  const std::string& uri = r.values.at("WARC-Target-URI");
+  if (uri.rfind("dns:", 0) == 0) return uri.substr(4);
+  size_t p = uri.find("://") + 3;
+  return uri.substr(p, uri.find_first_of(":/", p) - p);
+}
+
 // What a crawler's files look like, summarised so generated files can be checked against it.
 struct Shape {
   std::map<std::string, std::set<std::vector<std::string>>> names;  // type -> header orders
@@ -102,6 +115,7 @@ void add_to_shape(Shape& s, const WarcFile& f) {
   for (const Rec& raw : f.records) {
     Rec r = as_response(raw);
     if (r.type == "warcinfo" || r.type == "metadata" || is_http(r)) s.names[r.type].insert(r.names);
+    if (is_dns(r)) s.names["dns"].insert(r.names);
     if (is_http(r)) s.content_types.insert(r.values["Content-Type"]);
     for (const char* d : {"WARC-Payload-Digest", "WARC-Block-Digest"})
       if (is_http(r) && r.values.count(d)) s.digest_forms.insert(digest_form(r.values[d]));
@@ -151,7 +165,7 @@ TEST(CrawlerFaithful, ReaderFindsNoProblemInGeneratedFiles) {
       const archive::Record& r = reader->record();
       ++records;
       EXPECT_EQ(r.decoded_offset, 0u) << name << ": every record is its own gzip member";
-      if (r.type == archive::RecordType::response) {
+      if (r.type == archive::RecordType::response && r.header("Content-Type") != "text/dns") {
         std::string payload;
         EXPECT_EQ(reader->read_payload(payload), archive::PayloadStatus::ok) << name;
         EXPECT_TRUE(r.http.present);
@@ -199,8 +213,8 @@ TEST(CrawlerFaithful, GeneratedRecordsMatchRealCrawlerRecords) {
         EXPECT_TRUE(real.names[type].count(order))
             << crawler << " " << type
             << " header order not seen in real files: " << ::testing::PrintToString(order);
-    for (const char* type : {"warcinfo", "response", "request"})
-      EXPECT_TRUE(ours.names.count(type)) << crawler << " writes no " << type;
+    for (const char* type : {"warcinfo", "response", "request", "metadata", "dns"})
+      EXPECT_EQ(ours.names.count(type), real.names.count(type)) << crawler << " " << type;
     for (const auto& ct : ours.content_types)
       EXPECT_TRUE(real.content_types.count(ct)) << crawler << " Content-Type " << ct;
     for (const auto& form : ours.digest_forms)
@@ -210,6 +224,32 @@ TEST(CrawlerFaithful, GeneratedRecordsMatchRealCrawlerRecords) {
       EXPECT_TRUE(real.sequences.count(seq))
           << crawler << " writes " << seq.first << " then " << seq.second;
   }
+}
+
+// Heritrix resolves every host (a dns: record) before its first fetch from it in a crawl: in
+// the real file the first record after warcinfo is one; in ours, every fetched host of a
+// crawl is resolved once, in the file of its first fetch and before it.
+TEST(CrawlerFaithful, HeritrixResolvesEachHostBeforeItsFirstFetch) {
+  STRATA_REQUIRE_SHARED();
+  WarcFile real = read_warc(testing::shared_data(references().at("heritrix").back()));
+  ASSERT_GE(real.records.size(), 2u);
+  EXPECT_TRUE(is_dns(real.records[1]));
+  std::map<std::string, std::set<std::string>> resolved, fetched;  // per collection
+  for (const auto& name : tiny().summary.files) {
+    WarcFile f = read_warc(tiny().dir / name);
+    if (crawler_of(f) != "heritrix") continue;
+    std::string collection = fs::path(name).parent_path().string();
+    for (const Rec& r : f.records) {
+      if (is_dns(r)) {
+        EXPECT_TRUE(resolved[collection].insert(host_of(r)).second) << name << " " << host_of(r);
+        EXPECT_FALSE(fetched[collection].count(host_of(r))) << name << " resolved after a fetch";
+      } else if (is_http(r)) {
+        fetched[collection].insert(host_of(r));
+      }
+    }
+  }
+  EXPECT_FALSE(resolved.empty());
+  EXPECT_EQ(resolved, fetched);
 }
 
 TEST(CrawlerFaithful, RevisitsReferToAnEarlierCaptureOfTheSameUrl) {
