@@ -15,7 +15,6 @@ function(strata_pkg_dep name module)
 endfunction()
 
 strata_pkg_dep(zstd libzstd)
-strata_pkg_dep(isal libisal)
 strata_pkg_dep(brotli libbrotlidec)
 strata_pkg_dep(brotlienc libbrotlienc)
 strata_pkg_dep(zip libzip)

@@ -1,6 +1,6 @@
 #include "archive/stream.hpp"
 
-#include <isa-l/igzip_lib.h>
+#include <zlib.h>
 #include <zstd.h>
 
 #include <algorithm>
@@ -24,12 +24,14 @@ uint32_t le32(const char* p) {
 
 }  // namespace
 
-// ISA-L's igzip inflates (and checks the CRC of) gzip members several times faster than zlib;
-// it stops at the end of each member, which is where the reader needs to see the break.
 struct Stream::Codecs {
-  inflate_state gzip;
+  z_stream z{};
+  bool z_ready = false;
   ZSTD_DCtx* zstd = nullptr;
-  ~Codecs() { ZSTD_freeDCtx(zstd); }
+  ~Codecs() {
+    if (z_ready) inflateEnd(&z);
+    ZSTD_freeDCtx(zstd);
+  }
 };
 
 Stream::Stream(std::unique_ptr<Input> input, StreamProblem problem, uint64_t origin)
@@ -50,6 +52,8 @@ void Stream::detect_codec() {
   size_t n = in_end_ - in_pos_;
   if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b) {
     codec_ = Codec::gzip;
+    inflateInit2(&codecs_->z, 31);
+    codecs_->z_ready = true;
   } else if (n >= 4 && (le32(in_.data() + in_pos_) == kZstdMagic ||
                         (le32(in_.data() + in_pos_) & 0xFFFFFFF0u) == 0x184D2A50u)) {
     codec_ = Codec::zstd;
@@ -75,7 +79,10 @@ bool Stream::fill_input(size_t need) {
 }
 
 void Stream::grow_output(size_t min_free) {
-  if (pos_ > 0 && (pos_ >= end_ / 2 || out_.size() - end_ < min_free)) {
+  // Compact only once half the buffer is read, else grow: the reader looks 64 KiB ahead and
+  // small gzip members are decoded one step each, so compacting whenever a step wanted room
+  // moved those unread bytes again for every member.
+  if (pos_ > 0 && pos_ >= end_ / 2) {
     std::memmove(out_.data(), out_.data() + pos_, end_ - pos_);
     end_ -= pos_;
     base_ += pos_;
@@ -199,58 +206,35 @@ void Stream::member_failed(const char* kind, const std::string& detail) {
   }
 }
 
-namespace {
-const char* isal_error(int rc) {
-  switch (rc) {
-    case ISAL_INVALID_BLOCK:
-      return "invalid deflate block";
-    case ISAL_INVALID_SYMBOL:
-      return "invalid deflate symbol";
-    case ISAL_INVALID_LOOKBACK:
-      return "invalid distance too far back";
-    case ISAL_INVALID_WRAPPER:
-      return "invalid gzip header";
-    case ISAL_UNSUPPORTED_METHOD:
-      return "unknown compression method";
-    case ISAL_INCORRECT_CHECKSUM:
-      return "incorrect data check";
-    default:
-      return "inflate error";
-  }
-}
-}  // namespace
-
 bool Stream::decode_gzip_step() {
-  inflate_state& z = codecs_->gzip;
   if (!in_member_) {
     if (!start_member("\x1f\x8b", 2)) return false;
-    isal_inflate_init(&z);
-    z.crc_flag = ISAL_GZIP;  // parse the header, check the CRC-32 in the trailer
+    inflateReset(&codecs_->z);
   }
   // Without input left the decoder may still hold output: the member is truncated only when
   // it cannot make progress.
   bool have_input = in_pos_ < in_end_ || fill_input(1);
   grow_output(kOutputStep);
-  z.next_in = reinterpret_cast<uint8_t*>(in_.data() + in_pos_);
-  z.avail_in = static_cast<uint32_t>(std::min<size_t>(in_end_ - in_pos_, 1u << 30));
-  z.next_out = reinterpret_cast<uint8_t*>(out_.data() + end_);
-  z.avail_out = static_cast<uint32_t>(std::min<size_t>(out_.size() - end_, 1u << 30));
-  uint32_t avail_in = z.avail_in;
-  int rc = isal_inflate(&z);
+  z_stream& z = codecs_->z;
+  z.next_in = reinterpret_cast<Bytef*>(in_.data() + in_pos_);
+  z.avail_in = static_cast<uInt>(std::min<size_t>(in_end_ - in_pos_, 1u << 30));
+  z.next_out = reinterpret_cast<Bytef*>(out_.data() + end_);
+  z.avail_out = static_cast<uInt>(std::min<size_t>(out_.size() - end_, 1u << 30));
+  uInt avail_in = z.avail_in;
+  int rc = inflate(&z, Z_NO_FLUSH);
   in_pos_ += avail_in - z.avail_in;
   size_t old_end = end_;
   end_ = reinterpret_cast<char*>(z.next_out) - out_.data();
-  bool finished = rc == ISAL_DECOMP_OK && z.block_state == ISAL_BLOCK_FINISH;
-  if (!have_input && !finished && rc >= 0 && end_ == old_end) {
+  if (!have_input && rc != Z_STREAM_END && end_ == old_end) {
     member_failed("truncated_gzip_member", "file ends inside a gzip member");
     done_ = true;
     return false;
   }
-  if (finished) {
+  if (rc == Z_STREAM_END) {
     members_.back().disk_end = compressed_position();
     in_member_ = false;
-  } else if (rc < 0) {
-    member_failed("corrupt_gzip_member", isal_error(rc));
+  } else if (rc != Z_OK && !(rc == Z_BUF_ERROR && z.avail_in == 0)) {
+    member_failed("corrupt_gzip_member", z.msg ? z.msg : "inflate error");
   }
   return true;
 }
