@@ -7,11 +7,12 @@ namespace strata::extract {
 
 namespace {
 
-// Each record's fields in JSON order, given to `field(key, value)`: the one list both the
-// Json object and the JSON line are made from.
-template <typename Field>
-void fields(const ImageCapture& r, Field&& field) {
-  field("type", "image");
+// Each record's fields in JSON order are given to `field(key, value)` by fields(): the one
+// list both the Json object and the JSON line are made from.
+
+// The fields an image capture and a revisit share, in the same order.
+template <typename Record, typename Field>
+void where_captured(const Record& r, Field&& field) {
   field("imgSurt", r.imgSurt);
   field("imgUrl", r.imgUrl);
   field("timestamp", r.timestamp);
@@ -19,6 +20,12 @@ void fields(const ImageCapture& r, Field&& field) {
   field("file", r.file);
   field("offset", r.offset);
   field("length", r.length);
+}
+
+template <typename Field>
+void fields(const ImageCapture& r, Field&& field) {
+  field("type", "image");
+  where_captured(r, field);
   field("recordType", r.recordType);
   field("status", r.status);
   field("mimeReported", r.mimeReported);
@@ -34,13 +41,7 @@ void fields(const ImageCapture& r, Field&& field) {
 template <typename Field>
 void fields(const ImageRevisit& r, Field&& field) {
   field("type", "revisit");
-  field("imgSurt", r.imgSurt);
-  field("imgUrl", r.imgUrl);
-  field("timestamp", r.timestamp);
-  field("collection", r.collection);
-  field("file", r.file);
-  field("offset", r.offset);
-  field("length", r.length);
+  where_captured(r, field);
   field("warcDigest", r.warcDigest);
   field("refersToUrl", r.refersToUrl);
   field("refersToSurt", r.refersToSurt);
