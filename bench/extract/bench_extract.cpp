@@ -6,8 +6,9 @@
 //   full        extract_archive, JSONL written to a null stream
 //   read        ArchiveReader + read_payload of every response/resource (decompression only)
 //   phases      one pass timing each part alone on the payloads just read: decompression
-//               (read_payload), HTML decoding (decode_html), gumbo parse alone of the pages
-//               the prescan does not skip (the floor of the HTML path), references +
+//               (read_payload), HTML decoding (decode_html), gumbo parse alone (script
+//               contents cut, as extraction does) of the pages the prescan does not skip
+//               (the floor of the HTML path), references +
 //               captions (extract_page_full, which parses again, less the parse alone),
 //               image (mime sniff, header, SHA-256)
 // Besides wall time, every scenario reports its CPU time: on a shared machine the wall time
@@ -40,6 +41,7 @@
 #include "extract/extractor.hpp"
 #include "extract/html_dom.hpp"
 #include "extract/html_prescan.hpp"
+#include "extract/html_script_cut.hpp"
 #include "extract/image_info.hpp"
 #include "extract/mime_sniff.hpp"
 #include "extract/page_extract.hpp"
@@ -178,7 +180,7 @@ Pass phase_pass(const std::vector<fs::path>& files, bool timed) {
         t0 = cpu_now();
         if (strata::url::has_image_extension(rec.target_uri) ||
             strata::extract::may_reference_images(text.utf8)) {
-          strata::extract::HtmlDocument doc(text.utf8);
+          strata::extract::PageDocument doc(text.utf8);
           r.html_nodes += strata::extract::children(doc.root()).length;
           ++r.parsed_pages;
           r.parsed_bytes += text.utf8.size();

@@ -79,7 +79,10 @@ bool Stream::fill_input(size_t need) {
 }
 
 void Stream::grow_output(size_t min_free) {
-  if (pos_ > 0 && (pos_ >= end_ / 2 || out_.size() - end_ < min_free)) {
+  // Compact only once half the buffer is read, else grow: the reader looks 64 KiB ahead and
+  // small gzip members are decoded one step each, so compacting whenever a step wanted room
+  // moved those unread bytes again for every member.
+  if (pos_ > 0 && pos_ >= end_ / 2) {
     std::memmove(out_.data(), out_.data() + pos_, end_ - pos_);
     end_ -= pos_;
     base_ += pos_;

@@ -17,11 +17,6 @@ namespace {
 using archive::Record;
 using archive::RecordType;
 
-void write(std::ostream& out, const Json& j) {
-  // Archived URLs and texts may hold invalid UTF-8: replace rather than throw.
-  out << j.dump(-1, ' ', false, Json::error_handler_t::replace) << '\n';
-}
-
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c);
   return s;
@@ -120,7 +115,7 @@ void RecordExtractor::image(const Record& rec, const std::string& mime,
   img.status = rec.http.status;
   img.mimeReported = mime;
   img.warcDigest = rec.payload_digest;
-  if (describe(img, payload, false)) write(out_, to_json(img));
+  if (describe(img, payload, false)) out_ << to_jsonl(img);
 }
 
 void RecordExtractor::revisit(const Record& rec, const std::string& mime) {
@@ -138,7 +133,7 @@ void RecordExtractor::revisit(const Record& rec, const std::string& mime) {
   r.refersToDate = rec.refers_to_date;
   r.mimeReported = mime;
   c_.add("revisits_written");
-  write(out_, to_json(r));
+  out_ << to_jsonl(r);
 }
 
 void RecordExtractor::inline_image(const PageReference& ref, const std::string& uri) {
@@ -158,7 +153,7 @@ void RecordExtractor::inline_image(const PageReference& ref, const std::string& 
   img.recordType = "inline";
   img.mimeReported = data->mime;
   img.inline_ = true;
-  if (describe(img, data->bytes, true)) write(out_, to_json(img));
+  if (describe(img, data->bytes, true)) out_ << to_jsonl(img);
 }
 
 void RecordExtractor::page(const Record& rec, const std::string& payload) {
@@ -174,7 +169,7 @@ void RecordExtractor::page(const Record& rec, const std::string& payload) {
   PageExtraction pe = extract_page_full(in, c_, options_.refs);
   size_t next_inline = 0;
   for (const PageReference& ref : pe.refs) {
-    write(out_, to_json(ref));
+    out_ << to_jsonl(ref);
     c_.add("refs_written");
     c_.add("stats_refs");
     if (!ref.imgAlt.empty()) c_.add("stats_with_alt");

@@ -8,6 +8,7 @@
 #include "extract/css_urls.hpp"
 #include "extract/html_dom.hpp"
 #include "extract/html_prescan.hpp"
+#include "extract/html_script_cut.hpp"
 #include "extract/srcset.hpp"
 #include "url/url.hpp"
 
@@ -292,7 +293,8 @@ PageRefs find_references(std::string_view page_url, std::string_view html,
     counters.add("html_pages_without_candidates");
     return page;
   }
-  HtmlDocument doc(html);
+  PageDocument doc(html);
+  if (doc.reparsed()) counters.add("html_script_cut_reparsed");
   Elements found = collect(doc.root());
   page.title = document_title(doc.root());
   if (found.base) {

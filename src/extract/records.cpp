@@ -1,45 +1,138 @@
 #include "extract/records.hpp"
 
+#include <string_view>
+#include <type_traits>
+
 namespace strata::extract {
 
+namespace {
+
+// Each record's fields in JSON order are given to `field(key, value)` by fields(): the one
+// list both the Json object and the JSON line are made from.
+
+// The fields an image capture and a revisit share, in the same order.
+template <typename Record, typename Field>
+void where_captured(const Record& r, Field&& field) {
+  field("imgSurt", r.imgSurt);
+  field("imgUrl", r.imgUrl);
+  field("timestamp", r.timestamp);
+  field("collection", r.collection);
+  field("file", r.file);
+  field("offset", r.offset);
+  field("length", r.length);
+}
+
+template <typename Field>
+void fields(const ImageCapture& r, Field&& field) {
+  field("type", "image");
+  where_captured(r, field);
+  field("recordType", r.recordType);
+  field("status", r.status);
+  field("mimeReported", r.mimeReported);
+  field("mimeDetected", r.mimeDetected);
+  field("width", r.width);
+  field("height", r.height);
+  field("digest", r.digest);
+  field("size", r.size);
+  field("warcDigest", r.warcDigest);
+  field("inline", r.inline_);
+}
+
+template <typename Field>
+void fields(const ImageRevisit& r, Field&& field) {
+  field("type", "revisit");
+  where_captured(r, field);
+  field("warcDigest", r.warcDigest);
+  field("refersToUrl", r.refersToUrl);
+  field("refersToSurt", r.refersToSurt);
+  field("refersToDate", r.refersToDate);
+  field("mimeReported", r.mimeReported);
+}
+
+template <typename Field>
+void fields(const PageReference& r, Field&& field) {
+  field("type", "ref");
+  field("imgSurt", r.imgSurt);
+  field("imgUrl", r.imgUrl);
+  field("imgUrlTokens", r.imgUrlTokens);
+  field("imgAlt", r.imgAlt);
+  field("imgTitle", r.imgTitle);
+  field("imgCaption", r.imgCaption);
+  field("tag", r.tag);
+  field("pageUrl", r.pageUrl);
+  field("pageTimestamp", r.pageTimestamp);
+  field("pageTitle", r.pageTitle);
+  field("pageUrlTokens", r.pageUrlTokens);
+  field("pageHost", r.pageHost);
+  field("imagesInPage", r.imagesInPage);
+  field("collection", r.collection);
+  field("file", r.file);
+  field("offset", r.offset);
+  field("length", r.length);
+  field("inline", r.inline_);
+}
+
+template <typename Record>
+Json object_of(const Record& r) {
+  Json j = Json::object();
+  fields(r, [&j](const char* key, const auto& value) { j[key] = value; });
+  return j;
+}
+
+// Printable ASCII without '"' or '\\': what the dump writes unchanged.
+bool needs_no_escape(std::string_view s) {
+  for (char c : s)
+    if (c < 0x20 || c > 0x7E || c == '"' || c == '\\') return false;
+  return true;
+}
+
+// The dump of object_of(r) (invalid UTF-8 replaced) without building the object: strings
+// that need escaping, checking or replacing still go through nlohmann's serializer.
+template <typename Record>
+std::string line_of(const Record& r) {
+  std::string out = "{";
+  fields(r, [&out](const char* key, const auto& value) {
+    using T = std::decay_t<decltype(value)>;
+    if (out.size() > 1) out += ',';
+    out += '"';
+    out += key;
+    out += "\":";
+    if constexpr (std::is_same_v<T, bool>) {
+      out += value ? "true" : "false";
+    } else if constexpr (std::is_integral_v<T>) {
+      out += std::to_string(value);
+    } else if (std::string_view text(value); needs_no_escape(text)) {
+      out += '"';
+      out += text;
+      out += '"';
+    } else {
+      out += Json(text).dump(-1, ' ', false, Json::error_handler_t::replace);
+    }
+  });
+  out += "}\n";
+  return out;
+}
+
+}  // namespace
+
 Json to_json(const ImageCapture& r) {
-  return Json{{"type", "image"},          {"imgSurt", r.imgSurt},       {"imgUrl", r.imgUrl},
-              {"timestamp", r.timestamp}, {"collection", r.collection}, {"file", r.file},
-              {"offset", r.offset},       {"length", r.length},         {"recordType", r.recordType},
-              {"status", r.status},       {"mimeReported", r.mimeReported},
-              {"mimeDetected", r.mimeDetected}, {"width", r.width},     {"height", r.height},
-              {"digest", r.digest},       {"size", r.size},             {"warcDigest", r.warcDigest},
-              {"inline", r.inline_}};
+  return object_of(r);
 }
-
 Json to_json(const ImageRevisit& r) {
-  return Json{{"type", "revisit"},         {"imgSurt", r.imgSurt},         {"imgUrl", r.imgUrl},
-              {"timestamp", r.timestamp},  {"collection", r.collection},   {"file", r.file},
-              {"offset", r.offset},        {"length", r.length},           {"warcDigest", r.warcDigest},
-              {"refersToUrl", r.refersToUrl}, {"refersToSurt", r.refersToSurt},
-              {"refersToDate", r.refersToDate}, {"mimeReported", r.mimeReported}};
+  return object_of(r);
+}
+Json to_json(const PageReference& r) {
+  return object_of(r);
 }
 
-Json to_json(const PageReference& r) {
-  return Json{{"type", "ref"},
-              {"imgSurt", r.imgSurt},
-              {"imgUrl", r.imgUrl},
-              {"imgUrlTokens", r.imgUrlTokens},
-              {"imgAlt", r.imgAlt},
-              {"imgTitle", r.imgTitle},
-              {"imgCaption", r.imgCaption},
-              {"tag", r.tag},
-              {"pageUrl", r.pageUrl},
-              {"pageTimestamp", r.pageTimestamp},
-              {"pageTitle", r.pageTitle},
-              {"pageUrlTokens", r.pageUrlTokens},
-              {"pageHost", r.pageHost},
-              {"imagesInPage", r.imagesInPage},
-              {"collection", r.collection},
-              {"file", r.file},
-              {"offset", r.offset},
-              {"length", r.length},
-              {"inline", r.inline_}};
+std::string to_jsonl(const ImageCapture& r) {
+  return line_of(r);
+}
+std::string to_jsonl(const ImageRevisit& r) {
+  return line_of(r);
+}
+std::string to_jsonl(const PageReference& r) {
+  return line_of(r);
 }
 
 bool from_json(const Json& j, ImageCapture& r) {

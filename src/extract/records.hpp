@@ -14,21 +14,21 @@ namespace strata::extract {
 struct ImageCapture {
   std::string imgSurt;
   std::string imgUrl;
-  std::string timestamp;        // 14 digits
+  std::string timestamp;  // 14 digits
   std::string collection;
-  std::string file;             // archive path as given on the command line
-  uint64_t offset = 0;          // record offset in that file
-  uint64_t length = 0;          // record length on disk
-  std::string recordType;       // "response", "resource" or "inline"
-  int status = 0;               // HTTP status, 0 if none
-  std::string mimeReported;     // HTTP Content-Type without parameters ("" if none)
-  std::string mimeDetected;     // sniffed from the bytes ("" if unknown)
+  std::string file;          // archive path as given on the command line
+  uint64_t offset = 0;       // record offset in that file
+  uint64_t length = 0;       // record length on disk
+  std::string recordType;    // "response", "resource" or "inline"
+  int status = 0;            // HTTP status, 0 if none
+  std::string mimeReported;  // HTTP Content-Type without parameters ("" if none)
+  std::string mimeDetected;  // sniffed from the bytes ("" if unknown)
   int width = 0;
   int height = 0;
-  std::string digest;           // SHA-256 of the payload, lower-case hex
-  uint64_t size = 0;            // payload bytes
-  std::string warcDigest;       // WARC-Payload-Digest as written (revisit resolution)
-  bool inline_ = false;         // JSON key "inline"
+  std::string digest;      // SHA-256 of the payload, lower-case hex
+  uint64_t size = 0;       // payload bytes
+  std::string warcDigest;  // WARC-Payload-Digest as written (revisit resolution)
+  bool inline_ = false;    // JSON key "inline"
 };
 
 // A revisit record that may repeat an image: merge resolves it to the capture with the same
@@ -56,24 +56,29 @@ struct PageReference {
   std::string imgAlt;
   std::string imgTitle;
   std::string imgCaption;
-  std::string tag;              // "img", "source" (picture/srcset), "a", "css", "inline"
+  std::string tag;  // "img", "source" (picture/srcset), "a", "css", "inline"
   std::string pageUrl;
-  std::string pageTimestamp;    // 14 digits
+  std::string pageTimestamp;  // 14 digits
   std::string pageTitle;
   std::string pageUrlTokens;
   std::string pageHost;
-  int imagesInPage = 0;         // <img> elements in the page
+  int imagesInPage = 0;  // <img> elements in the page
   std::string collection;
-  std::string file;             // the page's archive file and record offset
+  std::string file;  // the page's archive file and record offset
   uint64_t offset = 0;
   uint64_t length = 0;
-  bool inline_ = false;         // the image is a data: URI (JSON key "inline")
+  bool inline_ = false;  // the image is a data: URI (JSON key "inline")
 };
 
 // JSON: {"type":"image"|"revisit"|"ref", ...fields}.
 Json to_json(const ImageCapture& r);
 Json to_json(const ImageRevisit& r);
 Json to_json(const PageReference& r);
+// The same as one line: to_json(r).dump() with invalid UTF-8 replaced, then '\n'; built
+// without the Json object (extraction writes one per image, revisit and reference).
+std::string to_jsonl(const ImageCapture& r);
+std::string to_jsonl(const ImageRevisit& r);
+std::string to_jsonl(const PageReference& r);
 bool from_json(const Json& j, ImageCapture& out);
 bool from_json(const Json& j, ImageRevisit& out);
 bool from_json(const Json& j, PageReference& out);

@@ -1,0 +1,42 @@
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "extract/records.hpp"
+
+namespace strata::extract {
+namespace {
+
+template <typename Record>
+std::string dumped(const Record& r) {
+  return to_json(r).dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+TEST(RecordsJsonl, LinesAreTheDumpOfTheObjects) {
+  PageReference ref;
+  ref.imgSurt = "(pt,arquivo,)/a.jpg";
+  ref.imgUrl = "http://arquivo.pt/a.jpg";
+  ref.imgAlt = "quote \" back\\slash tab\t nl\n ctl\x01 del\x7f";
+  ref.imgCaption = "Lisboa à noite — 日本";
+  ref.pageTitle = "bad utf-8 \xC3\x28 and \xFF end";
+  ref.imagesInPage = -1;
+  ref.offset = 18446744073709551615ull;
+  ref.inline_ = true;
+  EXPECT_EQ(to_jsonl(ref), dumped(ref));
+  EXPECT_NE(to_jsonl(ref).find("\"imgAlt\":\"quote \\\" back\\\\slash tab\\t nl\\n ctl\\u0001"),
+            std::string::npos);
+
+  ImageCapture img;
+  img.imgUrl = "http://x/\xE9.png";
+  img.width = 640;
+  img.size = 12345;
+  EXPECT_EQ(to_jsonl(img), dumped(img));
+  EXPECT_EQ(to_jsonl(img).substr(0, 26), "{\"type\":\"image\",\"imgSurt\":");
+
+  ImageRevisit rev;
+  rev.refersToUrl = "http://x/b.gif";
+  EXPECT_EQ(to_jsonl(rev), dumped(rev));
+}
+
+}  // namespace
+}  // namespace strata::extract
