@@ -1,5 +1,6 @@
 // `strata compact --index DIR --out NEWDIR`: writes a compacted copy of an index (after a bulk
 // load the tables shrink by about 30 %). Swap the folders while no server uses them.
+#include <cstdio>
 #include <iostream>
 #include <memory>
 
@@ -17,10 +18,10 @@ struct CompactCommand {
 int run(const CompactCommand& cmd) {
   try {
     const index::CompactReport r = index::compact_index(cmd.index, cmd.out);
-    const double mb = 1e6;
-    std::cerr << "compacted " << r.documents << " documents into " << cmd.out << ": "
-              << static_cast<double>(r.bytes_before) / mb << " MB -> "
-              << static_cast<double>(r.bytes_after) / mb << " MB\n";
+    std::fprintf(stderr, "compacted %llu documents into %s: %.1f MB -> %.1f MB of tables\n",
+                 static_cast<unsigned long long>(r.documents), cmd.out.c_str(),
+                 static_cast<double>(r.bytes_before) / 1e6,
+                 static_cast<double>(r.bytes_after) / 1e6);
     return exit_code::ok;
   } catch (const std::exception& e) {
     std::cerr << "strata compact: " << e.what() << '\n';
