@@ -139,7 +139,7 @@ merge::ImageDocument make_document(const std::vector<const Cap*>& caps,
   d.imgCaptureTimes.assign(times.begin(), times.end());
   d.imgCrawlTimestamp = d.imgCaptureTimes.front();
   d.imgCrawlTimestampLatest = d.imgCaptureTimes.back();
-  d.imgFile = first->where->file, d.imgOffset = first->where->offset,
+  d.imgFile = *first->where->file, d.imgOffset = first->where->offset,
   d.imgLength = first->where->length;
   std::sort(refs.begin(), refs.end(),
             [](const Ref* a, const Ref* b) { return older_page(*a->capture, *b->capture); });
@@ -152,7 +152,7 @@ merge::ImageDocument make_document(const std::vector<const Cap*>& caps,
   d.pageUrlTokens = url::url_tokens(page.page->url);
   d.pageHost = url::page_host(page.page->url);
   d.pageCrawlTimestamp = page.ts;
-  d.pageFile = page.where->file, d.pageOffset = page.where->offset,
+  d.pageFile = *page.where->file, d.pageOffset = page.where->offset,
   d.pageLength = page.where->length;
   d.imagesInOriginalPage = page.images_in_page;
   std::set<std::tuple<std::string_view, std::string_view, std::string_view>> triples;
