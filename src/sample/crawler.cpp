@@ -1,5 +1,6 @@
 #include "sample/crawler.hpp"
 
+#include <climits>
 #include <ctime>
 
 #include "core/digest.hpp"
@@ -16,9 +17,18 @@ struct HeadBuilder {
   }
 };
 
+// ISO 8601 time of a record. The records of one fetch (response, request, metadata) share
+// its time, so the last one formatted is kept per thread (formatting is snprintf-heavy).
+const std::string& iso_date(int64_t epoch) {
+  thread_local int64_t last = INT64_MIN;
+  thread_local std::string text;
+  if (epoch != last) text = timestamp_to_iso8601(timestamp_from_epoch(epoch)), last = epoch;
+  return text;
+}
+
 // Milliseconds as warcio.js writes them; derived from the time so output stays deterministic.
 std::string browsertrix_date(int64_t epoch) {
-  std::string iso = timestamp_to_iso8601(timestamp_from_epoch(epoch));  // ...:SSZ
+  const std::string& iso = iso_date(epoch);  // ...:SSZ
   std::string ms = std::to_string(100 + (epoch * 7919) % 900);
   return iso.substr(0, iso.size() - 1) + "." + ms + "Z";
 }
@@ -35,7 +45,7 @@ std::string heritrix_head(const WarcFields& f, size_t length) {
   bool revisit = f.type == "revisit";
   h.add("WARC-Type", f.type);
   h.add("WARC-Target-URI", f.uri);
-  h.add("WARC-Date", timestamp_to_iso8601(timestamp_from_epoch(f.date)));
+  h.add("WARC-Date", iso_date(f.date));
   h.add("WARC-Filename", f.filename);
   h.add("WARC-Concurrent-To", f.concurrent_to);
   h.add("WARC-Payload-Digest", f.payload_digest);
@@ -44,7 +54,7 @@ std::string heritrix_head(const WarcFields& f, size_t length) {
     h.add("WARC-Profile", revisit_profile(Crawler::heritrix));
     h.add("WARC-Truncated", "length");
     h.add("WARC-Refers-To-Target-URI", f.refers_to_uri);
-    h.add("WARC-Refers-To-Date", timestamp_to_iso8601(timestamp_from_epoch(f.refers_to_date)));
+    h.add("WARC-Refers-To-Date", iso_date(f.refers_to_date));
   }
   h.add("WARC-Record-ID", f.id);
   h.add("Content-Type", f.content_type);
