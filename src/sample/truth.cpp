@@ -6,6 +6,7 @@
 #include <iterator>
 #include <map>
 #include <set>
+#include <stdexcept>
 
 #include "core/timestamp.hpp"
 #include "url/url.hpp"
@@ -190,15 +191,23 @@ std::vector<std::string> words_of(const merge::ImageDocument& d) {
   return out;
 }
 
-// Every topic query with the documents holding both its words (an inverted index: documents
-// times topics would be quadratic at bench scale).
-std::vector<QueryTruth> judge_queries(const std::vector<merge::ImageDocument>& documents) {
+// The documents' words, for judging the queries once all documents are known (an inverted
+// index: documents times topics would be quadratic at bench scale).
+struct WordIndex {
+  std::vector<std::string> ids;                          // document ids, in order
   std::map<std::string, std::vector<size_t>> docs_with;  // word -> document indexes, ascending
-  for (size_t i = 0; i < documents.size(); ++i) {
-    std::vector<std::string> words = words_of(documents[i]);
+
+  void add(const merge::ImageDocument& d) {
+    std::vector<std::string> words = words_of(d);
     words.erase(std::unique(words.begin(), words.end()), words.end());
-    for (auto& word : words) docs_with[std::move(word)].push_back(i);
+    for (auto& word : words) docs_with[std::move(word)].push_back(ids.size());
+    ids.push_back(d.id);
   }
+};
+
+// Every topic query with the documents holding both its words.
+std::vector<QueryTruth> judge_queries(const WordIndex& index) {
+  const auto& docs_with = index.docs_with;
   std::vector<QueryTruth> out;
   for (const Topic& t : all_topics()) {
     auto a = docs_with.find(t.a), b = docs_with.find(t.b);
@@ -208,15 +217,21 @@ std::vector<QueryTruth> judge_queries(const std::vector<merge::ImageDocument>& d
                           std::back_inserter(both));
     if (both.empty()) continue;
     QueryTruth q{t.query(), t.lang == Lang::pt ? "pt" : "en", {}};
-    for (size_t i : both) q.relevant.push_back(documents[i].id);
+    for (size_t i : both) q.relevant.push_back(index.ids[i]);
     out.push_back(std::move(q));
   }
   return out;
 }
 
+std::filesystem::path truth_dir(const std::string& dir) {
+  std::filesystem::path t = std::filesystem::path(dir) / "truth";
+  std::filesystem::create_directories(t);
+  return t;
+}
+
 }  // namespace
 
-Truth compute_truth(const World& w, const WriteResult& written) {
+Truth compute_truth(const World& w, const WriteResult& written, const std::string& dir) {
   std::vector<Cap> caps;
   size_t too_large = 0;
   for (const CaptureEvent& e : written.captures) {
@@ -261,9 +276,16 @@ Truth compute_truth(const World& w, const WriteResult& written) {
   }
   Truth truth;
   truth.too_large = too_large;
-  for (const auto& [digest, rs] : refs_of)
-    truth.documents.push_back(make_document(caps_of[digest], rs));
-  truth.queries = judge_queries(truth.documents);
+  std::ofstream docs(truth_dir(dir) / "documents.jsonl", std::ios::binary);
+  WordIndex words;
+  for (const auto& [digest, rs] : refs_of) {
+    merge::ImageDocument d = make_document(caps_of[digest], rs);
+    docs << merge::to_json(d).dump() << "\n";
+    words.add(d);
+  }
+  if (!docs.flush()) throw std::runtime_error("cannot write documents.jsonl");
+  truth.documents = words.ids.size();
+  truth.queries = judge_queries(words);
   std::map<int, std::set<std::string_view>> families;
   for (const Cap& c : caps)
     if (c.asset->family >= 0) families[c.asset->family].insert(c.digest);
@@ -274,10 +296,7 @@ Truth compute_truth(const World& w, const WriteResult& written) {
 }
 
 void write_truth(const Truth& truth, const std::string& dir) {
-  std::filesystem::path t = std::filesystem::path(dir) / "truth";
-  std::filesystem::create_directories(t);
-  std::ofstream docs(t / "documents.jsonl", std::ios::binary);
-  for (const auto& d : truth.documents) docs << merge::to_json(d).dump() << "\n";
+  std::filesystem::path t = truth_dir(dir);
   std::ofstream queries(t / "queries.jsonl", std::ios::binary);
   for (const auto& q : truth.queries)
     queries << Json{{"query", q.query}, {"lang", q.lang}, {"relevant", q.relevant}}.dump() << "\n";
