@@ -11,6 +11,11 @@ namespace {
 
 struct HeadBuilder {
   std::string out;
+  explicit HeadBuilder(std::string_view version) {
+    out.reserve(768);  // a head's fields, without regrowing
+    out.append(version);
+  }
+  std::string finish() { return std::move(out.append("\r\n")); }
   void add(std::string_view name, std::string_view value) {
     if (value.empty()) return;
     out.append(name).append(": ").append(value).append("\r\n");
@@ -41,7 +46,7 @@ std::string revisit_profile(Crawler c) {
 
 // Heritrix 3 (WARCWriterProcessor): type, URI, date, digests and IP, id, content type.
 std::string heritrix_head(const WarcFields& f, size_t length) {
-  HeadBuilder h{"WARC/1.0\r\n"};
+  HeadBuilder h("WARC/1.0\r\n");
   bool revisit = f.type == "revisit";
   h.add("WARC-Type", f.type);
   h.add("WARC-Target-URI", f.uri);
@@ -59,12 +64,12 @@ std::string heritrix_head(const WarcFields& f, size_t length) {
   h.add("WARC-Record-ID", f.id);
   h.add("Content-Type", f.content_type);
   h.add("Content-Length", std::to_string(length));
-  return h.out + "\r\n";
+  return h.finish();
 }
 
 // Browsertrix-Crawler through warcio.js: crawler fields first, then warcio's own.
 std::string browsertrix_head(const WarcFields& f, size_t length) {
-  HeadBuilder h{"WARC/1.1\r\n"};
+  HeadBuilder h("WARC/1.1\r\n");
   bool revisit = f.type == "revisit";
   h.add("WARC-Filename", f.filename);
   h.add("WARC-Concurrent-To", f.concurrent_to);
@@ -84,7 +89,7 @@ std::string browsertrix_head(const WarcFields& f, size_t length) {
   h.add("WARC-Payload-Digest", f.payload_digest);
   h.add("WARC-Block-Digest", f.block_digest);
   h.add("Content-Length", std::to_string(length));
-  return h.out + "\r\n";
+  return h.finish();
 }
 
 }  // namespace

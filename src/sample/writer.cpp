@@ -332,10 +332,19 @@ WriteResult write_job(const World& w, const std::filesystem::path& dir, int craw
 
 std::string record_id(Hasher& sha256, uint64_t seed, const std::string& what,
                       const std::string& url, int crawl) {
-  sha256.update(std::to_string(seed) + "|" + what + "|" + url + "|" + std::to_string(crawl));
+  // The hash of "seed|what|url|crawl", fed in parts.
+  std::string seed_text = std::to_string(seed), crawl_text = std::to_string(crawl);
+  for (std::string_view part :
+       {std::string_view(seed_text), std::string_view("|"), std::string_view(what),
+        std::string_view("|"), std::string_view(url), std::string_view("|"),
+        std::string_view(crawl_text)})
+    sha256.update(part);
   std::string h = sha256.finish_hex();
-  return "<urn:uuid:" + h.substr(0, 8) + "-" + h.substr(8, 4) + "-4" + h.substr(13, 3) + "-a" +
-         h.substr(17, 3) + "-" + h.substr(20, 12) + ">";
+  // A version 4, variant 1 UUID: 8-4-4-4-12 hex digits, two of them fixed.
+  std::string id = "<urn:uuid:";
+  id.append(h, 0, 8).append("-").append(h, 8, 4).append("-4").append(h, 13, 3);
+  id.append("-a").append(h, 17, 3).append("-").append(h, 20, 12).append(">");
+  return id;
 }
 
 }  // namespace strata::sample
