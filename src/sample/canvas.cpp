@@ -52,6 +52,40 @@ bool inside(const Shape& s, float x, float y) {
   return false;
 }
 
+void paint(uint8_t* row, int x, Rgb color) {
+  uint8_t* p = row + static_cast<size_t>(x) * 3;
+  p[0] = color.r;
+  p[1] = color.g;
+  p[2] = color.b;
+}
+
+// Pixel columns [first, last) that can hold `s` on an unshifted row: its box widened by a
+// pixel on each side, so float rounding never drops a covered pixel (inside() decides).
+std::pair<int, int> column_span(const Shape& s, int width) {
+  float w = static_cast<float>(width);
+  int first = std::max(0, static_cast<int>(s.x0 * w) - 1);
+  int last = std::min(width, static_cast<int>(s.x1 * w) + 2);
+  return {first, std::max(first, last)};
+}
+
+// One row, painted shape by shape in drawing order (the last shape covering a pixel wins, as
+// when each pixel tests every shape); shifted frames wrap around, so they scan the whole row.
+void render_row(const Concept& look, int width, float fy, float shift, uint8_t* row) {
+  Rgb bg{static_cast<uint8_t>(look.top.r + (look.bottom.r - look.top.r) * fy),
+         static_cast<uint8_t>(look.top.g + (look.bottom.g - look.top.g) * fy),
+         static_cast<uint8_t>(look.top.b + (look.bottom.b - look.top.b) * fy)};
+  for (int x = 0; x < width; ++x) paint(row, x, bg);
+  for (const Shape& s : look.shapes) {
+    if (fy < s.y0 || fy >= s.y1) continue;
+    auto [first, last] = shift == 0.0f ? column_span(s, width) : std::pair{0, width};
+    for (int x = first; x < last; ++x) {
+      float sx = (static_cast<float>(x) + 0.5f) / static_cast<float>(width) - shift;
+      if (sx < 0) sx += 1.0f;
+      if (inside(s, sx, fy)) paint(row, x, s.color);
+    }
+  }
+}
+
 }  // namespace
 
 Concept make_concept(uint64_t seed) {
@@ -68,24 +102,9 @@ Concept make_concept(uint64_t seed) {
 Canvas render(const Concept& look, int width, int height, int frame) {
   Canvas c{width, height, std::vector<uint8_t>(static_cast<size_t>(width) * height * 3)};
   float shift = 0.07f * static_cast<float>(frame);
-  uint8_t* p = c.pixels.data();
   for (int y = 0; y < height; ++y) {
     float fy = (static_cast<float>(y) + 0.5f) / static_cast<float>(height);
-    Rgb bg{static_cast<uint8_t>(look.top.r + (look.bottom.r - look.top.r) * fy),
-           static_cast<uint8_t>(look.top.g + (look.bottom.g - look.top.g) * fy),
-           static_cast<uint8_t>(look.top.b + (look.bottom.b - look.top.b) * fy)};
-    for (int x = 0; x < width; ++x, p += 3) {
-      float fx = (static_cast<float>(x) + 0.5f) / static_cast<float>(width);
-      Rgb color = bg;
-      for (const Shape& s : look.shapes) {
-        float sx = fx - shift;
-        if (sx < 0) sx += 1.0f;
-        if (inside(s, sx, fy)) color = s.color;
-      }
-      p[0] = color.r;
-      p[1] = color.g;
-      p[2] = color.b;
-    }
+    render_row(look, width, fy, shift, c.pixels.data() + static_cast<size_t>(y) * width * 3);
   }
   return c;
 }

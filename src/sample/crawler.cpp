@@ -1,5 +1,6 @@
 #include "sample/crawler.hpp"
 
+#include <climits>
 #include <ctime>
 
 #include "core/digest.hpp"
@@ -10,15 +11,29 @@ namespace {
 
 struct HeadBuilder {
   std::string out;
+  explicit HeadBuilder(std::string_view version) {
+    out.reserve(768);  // a head's fields, without regrowing
+    out.append(version);
+  }
+  std::string finish() { return std::move(out.append("\r\n")); }
   void add(std::string_view name, std::string_view value) {
     if (value.empty()) return;
     out.append(name).append(": ").append(value).append("\r\n");
   }
 };
 
+// ISO 8601 time of a record. The records of one fetch (response, request, metadata) share
+// its time, so the last one formatted is kept per thread (formatting is snprintf-heavy).
+const std::string& iso_date(int64_t epoch) {
+  thread_local int64_t last = INT64_MIN;
+  thread_local std::string text;
+  if (epoch != last) text = timestamp_to_iso8601(timestamp_from_epoch(epoch)), last = epoch;
+  return text;
+}
+
 // Milliseconds as warcio.js writes them; derived from the time so output stays deterministic.
 std::string browsertrix_date(int64_t epoch) {
-  std::string iso = timestamp_to_iso8601(timestamp_from_epoch(epoch));  // ...:SSZ
+  const std::string& iso = iso_date(epoch);  // ...:SSZ
   std::string ms = std::to_string(100 + (epoch * 7919) % 900);
   return iso.substr(0, iso.size() - 1) + "." + ms + "Z";
 }
@@ -31,11 +46,11 @@ std::string revisit_profile(Crawler c) {
 
 // Heritrix 3 (WARCWriterProcessor): type, URI, date, digests and IP, id, content type.
 std::string heritrix_head(const WarcFields& f, size_t length) {
-  HeadBuilder h{"WARC/1.0\r\n"};
+  HeadBuilder h("WARC/1.0\r\n");
   bool revisit = f.type == "revisit";
   h.add("WARC-Type", f.type);
   h.add("WARC-Target-URI", f.uri);
-  h.add("WARC-Date", timestamp_to_iso8601(timestamp_from_epoch(f.date)));
+  h.add("WARC-Date", iso_date(f.date));
   h.add("WARC-Filename", f.filename);
   h.add("WARC-Concurrent-To", f.concurrent_to);
   h.add("WARC-Payload-Digest", f.payload_digest);
@@ -44,17 +59,17 @@ std::string heritrix_head(const WarcFields& f, size_t length) {
     h.add("WARC-Profile", revisit_profile(Crawler::heritrix));
     h.add("WARC-Truncated", "length");
     h.add("WARC-Refers-To-Target-URI", f.refers_to_uri);
-    h.add("WARC-Refers-To-Date", timestamp_to_iso8601(timestamp_from_epoch(f.refers_to_date)));
+    h.add("WARC-Refers-To-Date", iso_date(f.refers_to_date));
   }
   h.add("WARC-Record-ID", f.id);
   h.add("Content-Type", f.content_type);
   h.add("Content-Length", std::to_string(length));
-  return h.out + "\r\n";
+  return h.finish();
 }
 
 // Browsertrix-Crawler through warcio.js: crawler fields first, then warcio's own.
 std::string browsertrix_head(const WarcFields& f, size_t length) {
-  HeadBuilder h{"WARC/1.1\r\n"};
+  HeadBuilder h("WARC/1.1\r\n");
   bool revisit = f.type == "revisit";
   h.add("WARC-Filename", f.filename);
   h.add("WARC-Concurrent-To", f.concurrent_to);
@@ -74,7 +89,7 @@ std::string browsertrix_head(const WarcFields& f, size_t length) {
   h.add("WARC-Payload-Digest", f.payload_digest);
   h.add("WARC-Block-Digest", f.block_digest);
   h.add("Content-Length", std::to_string(length));
-  return h.out + "\r\n";
+  return h.finish();
 }
 
 }  // namespace

@@ -37,13 +37,13 @@ void RawDeflater::run(std::string_view bytes, int flush, bool end, std::string& 
   z_.avail_in = static_cast<uint32_t>(bytes.size());
   z_.flush = flush;
   z_.end_of_stream = end ? 1 : 0;
+  size_t room = bytes.size() + bytes.size() / 8 + 1024;
+  if (chunk_.size() < room) chunk_.resize(room);
   do {
-    size_t used = out.size();
-    out.resize(used + bytes.size() + bytes.size() / 8 + 1024);
-    z_.next_out = reinterpret_cast<uint8_t*>(out.data() + used);
-    z_.avail_out = static_cast<uint32_t>(out.size() - used);
+    z_.next_out = chunk_.data();
+    z_.avail_out = static_cast<uint32_t>(room);
     if (isal_deflate(&z_) != COMP_OK) throw std::runtime_error("deflate failed");
-    out.resize(out.size() - z_.avail_out);
+    out.append(reinterpret_cast<const char*>(chunk_.data()), room - z_.avail_out);
   } while (z_.avail_in > 0 || z_.avail_out == 0 || (end && z_.internal_state.state != ZSTATE_END));
 }
 

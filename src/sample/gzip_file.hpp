@@ -50,6 +50,7 @@ class RawDeflater {
   isal_zstream z_{};
   Effort effort_;
   std::vector<uint8_t> level_buf_;
+  std::vector<uint8_t> chunk_;  // output room, reused (growing a string zero-fills it per call)
 };
 
 // A piece of a member: its bytes, and optionally the same bytes already deflated.

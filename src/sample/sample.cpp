@@ -5,6 +5,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <thread>
 
 #include "sample/assets.hpp"
@@ -50,13 +51,16 @@ Summary generate(const Options& options, const std::string& dir, int threads) {
   for (auto& t : pool) t.join();
   WriteResult all;
   for (auto& r : results) {  // job order: deterministic regardless of threads
-    all.captures.insert(all.captures.end(), r.captures.begin(), r.captures.end());
-    all.pages.insert(all.pages.end(), r.pages.begin(), r.pages.end());
+    all.captures.insert(all.captures.end(), std::make_move_iterator(r.captures.begin()),
+                        std::make_move_iterator(r.captures.end()));
+    all.pages.insert(all.pages.end(), std::make_move_iterator(r.pages.begin()),
+                     std::make_move_iterator(r.pages.end()));
     all.files.insert(all.files.end(), r.files.begin(), r.files.end());
     all.bytes += r.bytes;
     all.records += r.records;
   }
-  Truth truth = compute_truth(w, all);
+  results = {};  // the events now live in `all` only
+  Truth truth = compute_truth(w, all, dir);
   write_truth(truth, dir);
   Summary s;
   s.files = all.files;
@@ -65,7 +69,7 @@ Summary generate(const Options& options, const std::string& dir, int threads) {
   s.records = all.records;
   s.images = w.images.size();
   s.assets = w.assets.size();
-  s.documents = truth.documents.size();
+  s.documents = truth.documents;
   s.plan_seconds = plan_seconds;
   write_manifest(w, s, truth, dir);
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

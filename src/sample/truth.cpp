@@ -6,6 +6,7 @@
 #include <iterator>
 #include <map>
 #include <set>
+#include <stdexcept>
 
 #include "core/timestamp.hpp"
 #include "url/url.hpp"
@@ -13,23 +14,33 @@
 namespace strata::sample {
 namespace {
 
+// Views into the world and the write result (both outlive the truth computation), so a
+// million-image world costs no copy of its strings per capture or reference.
 struct Cap {
-  std::string digest, url, ts, collection;
+  std::string_view digest, url, collection;
+  std::string ts;
   int64_t t = 0;
   bool revisit = false;
   const Asset* asset = nullptr;
   const ImageUrl* image = nullptr;
-  Location where;
+  const Location* where = nullptr;
+};
+
+// One page capture, shared by the references it yields.
+struct PageCapture {
+  const Page* page = nullptr;
+  int64_t t = 0;
+  std::string ts;
+  std::string_view collection, title;
+  int images_in_page = 0;
+  const Location* where = nullptr;
 };
 
 struct Ref {
   int image = 0;  // ImageUrl
-  std::string url, tag, alt, title, caption;
-  const Page* page = nullptr;
-  int64_t t = 0;
-  std::string ts, collection, page_title;
-  int images_in_page = 0;
-  Location where;
+  std::string_view tag, alt, title;
+  std::string caption;  // some structures join two texts
+  const PageCapture* capture = nullptr;
 };
 
 int img_elements(const Page& p) {
@@ -41,17 +52,13 @@ int img_elements(const Page& p) {
 
 // The references extraction yields for one slot of a page in one crawl (spacers and inline
 // icons are below the size gate and never form documents, so they are left out).
-void slot_refs(const World& w, const Page& p, const Slot& s, int crawl, std::vector<Ref>& out) {
-  auto url = [&](int id) { return w.images[static_cast<size_t>(id)].url; };
-  auto add = [&](int id, const char* tag, std::string alt, std::string title, std::string cap) {
-    Ref r;
-    r.image = id;
-    r.url = url(id);
-    r.tag = tag;
-    r.alt = std::move(alt), r.title = std::move(title), r.caption = std::move(cap);
-    out.push_back(std::move(r));
+void slot_refs(const Page& p, const Slot& s, int crawl, const PageCapture* capture,
+               std::vector<Ref>& out) {
+  auto add = [&](int id, std::string_view tag, std::string_view alt, std::string_view title,
+                 std::string caption) {
+    out.push_back(Ref{id, tag, alt, title, std::move(caption), capture});
   };
-  const std::string& alt = s.alt.empty() ? std::string() : s.alt[static_cast<size_t>(crawl)];
+  std::string_view alt = s.alt.empty() ? std::string_view() : s.alt[static_cast<size_t>(crawl)];
   switch (s.structure) {
     case Structure::spacer:
     case Structure::inline_icon:
@@ -85,28 +92,28 @@ bool older(const Cap& a, const Cap& b) {
   return a.url < b.url;
 }
 
-bool older_page(const Ref& a, const Ref& b) {
+bool older_page(const PageCapture& a, const PageCapture& b) {
   if (a.ts != b.ts) return a.ts < b.ts;
   if (a.page->url.size() != b.page->url.size()) return a.page->url.size() < b.page->url.size();
   return a.page->url < b.page->url;
 }
 
 // Distinct non-empty trimmed values, ordered by the earliest page time, ties lexicographic.
-std::vector<std::string> ordered_values(const std::vector<const Ref*>& refs,
-                                        std::string Ref::*field) {
-  std::map<std::string, std::string> first;  // value -> earliest ts
+template <typename Field>
+std::vector<std::string> ordered_values(const std::vector<const Ref*>& refs, Field field) {
+  std::map<std::string_view, std::string_view> first;  // value -> earliest ts
   for (const Ref* r : refs) {
-    const std::string& v = r->*field;
+    std::string_view v = field(*r), ts = r->capture->ts;
     if (v.empty()) continue;
     auto it = first.find(v);
-    if (it == first.end() || r->ts < it->second) first[v] = r->ts;
+    if (it == first.end() || ts < it->second) first[v] = ts;
   }
-  std::vector<std::pair<std::string, std::string>> order;
+  std::vector<std::pair<std::string_view, std::string_view>> order;
   for (const auto& [v, ts] : first) order.emplace_back(ts, v);
   std::sort(order.begin(), order.end());
   std::vector<std::string> out;
   for (const auto& [ts, v] : order)
-    if (out.size() < 50) out.push_back(v);
+    if (out.size() < 50) out.emplace_back(v);
   return out;
 }
 
@@ -114,7 +121,7 @@ merge::ImageDocument make_document(const std::vector<const Cap*>& caps,
                                    std::vector<const Ref*> refs) {
   merge::ImageDocument d;
   const Cap* first = nullptr;
-  std::set<std::string> times, collections, tags;
+  std::set<std::string_view> times, collections, tags;
   for (const Cap* c : caps) {
     times.insert(c->ts);
     collections.insert(c->collection);
@@ -133,28 +140,29 @@ merge::ImageDocument make_document(const std::vector<const Cap*>& caps,
   d.imgCaptureTimes.assign(times.begin(), times.end());
   d.imgCrawlTimestamp = d.imgCaptureTimes.front();
   d.imgCrawlTimestampLatest = d.imgCaptureTimes.back();
-  d.imgFile = first->where.file, d.imgOffset = first->where.offset,
-  d.imgLength = first->where.length;
+  d.imgFile = *first->where->file, d.imgOffset = first->where->offset,
+  d.imgLength = first->where->length;
   std::sort(refs.begin(), refs.end(),
-            [](const Ref* a, const Ref* b) { return older_page(*a, *b); });
-  const Ref& page = *refs.front();
-  d.imgTitle = ordered_values(refs, &Ref::title);
-  d.imgAlt = ordered_values(refs, &Ref::alt);
-  d.imgCaption = ordered_values(refs, &Ref::caption);
+            [](const Ref* a, const Ref* b) { return older_page(*a->capture, *b->capture); });
+  const PageCapture& page = *refs.front()->capture;
+  d.imgTitle = ordered_values(refs, [](const Ref& r) { return r.title; });
+  d.imgAlt = ordered_values(refs, [](const Ref& r) { return r.alt; });
+  d.imgCaption = ordered_values(refs, [](const Ref& r) { return std::string_view(r.caption); });
   d.pageUrl = page.page->url;
-  d.pageTitle = page.page_title;
+  d.pageTitle = page.title;
   d.pageUrlTokens = url::url_tokens(page.page->url);
   d.pageHost = url::page_host(page.page->url);
   d.pageCrawlTimestamp = page.ts;
-  d.pageFile = page.where.file, d.pageOffset = page.where.offset, d.pageLength = page.where.length;
+  d.pageFile = *page.where->file, d.pageOffset = page.where->offset,
+  d.pageLength = page.where->length;
   d.imagesInOriginalPage = page.images_in_page;
-  std::set<std::tuple<std::string, std::string, std::string>> triples;
-  std::set<std::pair<std::string, std::string>> pages;
+  std::set<std::tuple<std::string_view, std::string_view, std::string_view>> triples;
+  std::set<std::pair<std::string_view, std::string_view>> pages;
   for (const Ref* r : refs) {
     tags.insert(r->tag);
-    collections.insert(r->collection);
+    collections.insert(r->capture->collection);
     triples.emplace(r->title, r->alt, r->caption);
-    pages.emplace(r->page->url, r->page_title);
+    pages.emplace(r->capture->page->url, r->capture->title);
   }
   d.tags.assign(tags.begin(), tags.end());
   d.collection.assign(collections.begin(), collections.end());
@@ -183,15 +191,23 @@ std::vector<std::string> words_of(const merge::ImageDocument& d) {
   return out;
 }
 
-// Every topic query with the documents holding both its words (an inverted index: documents
-// times topics would be quadratic at bench scale).
-std::vector<QueryTruth> judge_queries(const std::vector<merge::ImageDocument>& documents) {
+// The documents' words, for judging the queries once all documents are known (an inverted
+// index: documents times topics would be quadratic at bench scale).
+struct WordIndex {
+  std::vector<std::string> ids;                          // document ids, in order
   std::map<std::string, std::vector<size_t>> docs_with;  // word -> document indexes, ascending
-  for (size_t i = 0; i < documents.size(); ++i) {
-    std::vector<std::string> words = words_of(documents[i]);
+
+  void add(const merge::ImageDocument& d) {
+    std::vector<std::string> words = words_of(d);
     words.erase(std::unique(words.begin(), words.end()), words.end());
-    for (auto& word : words) docs_with[std::move(word)].push_back(i);
+    for (auto& word : words) docs_with[std::move(word)].push_back(ids.size());
+    ids.push_back(d.id);
   }
+};
+
+// Every topic query with the documents holding both its words.
+std::vector<QueryTruth> judge_queries(const WordIndex& index) {
+  const auto& docs_with = index.docs_with;
   std::vector<QueryTruth> out;
   for (const Topic& t : all_topics()) {
     auto a = docs_with.find(t.a), b = docs_with.find(t.b);
@@ -201,15 +217,21 @@ std::vector<QueryTruth> judge_queries(const std::vector<merge::ImageDocument>& d
                           std::back_inserter(both));
     if (both.empty()) continue;
     QueryTruth q{t.query(), t.lang == Lang::pt ? "pt" : "en", {}};
-    for (size_t i : both) q.relevant.push_back(documents[i].id);
+    for (size_t i : both) q.relevant.push_back(index.ids[i]);
     out.push_back(std::move(q));
   }
   return out;
 }
 
+std::filesystem::path truth_dir(const std::string& dir) {
+  std::filesystem::path t = std::filesystem::path(dir) / "truth";
+  std::filesystem::create_directories(t);
+  return t;
+}
+
 }  // namespace
 
-Truth compute_truth(const World& w, const WriteResult& written) {
+Truth compute_truth(const World& w, const WriteResult& written, const std::string& dir) {
   std::vector<Cap> caps;
   size_t too_large = 0;
   for (const CaptureEvent& e : written.captures) {
@@ -218,51 +240,53 @@ Truth compute_truth(const World& w, const WriteResult& written) {
     if (!e.revisit && too_large_for_extraction(a.image.width, a.image.height)) ++too_large;
     if (!kept_by_extraction(a.image.width, a.image.height)) continue;
     int64_t t = u.capture[static_cast<size_t>(e.crawl)];
-    caps.push_back(Cap{a.sha256, u.url, timestamp_from_epoch(t),
-                       w.crawls[static_cast<size_t>(e.crawl)].collection, t, e.revisit, &a, &u,
-                       e.where});
+    caps.push_back(Cap{a.sha256, u.url, w.crawls[static_cast<size_t>(e.crawl)].collection,
+                       timestamp_from_epoch(t), t, e.revisit, &a, &u, &e.where});
   }
-  std::map<std::string, std::vector<const Cap*>> by_surt;
+  std::map<std::string_view, std::vector<const Cap*>> by_surt;
   // SURTs per image URL, computed once (pages reference the same URLs many times).
   std::vector<std::string> surts(w.images.size());
   for (size_t i = 0; i < w.images.size(); ++i) surts[i] = url::surt(w.images[i].url);
   for (const Cap& c : caps)
     by_surt[surts[static_cast<size_t>(c.image - w.images.data())]].push_back(&c);
+  std::vector<PageCapture> page_captures;
+  page_captures.reserve(written.pages.size());  // references point into it
   std::vector<Ref> refs;
   for (const PageEvent& e : written.pages) {
     const Page& p = w.pages[static_cast<size_t>(e.page)];
-    size_t start = refs.size();
-    for (const Slot& s : p.slots) slot_refs(w, p, s, e.crawl, refs);
-    for (size_t i = start; i < refs.size(); ++i) {
-      Ref& r = refs[i];
-      r.page = &p;
-      r.t = p.time[static_cast<size_t>(e.crawl)];
-      r.ts = timestamp_from_epoch(r.t);
-      r.collection = w.crawls[static_cast<size_t>(e.crawl)].collection;
-      r.page_title = p.title[static_cast<size_t>(e.crawl)];
-      r.images_in_page = img_elements(p);
-      r.where = e.where;
-    }
+    auto crawl = static_cast<size_t>(e.crawl);
+    const PageCapture& capture = page_captures.emplace_back(
+        PageCapture{&p, p.time[crawl], timestamp_from_epoch(p.time[crawl]),
+                    w.crawls[crawl].collection, p.title[crawl], img_elements(p), &e.where});
+    for (const Slot& s : p.slots) slot_refs(p, s, e.crawl, &capture, refs);
   }
-  std::map<std::string, std::vector<const Cap*>> caps_of;
-  std::map<std::string, std::vector<const Ref*>> refs_of;
+  std::map<std::string_view, std::vector<const Cap*>> caps_of;
+  std::map<std::string_view, std::vector<const Ref*>> refs_of;
   for (const Cap& c : caps) caps_of[c.digest].push_back(&c);
   for (const Ref& r : refs) {
     auto it = by_surt.find(surts[static_cast<size_t>(r.image)]);
     if (it == by_surt.end()) continue;
     const Cap* best = nullptr;
     for (const Cap* c : it->second) {
-      int64_t d = std::llabs(c->t - r.t), bd = best ? std::llabs(best->t - r.t) : 0;
+      int64_t t = r.capture->t;
+      int64_t d = std::llabs(c->t - t), bd = best ? std::llabs(best->t - t) : 0;
       if (!best || d < bd || (d == bd && c->t < best->t)) best = c;
     }
     refs_of[best->digest].push_back(&r);
   }
   Truth truth;
   truth.too_large = too_large;
-  for (const auto& [digest, rs] : refs_of)
-    truth.documents.push_back(make_document(caps_of[digest], rs));
-  truth.queries = judge_queries(truth.documents);
-  std::map<int, std::set<std::string>> families;
+  std::ofstream docs(truth_dir(dir) / "documents.jsonl", std::ios::binary);
+  WordIndex words;
+  for (const auto& [digest, rs] : refs_of) {
+    merge::ImageDocument d = make_document(caps_of[digest], rs);
+    docs << merge::to_json(d).dump() << "\n";
+    words.add(d);
+  }
+  if (!docs.flush()) throw std::runtime_error("cannot write documents.jsonl");
+  truth.documents = words.ids.size();
+  truth.queries = judge_queries(words);
+  std::map<int, std::set<std::string_view>> families;
   for (const Cap& c : caps)
     if (c.asset->family >= 0) families[c.asset->family].insert(c.digest);
   for (const auto& [f, digests] : families)
@@ -272,10 +296,7 @@ Truth compute_truth(const World& w, const WriteResult& written) {
 }
 
 void write_truth(const Truth& truth, const std::string& dir) {
-  std::filesystem::path t = std::filesystem::path(dir) / "truth";
-  std::filesystem::create_directories(t);
-  std::ofstream docs(t / "documents.jsonl", std::ios::binary);
-  for (const auto& d : truth.documents) docs << merge::to_json(d).dump() << "\n";
+  std::filesystem::path t = truth_dir(dir);
   std::ofstream queries(t / "queries.jsonl", std::ios::binary);
   for (const auto& q : truth.queries)
     queries << Json{{"query", q.query}, {"lang", q.lang}, {"relevant", q.relevant}}.dump() << "\n";

@@ -24,15 +24,17 @@ struct QueryTruth {
 };
 
 struct Truth {
-  std::vector<merge::ImageDocument> documents;  // sorted by id
+  size_t documents = 0;  // written to DIR/truth/documents.jsonl, sorted by id
   std::vector<QueryTruth> queries;
   std::vector<std::vector<std::string>> near_duplicates;  // each sorted; sorted by first
   size_t too_large = 0;  // image responses extraction must count as images_too_large
 };
 
-Truth compute_truth(const World& w, const WriteResult& written);
+// Computes the truth and writes DIR/truth/documents.jsonl on the way, one document at a time
+// (the documents of a million-image world need not fit in memory at once).
+Truth compute_truth(const World& w, const WriteResult& written, const std::string& dir);
 
-// Writes DIR/truth/{documents,queries,near-duplicates}.jsonl.
+// Writes DIR/truth/{queries,near-duplicates}.jsonl.
 void write_truth(const Truth& truth, const std::string& dir);
 
 }  // namespace strata::sample

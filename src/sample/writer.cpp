@@ -53,6 +53,8 @@ Body body_of(const Asset& a) {
   return {Piece{p[0], &(*a.deflated)[0]}, Piece{p[1]}, Piece{p[2], &(*a.deflated)[1]}};
 }
 
+using FileName = std::shared_ptr<const std::string>;
+
 // One fetch: what the crawler asked for and what it got.
 struct Fetch {
   const std::string& url;
@@ -156,7 +158,7 @@ struct Job {
         timestamp_from_epoch(fetch.t) + "\n" + host + ".\t300\tIN\tA\t" + ip_of(host) + "\n");
   }
 
-  Location response(GzipMemberFile& out, const std::string& file, const Fetch& fetch,
+  Location response(GzipMemberFile& out, const FileName& file, const Fetch& fetch,
                     const std::string& type, const Body& body, const std::string& payload_digest) {
     resolve(out, fetch);
     WarcFields f = fields("response", fetch);
@@ -186,8 +188,8 @@ struct Job {
     return -1;
   }
 
-  Location revisit(GzipMemberFile& out, const std::string& file, const Fetch& fetch,
-                   const ImageUrl& u, const Asset& a, int original) {
+  Location revisit(GzipMemberFile& out, const FileName& file, const Fetch& fetch, const ImageUrl& u,
+                   const Asset& a, int original) {
     resolve(out, fetch);
     WarcFields f = fields("revisit", fetch);
     f.id = id("revisit", fetch.url, crawl);
@@ -202,7 +204,7 @@ struct Job {
     return Location{file, m.offset, m.length};
   }
 
-  void image(GzipMemberFile& out, const std::string& file, int image_id, const Fetch& page) {
+  void image(GzipMemberFile& out, const FileName& file, int image_id, const Fetch& page) {
     const ImageUrl& u = w.images[static_cast<size_t>(image_id)];
     size_t c = static_cast<size_t>(crawl);
     const Asset& a = w.assets[static_cast<size_t>(u.asset[c])];
@@ -261,8 +263,8 @@ struct Job {
   struct Files {
     GzipMemberFile& main;
     GzipMemberFile& late;
-    const std::string& main_name;
-    const std::string& late_name;
+    const FileName& main_name;
+    const FileName& late_name;
     std::vector<char> done;  // image URLs already fetched in this job
   };
 
@@ -295,13 +297,14 @@ struct Job {
   }
 
   void run() {
-    std::string main_name = file_name(false), late_name = file_name(true);
+    auto main_name = std::make_shared<const std::string>(file_name(false));
+    auto late_name = std::make_shared<const std::string>(file_name(true));
     std::filesystem::create_directories(dir / cr.collection);
     // Bench mode trades ~15 % larger records for the fastest compression of their heads.
     Effort effort = w.options.fast ? Effort::fastest : Effort::fast;
-    GzipMemberFile main(dir / main_name, effort), late(dir / late_name, effort);
-    warcinfo(main, main_name);
-    warcinfo(late, late_name);
+    GzipMemberFile main(dir / *main_name, effort), late(dir / *late_name, effort);
+    warcinfo(main, *main_name);
+    warcinfo(late, *late_name);
     Files files{main, late, main_name, late_name, std::vector<char>(w.images.size(), 0)};
     size_t shards = static_cast<size_t>(shard_count(w));
     for (size_t s = static_cast<size_t>(shard); s < w.sites.size(); s += shards) {
@@ -310,7 +313,7 @@ struct Job {
     }
     main.close();
     late.close();
-    result.files = {main_name, late_name};
+    result.files = {*main_name, *late_name};
     result.bytes = main.bytes_written() + late.bytes_written();
   }
 };
@@ -329,10 +332,19 @@ WriteResult write_job(const World& w, const std::filesystem::path& dir, int craw
 
 std::string record_id(Hasher& sha256, uint64_t seed, const std::string& what,
                       const std::string& url, int crawl) {
-  sha256.update(std::to_string(seed) + "|" + what + "|" + url + "|" + std::to_string(crawl));
+  // The hash of "seed|what|url|crawl", fed in parts.
+  std::string seed_text = std::to_string(seed), crawl_text = std::to_string(crawl);
+  for (std::string_view part :
+       {std::string_view(seed_text), std::string_view("|"), std::string_view(what),
+        std::string_view("|"), std::string_view(url), std::string_view("|"),
+        std::string_view(crawl_text)})
+    sha256.update(part);
   std::string h = sha256.finish_hex();
-  return "<urn:uuid:" + h.substr(0, 8) + "-" + h.substr(8, 4) + "-4" + h.substr(13, 3) + "-a" +
-         h.substr(17, 3) + "-" + h.substr(20, 12) + ">";
+  // A version 4, variant 1 UUID: 8-4-4-4-12 hex digits, two of them fixed.
+  std::string id = "<urn:uuid:";
+  id.append(h, 0, 8).append("-").append(h, 8, 4).append("-4").append(h, 13, 3);
+  id.append("-a").append(h, 17, 3).append("-").append(h, 20, 12).append(">");
+  return id;
 }
 
 }  // namespace strata::sample

@@ -5,6 +5,7 @@
 // for unchanged images) and a second file for "late" images.
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,9 +14,9 @@
 
 namespace strata::sample {
 
-// Where a record ended up (file relative to the output folder).
+// Where a record ended up (file relative to the output folder, shared by the file's records).
 struct Location {
-  std::string file;
+  std::shared_ptr<const std::string> file;
   uint64_t offset = 0;
   uint64_t length = 0;
 };
