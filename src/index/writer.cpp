@@ -80,15 +80,19 @@ bool IndexWriter::read(Xapian::docid docid, merge::ImageDocument& doc, Moderatio
   return true;
 }
 
-void IndexWriter::write(const std::string& id_term, Xapian::Document xd) {
-  const std::string json = xd.get_data();
+std::string IndexWriter::pack(Xapian::Document& xd) const {
+  std::string json = xd.get_data();
   xd.set_data(stored_.pack(json));
+  return json;
+}
+
+void IndexWriter::write(const std::string& id_term, Xapian::Document xd) {
+  const std::string json = pack(xd);
   sample_for_dictionary(db_.replace_document(id_term, xd), json);
 }
 
 void IndexWriter::write(Xapian::docid docid, Xapian::Document xd) {
-  const std::string json = xd.get_data();
-  xd.set_data(stored_.pack(json));
+  const std::string json = pack(xd);
   db_.replace_document(docid, xd);
   sample_for_dictionary(docid, json);
 }

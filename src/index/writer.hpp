@@ -60,6 +60,8 @@ class IndexWriter {
   void register_archive(const std::string& file);
   // The stored document `docid` holds, parsed; false when absent or unreadable.
   bool read(Xapian::docid docid, merge::ImageDocument& doc, Moderation& m, std::string* json);
+  // Compresses xd's JSON data in place; returns the JSON.
+  std::string pack(Xapian::Document& xd) const;
   // Writes xd (data compressed) under the unique term / docid; feeds dictionary training.
   void write(const std::string& id_term, Xapian::Document xd);
   void write(Xapian::docid docid, Xapian::Document xd);
