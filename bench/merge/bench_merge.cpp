@@ -4,10 +4,13 @@
 // per capture, 30% of references to 1000 popular images, 2% to 5 site logos (hundreds of
 // thousands of pages each at 100M: the per-key cap), 10% of digests under two URLs,
 // revisits, references to images never captured. Reports the merge throughput (records/s
-// and records/s per core; JSON parsing excluded), spilled bytes and peak RSS.
+// and records/s per core; record generation and JSON parsing excluded), spilled bytes and
+// peak RSS.
 // With --json FILE it also writes the records as JSONL and times the JSON reading path.
 #include <sys/resource.h>
+#include <time.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -117,13 +120,33 @@ long peak_rss_kb() {
   return usage.ru_maxrss;
 }
 
-std::vector<Source> synthetic_sources(const Config& cfg) {
+double thread_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
+}
+
+// Each source makes its records in batches, timed on its own thread's CPU clock and added
+// to `gen_cpu`, before handing them to the merge: the merge's CPU is the process's minus
+// exactly that (record destruction included, when a batch is overwritten).
+std::vector<Source> synthetic_sources(const Config& cfg, std::atomic<double>& gen_cpu) {
   uint64_t images = std::max<uint64_t>(1, cfg.records / 4);
   std::vector<Source> sources;
   unsigned slices = cfg.jobs * 4;
   for (unsigned s = 0; s < slices; ++s)
-    sources.push_back([=](const RecordEmit& emit, Counters&) {
-      for (uint64_t i = s; i < cfg.records; i += slices) emit(make_record(i, images));
+    sources.push_back([=, &gen_cpu](const RecordEmit& emit, Counters&) {
+      constexpr size_t kBatch = 512;
+      std::vector<Record> batch(kBatch);
+      for (uint64_t i = s; i < cfg.records;) {
+        double t0 = thread_cpu_seconds();
+        size_t n = 0;
+        for (; n < kBatch && i < cfg.records; ++n, i += slices) batch[n] = make_record(i, images);
+        gen_cpu += thread_cpu_seconds() - t0;
+        for (size_t k = 0; k < n; ++k) emit(batch[k]);
+      }
+      double t0 = thread_cpu_seconds();
+      batch.clear();
+      gen_cpu += thread_cpu_seconds() - t0;
     });
   return sources;
 }
@@ -179,22 +202,16 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  // Time to generate records alone (measured on up to 2M, scaled), so the merge figure
-  // excludes it.
-  double c0 = cpu_seconds();
-  uint64_t images = std::max<uint64_t>(1, cfg.records / 4), sink = 0;
-  uint64_t sample = std::min<uint64_t>(cfg.records, 2'000'000);
-  for (uint64_t i = 0; i < sample; ++i) sink += make_record(i, images).index();
-  double gen_cpu = (cpu_seconds() - c0) * static_cast<double>(cfg.records) /
-                   static_cast<double>(std::max<uint64_t>(sample, 1));
+  uint64_t images = std::max<uint64_t>(1, cfg.records / 4);
   MergeOptions options;
   options.jobs = cfg.jobs;
   options.memory = cfg.memory;
   options.work_dir = cfg.work;
   std::ofstream devnull("/dev/null");
   auto t0 = std::chrono::steady_clock::now();
-  c0 = cpu_seconds();
-  Counters c = run_merge(synthetic_sources(cfg), options, devnull);
+  double c0 = cpu_seconds();
+  std::atomic<double> gen_cpu{0};
+  Counters c = run_merge(synthetic_sources(cfg, gen_cpu), options, devnull);
   report("in-memory merge", cfg, gen_cpu, seconds_since(t0), cpu_seconds() - c0, c);
   if (!cfg.json.empty()) {
     {
@@ -207,5 +224,5 @@ int main(int argc, char** argv) {
     c = run_merge({jsonl_file_source(cfg.json)}, options, devnull);
     report("from JSONL (1 file, parse included)", cfg, 0, seconds_since(t0), cpu_seconds() - c0, c);
   }
-  return sink == 42 ? 1 : 0;
+  return 0;
 }
