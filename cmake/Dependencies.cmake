@@ -15,6 +15,7 @@ function(strata_pkg_dep name module)
 endfunction()
 
 strata_pkg_dep(zstd libzstd)
+strata_pkg_dep(lz4 liblz4)
 strata_pkg_dep(brotli libbrotlidec)
 strata_pkg_dep(brotlienc libbrotlienc)
 strata_pkg_dep(zip libzip)

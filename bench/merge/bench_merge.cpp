@@ -1,4 +1,5 @@
 // bench_merge [--records N] [--100m] [--jobs J] [--memory BYTES] [--work DIR] [--json FILE]
+//             [--out FILE]
 // Generates N synthetic extraction records (default 10M; --100m for 100M) on the fly, shaped
 // like a crawl: 2 captures per captured URL (10% with changed content), ~2.5 references
 // per capture, 30% of references to 1000 popular images, 2% to 5 site logos (hundreds of
@@ -31,6 +32,7 @@ struct Config {
   uint64_t memory = uint64_t{1} << 30;
   std::string work = "/tmp/strata-bench-merge";
   std::string json;
+  std::string out = "/dev/null";  // the documents (--out: to compare builds byte for byte)
 };
 
 std::string hex_digest(uint64_t n) {
@@ -167,7 +169,7 @@ void report(const char* label, const Config& cfg, double gen_cpu, double wall, d
       wall, static_cast<double>(cfg.records) / wall, cpu, gen_cpu,
       static_cast<double>(cfg.records) / merge_cpu);
   std::printf(
-      "  documents %lld, spilled runs %lld (%.1f MB zstd), references dropped by the per-key cap "
+      "  documents %lld, spilled runs %lld (%.1f MB compressed), references dropped by the per-key cap "
       "%lld, peak RSS %.1f MB\n",
       static_cast<long long>(c.get("documents")), static_cast<long long>(c.get("spilled_runs")),
       static_cast<double>(c.get("spilled_bytes")) / 1048576.0,
@@ -195,10 +197,12 @@ int main(int argc, char** argv) {
       cfg.work = next();
     else if (a == "--json")
       cfg.json = next();
+    else if (a == "--out")
+      cfg.out = next();
     else {
       std::fprintf(stderr,
                    "usage: bench_merge [--records N] [--100m] [--jobs J] [--memory B] [--work DIR] "
-                   "[--json FILE]\n");
+                   "[--json FILE] [--out FILE]\n");
       return 2;
     }
   }
@@ -207,11 +211,11 @@ int main(int argc, char** argv) {
   options.jobs = cfg.jobs;
   options.memory = cfg.memory;
   options.work_dir = cfg.work;
-  std::ofstream devnull("/dev/null");
+  std::ofstream documents(cfg.out);
   auto t0 = std::chrono::steady_clock::now();
   double c0 = cpu_seconds();
   std::atomic<double> gen_cpu{0};
-  Counters c = run_merge(synthetic_sources(cfg, gen_cpu), options, devnull);
+  Counters c = run_merge(synthetic_sources(cfg, gen_cpu), options, documents);
   report("in-memory merge", cfg, gen_cpu, seconds_since(t0), cpu_seconds() - c0, c);
   if (!cfg.json.empty()) {
     {
@@ -221,7 +225,7 @@ int main(int argc, char** argv) {
     }
     t0 = std::chrono::steady_clock::now();
     c0 = cpu_seconds();
-    c = run_merge({jsonl_file_source(cfg.json)}, options, devnull);
+    c = run_merge({jsonl_file_source(cfg.json)}, options, documents);
     report("from JSONL (1 file, parse included)", cfg, 0, seconds_since(t0), cpu_seconds() - c0, c);
   }
   return 0;

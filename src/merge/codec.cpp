@@ -7,6 +7,10 @@
 namespace strata::merge {
 namespace {
 
+// A string's length takes one byte below this, else this byte and a u32 (most fields are
+// short: a third less to buffer, sort and spill than with u32 lengths).
+constexpr uint8_t kLongString = 255;
+
 class Writer {
  public:
   explicit Writer(std::string& out) : out_(out) {}
@@ -15,7 +19,12 @@ class Writer {
     out_.append(reinterpret_cast<const char*>(&value), sizeof value);
   }
   void str(const std::string& s) {
-    raw(static_cast<uint32_t>(s.size()));
+    if (s.size() < kLongString) {
+      out_.push_back(static_cast<char>(s.size()));
+    } else {
+      out_.push_back(static_cast<char>(kLongString));
+      raw(static_cast<uint32_t>(s.size()));
+    }
     out_.append(s);
   }
 
@@ -33,15 +42,15 @@ class Reader {
     pos_ += sizeof value;
   }
   void str(std::string& s) {
-    uint32_t size = 0;
-    raw(size);
-    need(size);
-    s.assign(in_.data() + pos_, size);
-    pos_ += size;
+    std::string_view view;
+    str(view);
+    s.assign(view);
   }
   void str(std::string_view& s) {
-    uint32_t size = 0;
-    raw(size);
+    uint8_t short_size = 0;
+    raw(short_size);
+    uint32_t size = short_size;
+    if (short_size == kLongString) raw(size);
     need(size);
     s = in_.substr(pos_, size);
     pos_ += size;

@@ -1,6 +1,7 @@
 #pragma once
 // Compact binary form of extraction records for spill files and in-memory runs: a type byte,
-// then every field (strings as u32 length + bytes, integers little-endian as in memory).
+// then every field (strings as length + bytes, the length one byte when below 255, integers
+// little-endian as in memory).
 // Several times faster to write and read than JSON; never leaves one merge run.
 // The type bytes sort captures and revisits before references and notes: the sorter orders
 // the values of a key by their first byte, so reducers know every capture of a key before

@@ -8,50 +8,67 @@ namespace strata::merge {
 namespace {
 
 constexpr size_t kStage = 1 << 16;
-constexpr int kLevel = 1;  // fastest standard level: spill I/O is not worth more CPU
-// A 64 KB window (records are ~300 bytes, so little ratio is lost) and 64 KB read buffers keep
-// a reader under ~250 KB: a 100M-record merge reads hundreds of runs at once.
-constexpr int kWindowLog = 16;
+// Linked 64 KB blocks (records are ~300 bytes, so little ratio is lost) and 64 KB read
+// buffers keep a reader under ~300 KB: a 100M-record merge reads hundreds of runs at once.
+constexpr LZ4F_preferences_t kPreferences = {
+    {LZ4F_max64KB, LZ4F_blockLinked, LZ4F_noContentChecksum, LZ4F_frame, 0, 0,
+     LZ4F_noBlockChecksum},
+    0,  // default (fastest standard) level: spill I/O is not worth more CPU
+    0,
+    0,
+    {0, 0, 0}};
 constexpr size_t kReadBuffer = 1 << 16;
 
-void check(size_t rc, const char* what) {
-  if (ZSTD_isError(rc)) throw std::runtime_error(std::string(what) + ZSTD_getErrorName(rc));
+size_t check(size_t rc, const char* what) {
+  if (LZ4F_isError(rc)) throw std::runtime_error(std::string(what) + LZ4F_getErrorName(rc));
+  return rc;
 }
 
 }  // namespace
 
 RunFileWriter::RunFileWriter(const std::filesystem::path& path)
-    : path_(path), file_(std::fopen(path.c_str(), "wb")), ctx_(ZSTD_createCCtx()) {
+    : path_(path), file_(std::fopen(path.c_str(), "wb")) {
   if (!file_) throw std::runtime_error("cannot write merge run " + path.string());
-  check(ZSTD_CCtx_setParameter(ctx_, ZSTD_c_compressionLevel, kLevel), "zstd: ");
-  check(ZSTD_CCtx_setParameter(ctx_, ZSTD_c_windowLog, kWindowLog), "zstd: ");
-  compressed_.resize(ZSTD_CStreamOutSize());
+  check(LZ4F_createCompressionContext(&ctx_, LZ4F_VERSION), "lz4: ");
+  compressed_.resize(LZ4F_compressBound(kStage, &kPreferences));
   staged_.reserve(kStage);
 }
 
 RunFileWriter::~RunFileWriter() {
-  ZSTD_freeCCtx(ctx_);
+  LZ4F_freeCompressionContext(ctx_);
+}
+
+void RunFileWriter::put(size_t bytes) {
+  written_ += std::fwrite(compressed_.data(), 1, bytes, file_.get());
+}
+
+void RunFileWriter::begin_frame() {
+  put(check(LZ4F_compressBegin(ctx_, compressed_.data(), compressed_.size(), &kPreferences),
+            "lz4 compression: "));
+  in_frame_ = true;
 }
 
 void RunFileWriter::write(std::string_view bytes) {
-  if (staged_.size() + bytes.size() > kStage) compress(ZSTD_e_continue);
+  if (staged_.size() + bytes.size() > kStage) compress();
   staged_.append(bytes);
 }
 
-void RunFileWriter::compress(ZSTD_EndDirective mode) {
-  ZSTD_inBuffer in{staged_.data(), staged_.size(), 0};
-  size_t remaining;
-  do {
-    ZSTD_outBuffer out{compressed_.data(), compressed_.size(), 0};
-    remaining = ZSTD_compressStream2(ctx_, &out, &in, mode);
-    check(remaining, "zstd compression: ");
-    written_ += std::fwrite(compressed_.data(), 1, out.pos, file_.get());
-  } while (mode == ZSTD_e_end ? remaining != 0 : in.pos < in.size);
+void RunFileWriter::compress() {
+  if (!in_frame_) begin_frame();
+  for (size_t pos = 0; pos < staged_.size(); pos += kStage) {
+    size_t n = std::min(kStage, staged_.size() - pos);
+    put(check(LZ4F_compressUpdate(ctx_, compressed_.data(), compressed_.size(),
+                                  staged_.data() + pos, n, nullptr),
+              "lz4 compression: "));
+  }
   staged_.clear();
 }
 
 uint64_t RunFileWriter::end_frame() {
-  compress(ZSTD_e_end);
+  compress();
+  put(check(LZ4F_compressEnd(ctx_, compressed_.data(), compressed_.size(), nullptr),
+            "lz4 compression: "));
+  in_frame_ = false;
   return written_;
 }
 
@@ -62,34 +79,38 @@ void RunFileWriter::close() {
 }
 
 RunFileReader::RunFileReader(const std::filesystem::path& path, uint64_t begin, uint64_t end)
-    : file_(std::fopen(path.c_str(), "rb")), ctx_(ZSTD_createDCtx()), left_(end - begin) {
+    : file_(std::fopen(path.c_str(), "rb")), left_(end - begin) {
   if (!file_ || std::setvbuf(file_.get(), nullptr, _IONBF, 0) != 0 ||  // input_ buffers
       std::fseek(file_.get(), static_cast<long>(begin), SEEK_SET) != 0)
     throw std::runtime_error("cannot read merge run " + path.string());
+  check(LZ4F_createDecompressionContext(&ctx_, LZ4F_VERSION), "lz4: ");
   input_.resize(kReadBuffer);
   output_.resize(kReadBuffer);
-  in_ = {input_.data(), 0, 0};
 }
 
 RunFileReader::~RunFileReader() {
-  ZSTD_freeDCtx(ctx_);
+  LZ4F_freeDecompressionContext(ctx_);
 }
 
 void RunFileReader::refill() {
   if (frame_done_) throw std::runtime_error("merge run: read past the end of a partition");
-  if (in_.pos == in_.size) {
+  if (in_pos_ == in_size_ && left_ > 0) {
     size_t want = static_cast<size_t>(std::min<uint64_t>(left_, input_.size()));
-    size_t got = want ? std::fread(input_.data(), 1, want, file_.get()) : 0;
+    size_t got = std::fread(input_.data(), 1, want, file_.get());
     if (got == 0) throw std::runtime_error("merge run truncated");
     left_ -= got;
-    in_ = {input_.data(), got, 0};
+    in_pos_ = 0, in_size_ = got;
   }
-  ZSTD_outBuffer out{output_.data(), output_.size(), 0};
-  size_t rc = ZSTD_decompressStream(ctx_, &out, &in_);
-  check(rc, "zstd decompression: ");
+  // With all input read, LZ4 may still hold decoded bytes of its last block to hand out.
+  size_t out_size = output_.size(), in_size = in_size_ - in_pos_;
+  size_t rc = check(
+      LZ4F_decompress(ctx_, output_.data(), &out_size, input_.data() + in_pos_, &in_size, nullptr),
+      "lz4 decompression: ");
+  if (rc != 0 && in_size == 0 && out_size == 0) throw std::runtime_error("merge run truncated");
+  in_pos_ += in_size;
   frame_done_ = rc == 0;
   out_pos_ = 0;
-  out_size_ = out.pos;
+  out_size_ = out_size;
 }
 
 bool RunFileReader::at_end() {

@@ -1,6 +1,6 @@
 #pragma once
 // Out-of-core grouping: (key, value) pairs are buffered per thread, sorted by (partition,
-// key rank, key, first value byte) and spilled as runs (zstd files in the work dir, or kept
+// key rank, key, first value byte) and spilled as runs (LZ4 files in the work dir, or kept
 // in memory for the last buffer); each partition is then read back as one k-way merge, key
 // by key, value by value. Within a key, values come in order of their first byte (the
 // codec's type tag: captures before references) and otherwise in no particular order: the
@@ -36,7 +36,7 @@ struct MemoryRun {
 
 // A sorted run. In a file: records [u32 value size][u32 key size][u64 rank][key][value], where
 // a record with the previous record's key has key size UINT32_MAX and neither rank nor key;
-// partition p the zstd frame at bytes [offsets[p], offsets[p+1]). In memory: partition p
+// partition p the LZ4 frame at bytes [offsets[p], offsets[p+1]). In memory: partition p
 // is entries [offsets[p], offsets[p+1]).
 struct Run {
   std::filesystem::path file;
