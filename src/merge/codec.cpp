@@ -141,12 +141,15 @@ void decode(std::string_view bytes, Record& out) {
   }
 }
 
-EncodedReference::EncodedReference(std::string_view bytes)
-    : data_(new char[bytes.size()]), size_(bytes.size()) {
-  std::memcpy(data_.get(), bytes.data(), size_);
-  if (size_ == 0 || bytes[0] != kReferenceTag)
+EncodedReference::EncodedReference(std::string_view bytes, bool copy) : bytes_(bytes) {
+  if (copy) {
+    owned_.reset(new char[bytes.size()]);
+    std::memcpy(owned_.get(), bytes.data(), bytes.size());
+    bytes_ = {owned_.get(), bytes.size()};
+  }
+  if (bytes_.empty() || bytes_[0] != kReferenceTag)
     throw std::runtime_error("merge codec: not a reference");
-  Reader io(this->bytes().substr(1));
+  Reader io(bytes_.substr(1));
   reference_fields(io, static_cast<ReferenceView&>(*this));
   if (!io.at_end()) throw std::runtime_error("merge codec: trailing bytes after a reference");
 }
@@ -159,7 +162,7 @@ EncodedReference::EncodedReference(const PageReference& ref)
       }()) {}
 
 EncodedReference& EncodedReference::operator=(const EncodedReference& other) {
-  if (this != &other) *this = EncodedReference(other.bytes());
+  if (this != &other) *this = EncodedReference(other);
   return *this;
 }
 

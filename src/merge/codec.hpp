@@ -37,22 +37,28 @@ struct ReferenceView {
   bool inline_ = false;
 };
 
-// An encoded reference (tag byte first) that owns its bytes, its fields viewed in place.
-// Moving keeps the views valid: the bytes stay where they are.
+// An encoded reference (tag byte first), its fields viewed in place: in bytes it owns, or,
+// made by in_place(), in the caller's (no copy, no allocation: run_merge's reducers on
+// in-memory runs). Moving keeps the views valid; a copy owns its bytes when the original does.
 class EncodedReference : public ReferenceView {
  public:
   // Throws std::runtime_error when `bytes` is not a whole encoded reference.
-  explicit EncodedReference(std::string_view bytes);
+  explicit EncodedReference(std::string_view bytes) : EncodedReference(bytes, true) {}
   explicit EncodedReference(const PageReference& ref);
-  EncodedReference(const EncodedReference& other) : EncodedReference(other.bytes()) {}
+  // `bytes` must outlive the reference and its copies.
+  static EncodedReference in_place(std::string_view bytes) { return {bytes, false}; }
+  EncodedReference(const EncodedReference& other)
+      : EncodedReference(other.bytes(), other.owned_ != nullptr) {}
   EncodedReference& operator=(const EncodedReference& other);
   EncodedReference(EncodedReference&&) = default;
   EncodedReference& operator=(EncodedReference&&) = default;
-  std::string_view bytes() const { return {data_.get(), size_}; }
+  std::string_view bytes() const { return bytes_; }
 
  private:
-  std::unique_ptr<char[]> data_;
-  size_t size_ = 0;
+  EncodedReference(std::string_view bytes, bool copy);
+
+  std::unique_ptr<char[]> owned_;
+  std::string_view bytes_;
 };
 
 }  // namespace strata::merge

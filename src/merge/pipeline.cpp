@@ -90,6 +90,11 @@ void read_sources(const std::vector<Source>& sources, const MergeOptions& option
 
 using Group = BasicDigestGroup<EncodedReference>;
 
+// A reference read in place when its bytes stay put (in-memory runs), else copied.
+EncodedReference reference(std::string_view bytes, bool stable) {
+  return stable ? EncodedReference::in_place(bytes) : EncodedReference(bytes);
+}
+
 // Job 1's output for job 2, keyed by digest; references keep the bytes they came in.
 void emit_digest_groups(std::vector<Group>&& groups, SpillBuffer& out, std::string& bytes) {
   auto put = [&](const std::string& digest, Record&& record) {
@@ -105,7 +110,7 @@ void emit_digest_groups(std::vector<Group>&& groups, SpillBuffer& out, std::stri
 }
 
 // Job 1 over one SURT partition; values fed to SurtMerger as they stream by (references
-// read in place, the others decoded).
+// viewed in place or copied, the others decoded).
 class SurtReducer : public GroupVisitor {
  public:
   SurtReducer(Counters& counters, SpillBuffer& out)
@@ -114,9 +119,9 @@ class SurtReducer : public GroupVisitor {
     counters_.add(kSurts);
     merger_.reset();
   }
-  void value(std::string_view bytes) override {
+  void value(std::string_view bytes, bool stable) override {
     if (!bytes.empty() && bytes[0] == kReferenceTag)
-      return merger_.add_reference(EncodedReference(bytes));
+      return merger_.add_reference(reference(bytes, stable));
     decode(bytes, record_);
     merger_.add(std::move(record_));
   }
@@ -150,9 +155,9 @@ class DigestReducer : public GroupVisitor {
   DigestReducer(Mode mode, Counters& counters, std::ostream& out, bool with_id = true)
       : mode_(mode), counters_(counters), out_(out), with_id_(with_id) {}
   void begin(std::string_view key) override { collector_.reset(key); }
-  void value(std::string_view bytes) override {
+  void value(std::string_view bytes, bool stable) override {
     if (!bytes.empty() && bytes[0] == kReferenceTag)
-      return collector_.add_reference(EncodedReference(bytes));
+      return collector_.add_reference(reference(bytes, stable));
     decode(bytes, record_);
     collector_.add(std::move(record_));
   }

@@ -20,7 +20,7 @@ namespace strata::merge {
 enum class KeyOrder { hashed, lexicographic };
 
 struct SpillEntry {
-  uint64_t rank;    // KeyOrder: fnv1a64(key), or its first 8 bytes big-endian
+  uint64_t rank;    // KeyOrder: a hash of the key, or its first 8 bytes big-endian
   uint64_t offset;  // key then value, in the buffer's arena
   uint32_t partition;
   uint32_t key_size;
@@ -50,7 +50,12 @@ class RunSet {
   RunSet(std::filesystem::path dir, std::string name, size_t partitions, KeyOrder order)
       : dir_(std::move(dir)), name_(std::move(name)), partitions_(partitions), order_(order) {}
   size_t partitions() const { return partitions_; }
-  uint64_t rank(std::string_view key, uint64_t hash) const;
+  // Where a key goes: its rank (SpillEntry::rank) and partition.
+  struct Place {
+    uint64_t rank;
+    uint32_t partition;
+  };
+  Place place(std::string_view key) const;
   std::filesystem::path next_file();
   void add(Run run);
   const std::vector<Run>& runs() const { return runs_; }  // after all buffers finished
@@ -89,21 +94,17 @@ class SpillBuffer {
   bool spilled_ = false;
 };
 
-// Receives one partition, key by key in the RunSet's KeyOrder; a value's view is valid only during
-// the call.
+// Receives one partition, key by key in the RunSet's KeyOrder. A value's view is valid only
+// during the call, or, when `stable` (it lies in an in-memory run), until the partition is
+// merged: a reducer can then keep it without a copy.
 class GroupVisitor {
  public:
   virtual ~GroupVisitor() = default;
   virtual void begin(std::string_view key) = 0;
-  virtual void value(std::string_view value) = 0;
+  virtual void value(std::string_view value, bool stable) = 0;
   virtual void end() = 0;
 };
 
 void merge_partition(const RunSet& runs, size_t p, GroupVisitor& visitor);
-
-// Stable partition of a key hash, the same on every platform.
-inline size_t partition_of(uint64_t hash, size_t partitions) {
-  return partitions <= 1 ? 0 : hash % partitions;
-}
 
 }  // namespace strata::merge
