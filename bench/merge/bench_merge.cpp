@@ -169,7 +169,8 @@ void report(const char* label, const Config& cfg, double gen_cpu, double wall, d
       wall, static_cast<double>(cfg.records) / wall, cpu, gen_cpu,
       static_cast<double>(cfg.records) / merge_cpu);
   std::printf(
-      "  documents %lld, spilled runs %lld (%.1f MB compressed), references dropped by the per-key cap "
+      "  documents %lld, spilled runs %lld (%.1f MB compressed), references dropped by the per-key "
+      "cap "
       "%lld, peak RSS %.1f MB\n",
       static_cast<long long>(c.get("documents")), static_cast<long long>(c.get("spilled_runs")),
       static_cast<double>(c.get("spilled_bytes")) / 1048576.0,
