@@ -1,0 +1,88 @@
+// Spilled run files (LZ4 frames, one per partition), the codec's string lengths and
+// references read in place.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "fixtures.hpp"
+#include "merge/codec.hpp"
+#include "merge/run_file.hpp"
+#include "testing/shared_data.hpp"
+
+namespace strata::merge {
+namespace {
+
+std::string read_frame(const std::filesystem::path& file, uint64_t begin, uint64_t end,
+                       size_t size) {
+  RunFileReader reader(file, begin, end);
+  std::string out(size, '\0');
+  reader.read(out.data(), size);
+  EXPECT_TRUE(reader.at_end());
+  return out;
+}
+
+TEST(RunFile, FramesReadBackPerPartition) {
+  auto file = strata::testing::scratch_dir() / "frames.run";
+  std::string small, large(200'000, '\0');  // larger than a 64 KB block, written at once
+  for (int i = 0; i < 5000; ++i) small += "record " + std::to_string(i % 97) + ";";
+  for (size_t i = 0; i < large.size(); ++i) large[i] = static_cast<char>(i * 7919 % 251);
+  std::vector<uint64_t> offsets{0};
+  {
+    RunFileWriter writer(file);
+    for (size_t i = 0; i < small.size(); i += 37)
+      writer.write(std::string_view(small).substr(i, 37));
+    offsets.push_back(writer.end_frame());
+    offsets.push_back(writer.end_frame());  // an empty partition
+    writer.write(large);
+    offsets.push_back(writer.end_frame());
+    writer.close();
+  }
+  EXPECT_EQ(read_frame(file, offsets[0], offsets[1], small.size()), small);
+  EXPECT_EQ(read_frame(file, offsets[1], offsets[2], 0), "");
+  EXPECT_EQ(read_frame(file, offsets[2], offsets[3], large.size()), large);
+  RunFileReader past(file, offsets[1], offsets[2]);
+  char byte;
+  EXPECT_THROW(past.read(&byte, 1), std::runtime_error);
+  RunFileReader truncated(file, offsets[2], offsets[3] - 10);
+  EXPECT_THROW(truncated.read(large.data(), large.size()), std::runtime_error);
+}
+
+TEST(EncodedReference, InPlaceViewsTheCallersBytesAndCopiesOwnTheirs) {
+  EncodedReference owned(
+      testing::ref("(a,)/x.png", "http://a/x.png", "http://a/", "20080101000000", "alt text"));
+  std::string bytes(owned.bytes());
+  auto in_place = EncodedReference::in_place(bytes);
+  EXPECT_EQ(in_place.bytes().data(), bytes.data());
+  EXPECT_EQ(in_place.imgAlt, "alt text");
+  EXPECT_EQ(in_place.imgAlt.data() - bytes.data(), owned.imgAlt.data() - owned.bytes().data());
+  EncodedReference view_copy(in_place);
+  EXPECT_EQ(view_copy.bytes().data(), bytes.data());
+  EncodedReference owned_copy(owned);
+  EXPECT_NE(owned_copy.bytes().data(), owned.bytes().data());
+  EXPECT_EQ(owned_copy.bytes(), owned.bytes());
+  EXPECT_EQ(owned_copy.pageUrl, "http://a/");
+  EXPECT_THROW(EncodedReference::in_place(std::string_view(bytes).substr(0, 10)),
+               std::runtime_error);
+}
+
+TEST(Codec, ShortAndLongStringsRoundTrip) {
+  std::string long_alt(300, 'a');  // a length above 254 takes a marker byte and a u32
+  PageReference ref =
+      testing::ref("(a,)/x.png", "http://a/x.png", "http://a/", "20080101000000", long_alt);
+  ref.imgTitle = std::string(254, 't');
+  std::string bytes;
+  encode(Record(ref), bytes);
+  Record back;
+  decode(bytes, back);
+  const auto& decoded = std::get<PageReference>(back);
+  EXPECT_EQ(decoded.imgAlt, long_alt);
+  EXPECT_EQ(decoded.imgTitle, ref.imgTitle);
+  EXPECT_EQ(decoded.pageUrl, "http://a/");
+  EXPECT_EQ(EncodedReference(bytes).imgAlt, long_alt);
+  EXPECT_THROW(decode(std::string_view(bytes).substr(0, 40), back), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace strata::merge
