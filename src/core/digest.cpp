@@ -3,21 +3,46 @@
 #include <openssl/evp.h>
 
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 
 namespace strata {
 namespace {
 
-const EVP_MD* evp_md(DigestAlgorithm algorithm) {
+const char* name_of(DigestAlgorithm algorithm) {
   switch (algorithm) {
     case DigestAlgorithm::kSha256:
-      return EVP_sha256();
+      return "SHA256";
     case DigestAlgorithm::kSha1:
-      return EVP_sha1();
+      return "SHA1";
     case DigestAlgorithm::kMd5:
-      return EVP_md5();
+      return "MD5";
   }
-  return EVP_sha256();
+  return "SHA256";
+}
+
+using FetchedMd = std::unique_ptr<EVP_MD, decltype(&EVP_MD_free)>;
+
+FetchedMd fetch(DigestAlgorithm algorithm) {
+  FetchedMd md(EVP_MD_fetch(nullptr, name_of(algorithm), nullptr), &EVP_MD_free);
+  if (!md) throw std::runtime_error(std::string("EVP_MD_fetch failed: ") + name_of(algorithm));
+  return md;
+}
+
+// Fetched once per process: OpenSSL 3 otherwise looks the implementation up (a locked
+// table search) on every EVP_DigestInit_ex given a legacy EVP_sha256() and the like.
+const EVP_MD* evp_md(DigestAlgorithm algorithm) {
+  static const FetchedMd kSha256 = fetch(DigestAlgorithm::kSha256);
+  static const FetchedMd kSha1 = fetch(DigestAlgorithm::kSha1);
+  static const FetchedMd kMd5 = fetch(DigestAlgorithm::kMd5);
+  switch (algorithm) {
+    case DigestAlgorithm::kSha1:
+      return kSha1.get();
+    case DigestAlgorithm::kMd5:
+      return kMd5.get();
+    default:
+      return kSha256.get();
+  }
 }
 
 }  // namespace
@@ -105,6 +130,8 @@ std::string md5_hex(std::string_view bytes) {
   return Hasher::to_hex(digest_of(DigestAlgorithm::kMd5, bytes));
 }
 
-std::string sha1_warc_digest(std::string_view bytes) { return "sha1:" + sha1_base32(bytes); }
+std::string sha1_warc_digest(std::string_view bytes) {
+  return "sha1:" + sha1_base32(bytes);
+}
 
 }  // namespace strata
