@@ -8,6 +8,7 @@
 #include <numeric>
 #include <set>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "core/timestamp.hpp"
 #include "merge/document_json.hpp"
@@ -126,10 +127,10 @@ merge::ImageDocument make_document(const std::vector<const Cap*>& caps,
                                    std::vector<const Ref*> refs) {
   merge::ImageDocument d;
   const Cap* first = nullptr;
-  std::set<int64_t> times;
+  std::vector<int64_t> times;
   std::set<std::string_view> collections, tags;
   for (const Cap* c : caps) {
-    times.insert(c->t);
+    times.push_back(c->t);
     collections.insert(c->collection);
     if (!c->revisit && (!first || older(*c, *first))) first = c;
   }
@@ -143,6 +144,8 @@ merge::ImageDocument make_document(const std::vector<const Cap*>& caps,
   d.imgWidth = first->asset->image.width;
   d.imgHeight = first->asset->image.height;
   d.imgSize = first->asset->size();
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
   for (int64_t t : times) d.imgCaptureTimes.push_back(timestamp_from_epoch(t));
   d.imgCrawlTimestamp = d.imgCaptureTimes.front();
   d.imgCrawlTimestampLatest = d.imgCaptureTimes.back();
@@ -197,30 +200,42 @@ std::vector<std::string> words_of(const merge::ImageDocument& d) {
   return out;
 }
 
-// The documents' words, for judging the queries once all documents are known (an inverted
-// index: documents times topics would be quadratic at bench scale).
+// The documents holding each topic word, for judging the queries once all documents are
+// known (an inverted index: documents times topics would be quadratic at bench scale). Only
+// topic words are indexed, found through a hash table that is never iterated (so its order
+// cannot reach the output).
 struct WordIndex {
-  std::vector<std::string> ids;                          // document ids, in order
-  std::map<std::string, std::vector<size_t>> docs_with;  // word -> document indexes, ascending
+  std::vector<std::string> ids;                             // document ids, in order
+  std::unordered_map<std::string_view, size_t> topic_word;  // word -> its docs_with entry
+  std::vector<std::vector<size_t>> docs_with;               // document indexes, ascending
+
+  WordIndex() {
+    for (const Topic& t : all_topics())
+      for (const std::string* word : {&t.a, &t.b})
+        if (topic_word.emplace(*word, docs_with.size()).second) docs_with.emplace_back();
+  }
 
   void add(const merge::ImageDocument& d) {
     std::vector<std::string> words = words_of(d);
     words.erase(std::unique(words.begin(), words.end()), words.end());
-    for (auto& word : words) docs_with[std::move(word)].push_back(ids.size());
+    for (const std::string& word : words)
+      if (auto it = topic_word.find(word); it != topic_word.end())
+        docs_with[it->second].push_back(ids.size());
     ids.push_back(d.id);
+  }
+
+  const std::vector<size_t>& docs(const std::string& word) const {
+    return docs_with[topic_word.at(word)];
   }
 };
 
 // Every topic query with the documents holding both its words.
 std::vector<QueryTruth> judge_queries(const WordIndex& index) {
-  const auto& docs_with = index.docs_with;
   std::vector<QueryTruth> out;
   for (const Topic& t : all_topics()) {
-    auto a = docs_with.find(t.a), b = docs_with.find(t.b);
-    if (a == docs_with.end() || b == docs_with.end()) continue;
+    const std::vector<size_t>&a = index.docs(t.a), &b = index.docs(t.b);
     std::vector<size_t> both;
-    std::set_intersection(a->second.begin(), a->second.end(), b->second.begin(), b->second.end(),
-                          std::back_inserter(both));
+    std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(both));
     if (both.empty()) continue;
     QueryTruth q{t.query(), t.lang == Lang::pt ? "pt" : "en", {}};
     for (size_t i : both) q.relevant.push_back(index.ids[i]);
