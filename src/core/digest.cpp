@@ -2,6 +2,7 @@
 
 #include <openssl/evp.h>
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -9,40 +10,20 @@
 namespace strata {
 namespace {
 
-const char* name_of(DigestAlgorithm algorithm) {
-  switch (algorithm) {
-    case DigestAlgorithm::kSha256:
-      return "SHA256";
-    case DigestAlgorithm::kSha1:
-      return "SHA1";
-    case DigestAlgorithm::kMd5:
-      return "MD5";
-  }
-  return "SHA256";
-}
-
 using FetchedMd = std::unique_ptr<EVP_MD, decltype(&EVP_MD_free)>;
 
-FetchedMd fetch(DigestAlgorithm algorithm) {
-  FetchedMd md(EVP_MD_fetch(nullptr, name_of(algorithm), nullptr), &EVP_MD_free);
-  if (!md) throw std::runtime_error(std::string("EVP_MD_fetch failed: ") + name_of(algorithm));
+FetchedMd fetch(const char* name) {
+  FetchedMd md(EVP_MD_fetch(nullptr, name, nullptr), &EVP_MD_free);
+  if (!md) throw std::runtime_error(std::string("EVP_MD_fetch failed: ") + name);
   return md;
 }
 
 // Fetched once per process: OpenSSL 3 otherwise looks the implementation up (a locked
 // table search) on every EVP_DigestInit_ex given a legacy EVP_sha256() and the like.
 const EVP_MD* evp_md(DigestAlgorithm algorithm) {
-  static const FetchedMd kSha256 = fetch(DigestAlgorithm::kSha256);
-  static const FetchedMd kSha1 = fetch(DigestAlgorithm::kSha1);
-  static const FetchedMd kMd5 = fetch(DigestAlgorithm::kMd5);
-  switch (algorithm) {
-    case DigestAlgorithm::kSha1:
-      return kSha1.get();
-    case DigestAlgorithm::kMd5:
-      return kMd5.get();
-    default:
-      return kSha256.get();
-  }
+  static const std::array<FetchedMd, 3> kByAlgorithm{fetch("SHA256"), fetch("SHA1"),
+                                                     fetch("MD5")};  // enum order
+  return kByAlgorithm.at(static_cast<size_t>(algorithm)).get();
 }
 
 }  // namespace

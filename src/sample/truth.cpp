@@ -3,15 +3,14 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <map>
 #include <numeric>
 #include <set>
 #include <stdexcept>
-#include <unordered_map>
 
 #include "core/timestamp.hpp"
 #include "merge/document_json.hpp"
+#include "sample/truth_queries.hpp"
 #include "url/url.hpp"
 
 namespace strata::sample {
@@ -182,68 +181,6 @@ merge::ImageDocument make_document(const std::vector<const Cap*>& caps,
   return d;
 }
 
-std::vector<std::string> words_of(const merge::ImageDocument& d) {
-  std::string text = d.pageTitle;
-  for (const auto* list : {&d.imgTitle, &d.imgAlt, &d.imgCaption})
-    for (const auto& v : *list) text += " " + v;
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : text) {
-    unsigned char u = static_cast<unsigned char>(c);
-    if (u >= 0x80 || std::isalnum(u))
-      cur += static_cast<char>(u < 0x80 ? std::tolower(u) : u);
-    else if (!cur.empty())
-      out.push_back(cur), cur.clear();
-  }
-  if (!cur.empty()) out.push_back(cur);
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-// The documents holding each topic word, for judging the queries once all documents are
-// known (an inverted index: documents times topics would be quadratic at bench scale). Only
-// topic words are indexed, found through a hash table that is never iterated (so its order
-// cannot reach the output).
-struct WordIndex {
-  std::vector<std::string> ids;                             // document ids, in order
-  std::unordered_map<std::string_view, size_t> topic_word;  // word -> its docs_with entry
-  std::vector<std::vector<size_t>> docs_with;               // document indexes, ascending
-
-  WordIndex() {
-    for (const Topic& t : all_topics())
-      for (const std::string* word : {&t.a, &t.b})
-        if (topic_word.emplace(*word, docs_with.size()).second) docs_with.emplace_back();
-  }
-
-  void add(const merge::ImageDocument& d) {
-    std::vector<std::string> words = words_of(d);
-    words.erase(std::unique(words.begin(), words.end()), words.end());
-    for (const std::string& word : words)
-      if (auto it = topic_word.find(word); it != topic_word.end())
-        docs_with[it->second].push_back(ids.size());
-    ids.push_back(d.id);
-  }
-
-  const std::vector<size_t>& docs(const std::string& word) const {
-    return docs_with[topic_word.at(word)];
-  }
-};
-
-// Every topic query with the documents holding both its words.
-std::vector<QueryTruth> judge_queries(const WordIndex& index) {
-  std::vector<QueryTruth> out;
-  for (const Topic& t : all_topics()) {
-    const std::vector<size_t>&a = index.docs(t.a), &b = index.docs(t.b);
-    std::vector<size_t> both;
-    std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(both));
-    if (both.empty()) continue;
-    QueryTruth q{t.query(), t.lang == Lang::pt ? "pt" : "en", {}};
-    for (size_t i : both) q.relevant.push_back(index.ids[i]);
-    out.push_back(std::move(q));
-  }
-  return out;
-}
-
 std::filesystem::path truth_dir(const std::string& dir) {
   std::filesystem::path t = std::filesystem::path(dir) / "truth";
   std::filesystem::create_directories(t);
@@ -392,8 +329,8 @@ Truth compute_truth(const World& w, const WriteResult& written, const std::strin
   Grouped g = group(caps, pages.refs, keys);
   WordIndex words;
   write_documents(g, truth_dir(dir) / "documents.jsonl", words);
-  truth.documents = words.ids.size();
-  truth.queries = judge_queries(words);
+  truth.documents = words.documents();
+  truth.queries = words.judge_queries();
   truth.near_duplicates = near_duplicates(caps);
   return truth;
 }
