@@ -2,22 +2,28 @@
 
 #include <openssl/evp.h>
 
+#include <array>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 
 namespace strata {
 namespace {
 
+using FetchedMd = std::unique_ptr<EVP_MD, decltype(&EVP_MD_free)>;
+
+FetchedMd fetch(const char* name) {
+  FetchedMd md(EVP_MD_fetch(nullptr, name, nullptr), &EVP_MD_free);
+  if (!md) throw std::runtime_error(std::string("EVP_MD_fetch failed: ") + name);
+  return md;
+}
+
+// Fetched once per process: OpenSSL 3 otherwise looks the implementation up (a locked
+// table search) on every EVP_DigestInit_ex given a legacy EVP_sha256() and the like.
 const EVP_MD* evp_md(DigestAlgorithm algorithm) {
-  switch (algorithm) {
-    case DigestAlgorithm::kSha256:
-      return EVP_sha256();
-    case DigestAlgorithm::kSha1:
-      return EVP_sha1();
-    case DigestAlgorithm::kMd5:
-      return EVP_md5();
-  }
-  return EVP_sha256();
+  static const std::array<FetchedMd, 3> kByAlgorithm{fetch("SHA256"), fetch("SHA1"),
+                                                     fetch("MD5")};  // enum order
+  return kByAlgorithm.at(static_cast<size_t>(algorithm)).get();
 }
 
 }  // namespace
@@ -105,6 +111,8 @@ std::string md5_hex(std::string_view bytes) {
   return Hasher::to_hex(digest_of(DigestAlgorithm::kMd5, bytes));
 }
 
-std::string sha1_warc_digest(std::string_view bytes) { return "sha1:" + sha1_base32(bytes); }
+std::string sha1_warc_digest(std::string_view bytes) {
+  return "sha1:" + sha1_base32(bytes);
+}
 
 }  // namespace strata

@@ -62,8 +62,8 @@ const Asset& AssetStore::base(const Key& key) {
   auto it = bases_.find(key);
   if (it != bases_.end()) return it->second;
   auto [look, w, h, format, quality] = key;
-  Asset a =
-      Asset::of(make_image(make_concept(look), w, h, static_cast<ImageFormat>(format), quality));
+  Asset a = Asset::of(make_image(make_concept(look), w, h, static_cast<ImageFormat>(format),
+                                 quality, PngFilters::up));
   return bases_.emplace(key, std::move(a)).first->second;
 }
 

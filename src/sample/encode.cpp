@@ -23,7 +23,7 @@ void png_no_flush(png_structp) {}
 
 // Writes a PNG whose rows come from row(y, buffer).
 template <typename RowFn>
-std::string write_png(int width, int height, int level, RowFn row) {
+std::string write_png(int width, int height, int level, PngFilters filters, RowFn row) {
   std::string out;
   png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
   png_infop info = png_create_info_struct(png);
@@ -33,6 +33,7 @@ std::string write_png(int width, int height, int level, RowFn row) {
   }
   png_set_write_fn(png, &out, png_append, png_no_flush);
   png_set_compression_level(png, level);
+  if (filters == PngFilters::up) png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_UP);
   png_set_IHDR(png, info, static_cast<png_uint_32>(width), static_cast<png_uint_32>(height), 8,
                PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
                PNG_FILTER_TYPE_DEFAULT);
@@ -98,8 +99,8 @@ void gif_put_frame(GifFileType* gif, const Canvas& c, bool animated) {
 
 }  // namespace
 
-std::string encode_png(const Canvas& c, int level) {
-  return write_png(c.width, c.height, level, [&](int y, uint8_t* row) {
+std::string encode_png(const Canvas& c, PngFilters filters) {
+  return write_png(c.width, c.height, 6, filters, [&](int y, uint8_t* row) {
     std::memcpy(row, &c.pixels[static_cast<size_t>(y) * c.width * 3],
                 static_cast<size_t>(c.width) * 3);
   });
@@ -112,7 +113,7 @@ std::string encode_png_solid(int width, int height, Rgb color) {
     line[i + 1] = color.g;
     line[i + 2] = color.b;
   }
-  return write_png(width, height, 1,
+  return write_png(width, height, 1, PngFilters::adaptive,
                    [&](int, uint8_t* row) { std::memcpy(row, line.data(), line.size()); });
 }
 
@@ -279,15 +280,15 @@ const char* ext_of(ImageFormat f) {
   return "bin";
 }
 
-EncodedImage make_image(const Concept& look, int width, int height, ImageFormat format,
-                        int quality) {
+EncodedImage make_image(const Concept& look, int width, int height, ImageFormat format, int quality,
+                        PngFilters filters) {
   EncodedImage img{"", mime_of(format), ext_of(format), width, height, served_mime_of(format)};
   switch (format) {
     case ImageFormat::jpeg:
       img.bytes = encode_jpeg(render(look, width, height), quality);
       break;
     case ImageFormat::png:
-      img.bytes = encode_png(render(look, width, height));
+      img.bytes = encode_png(render(look, width, height), filters);
       break;
     case ImageFormat::gif:
       img.bytes = encode_gif({render(look, width, height)});

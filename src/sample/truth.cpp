@@ -3,34 +3,38 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <map>
+#include <numeric>
 #include <set>
 #include <stdexcept>
 
 #include "core/timestamp.hpp"
+#include "merge/document_json.hpp"
+#include "sample/truth_queries.hpp"
 #include "url/url.hpp"
 
 namespace strata::sample {
 namespace {
 
 // Views into the world and the write result (both outlive the truth computation), so a
-// million-image world costs no copy of its strings per capture or reference.
+// million-image world costs no copy of its strings per capture or reference. Times stay
+// epoch seconds until a document prints them (their 14-digit form sorts the same way).
 struct Cap {
   std::string_view digest, url, collection;
-  std::string ts;
   int64_t t = 0;
   bool revisit = false;
   const Asset* asset = nullptr;
   const ImageUrl* image = nullptr;
   const Location* where = nullptr;
+  const std::string* surt = nullptr;  // of the image URL
+  int surt_id = 0;                    // SURTs in sorted order, equal SURTs share one
+  int digest_id = 0;                  // the same for digests
 };
 
 // One page capture, shared by the references it yields.
 struct PageCapture {
   const Page* page = nullptr;
   int64_t t = 0;
-  std::string ts;
   std::string_view collection, title;
   int images_in_page = 0;
   const Location* where = nullptr;
@@ -87,13 +91,13 @@ void slot_refs(const Page& p, const Slot& s, int crawl, const PageCapture* captu
 }
 
 bool older(const Cap& a, const Cap& b) {
-  if (a.ts != b.ts) return a.ts < b.ts;
+  if (a.t != b.t) return a.t < b.t;
   if (a.url.size() != b.url.size()) return a.url.size() < b.url.size();
   return a.url < b.url;
 }
 
 bool older_page(const PageCapture& a, const PageCapture& b) {
-  if (a.ts != b.ts) return a.ts < b.ts;
+  if (a.t != b.t) return a.t < b.t;
   if (a.page->url.size() != b.page->url.size()) return a.page->url.size() < b.page->url.size();
   return a.page->url < b.page->url;
 }
@@ -101,14 +105,15 @@ bool older_page(const PageCapture& a, const PageCapture& b) {
 // Distinct non-empty trimmed values, ordered by the earliest page time, ties lexicographic.
 template <typename Field>
 std::vector<std::string> ordered_values(const std::vector<const Ref*>& refs, Field field) {
-  std::map<std::string_view, std::string_view> first;  // value -> earliest ts
+  std::map<std::string_view, int64_t> first;  // value -> earliest page time
   for (const Ref* r : refs) {
-    std::string_view v = field(*r), ts = r->capture->ts;
+    std::string_view v = field(*r);
+    int64_t t = r->capture->t;
     if (v.empty()) continue;
     auto it = first.find(v);
-    if (it == first.end() || ts < it->second) first[v] = ts;
+    if (it == first.end() || t < it->second) first[v] = t;
   }
-  std::vector<std::pair<std::string_view, std::string_view>> order;
+  std::vector<std::pair<int64_t, std::string_view>> order;
   for (const auto& [v, ts] : first) order.emplace_back(ts, v);
   std::sort(order.begin(), order.end());
   std::vector<std::string> out;
@@ -121,23 +126,26 @@ merge::ImageDocument make_document(const std::vector<const Cap*>& caps,
                                    std::vector<const Ref*> refs) {
   merge::ImageDocument d;
   const Cap* first = nullptr;
-  std::set<std::string_view> times, collections, tags;
+  std::vector<int64_t> times;
+  std::set<std::string_view> collections, tags;
   for (const Cap* c : caps) {
-    times.insert(c->ts);
+    times.push_back(c->t);
     collections.insert(c->collection);
     if (!c->revisit && (!first || older(*c, *first))) first = c;
   }
   d.id = first->digest;
   d.imgDigest = first->digest;
   d.imgUrl = first->url;
-  d.imgSurt = url::surt(first->url);
+  d.imgSurt = *first->surt;
   d.imgUrlTokens = url::url_tokens(first->url);
   d.imgMimeType = first->asset->image.mime;
   d.imgMimeTypeReported = first->image->mime_reported;
   d.imgWidth = first->asset->image.width;
   d.imgHeight = first->asset->image.height;
   d.imgSize = first->asset->size();
-  d.imgCaptureTimes.assign(times.begin(), times.end());
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  for (int64_t t : times) d.imgCaptureTimes.push_back(timestamp_from_epoch(t));
   d.imgCrawlTimestamp = d.imgCaptureTimes.front();
   d.imgCrawlTimestampLatest = d.imgCaptureTimes.back();
   d.imgFile = *first->where->file, d.imgOffset = first->where->offset,
@@ -152,7 +160,7 @@ merge::ImageDocument make_document(const std::vector<const Cap*>& caps,
   d.pageTitle = page.title;
   d.pageUrlTokens = url::url_tokens(page.page->url);
   d.pageHost = url::page_host(page.page->url);
-  d.pageCrawlTimestamp = page.ts;
+  d.pageCrawlTimestamp = timestamp_from_epoch(page.t);
   d.pageFile = *page.where->file, d.pageOffset = page.where->offset,
   d.pageLength = page.where->length;
   d.imagesInOriginalPage = page.images_in_page;
@@ -173,125 +181,157 @@ merge::ImageDocument make_document(const std::vector<const Cap*>& caps,
   return d;
 }
 
-std::vector<std::string> words_of(const merge::ImageDocument& d) {
-  std::string text = d.pageTitle;
-  for (const auto* list : {&d.imgTitle, &d.imgAlt, &d.imgCaption})
-    for (const auto& v : *list) text += " " + v;
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : text) {
-    unsigned char u = static_cast<unsigned char>(c);
-    if (u >= 0x80 || std::isalnum(u))
-      cur += static_cast<char>(u < 0x80 ? std::tolower(u) : u);
-    else if (!cur.empty())
-      out.push_back(cur), cur.clear();
-  }
-  if (!cur.empty()) out.push_back(cur);
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-// The documents' words, for judging the queries once all documents are known (an inverted
-// index: documents times topics would be quadratic at bench scale).
-struct WordIndex {
-  std::vector<std::string> ids;                          // document ids, in order
-  std::map<std::string, std::vector<size_t>> docs_with;  // word -> document indexes, ascending
-
-  void add(const merge::ImageDocument& d) {
-    std::vector<std::string> words = words_of(d);
-    words.erase(std::unique(words.begin(), words.end()), words.end());
-    for (auto& word : words) docs_with[std::move(word)].push_back(ids.size());
-    ids.push_back(d.id);
-  }
-};
-
-// Every topic query with the documents holding both its words.
-std::vector<QueryTruth> judge_queries(const WordIndex& index) {
-  const auto& docs_with = index.docs_with;
-  std::vector<QueryTruth> out;
-  for (const Topic& t : all_topics()) {
-    auto a = docs_with.find(t.a), b = docs_with.find(t.b);
-    if (a == docs_with.end() || b == docs_with.end()) continue;
-    std::vector<size_t> both;
-    std::set_intersection(a->second.begin(), a->second.end(), b->second.begin(), b->second.end(),
-                          std::back_inserter(both));
-    if (both.empty()) continue;
-    QueryTruth q{t.query(), t.lang == Lang::pt ? "pt" : "en", {}};
-    for (size_t i : both) q.relevant.push_back(index.ids[i]);
-    out.push_back(std::move(q));
-  }
-  return out;
-}
-
 std::filesystem::path truth_dir(const std::string& dir) {
   std::filesystem::path t = std::filesystem::path(dir) / "truth";
   std::filesystem::create_directories(t);
   return t;
 }
 
-}  // namespace
+// Dense ids of n keys in their sorted order (equal keys share one), so captures and
+// references are grouped by vector index rather than in maps keyed by long strings.
+struct DenseIds {
+  std::vector<int> of;  // per key
+  size_t count = 0;
+};
 
-Truth compute_truth(const World& w, const WriteResult& written, const std::string& dir) {
+template <typename KeyOf>
+DenseIds dense_ids(size_t n, KeyOf key) {
+  std::vector<size_t> order(n);
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return key(a) < key(b); });
+  DenseIds ids{std::vector<int>(n), 0};
+  for (size_t k = 0; k < n; ++k) {
+    if (k > 0 && key(order[k]) != key(order[k - 1])) ++ids.count;
+    ids.of[order[k]] = static_cast<int>(ids.count);
+  }
+  if (n > 0) ++ids.count;
+  return ids;
+}
+
+struct Keys {
+  std::vector<std::string> surts;  // per image URL, computed once
+  DenseIds surt;                   // per image URL
+  DenseIds digest;                 // per asset
+};
+
+Keys keys_of(const World& w) {
+  Keys k;
+  k.surts.reserve(w.images.size());
+  for (const ImageUrl& u : w.images) k.surts.push_back(url::surt(u.url));
+  k.surt = dense_ids(k.surts.size(), [&](size_t i) -> std::string_view { return k.surts[i]; });
+  k.digest =
+      dense_ids(w.assets.size(), [&](size_t i) -> std::string_view { return w.assets[i].sha256; });
+  return k;
+}
+
+// The image captures extraction keeps; counts the responses it must drop as too large.
+std::vector<Cap> image_captures(const World& w, const WriteResult& written, const Keys& keys,
+                                size_t& too_large) {
   std::vector<Cap> caps;
-  size_t too_large = 0;
   for (const CaptureEvent& e : written.captures) {
-    const ImageUrl& u = w.images[static_cast<size_t>(e.image)];
-    const Asset& a = w.assets[static_cast<size_t>(u.asset[static_cast<size_t>(e.crawl)])];
+    auto image = static_cast<size_t>(e.image), crawl = static_cast<size_t>(e.crawl);
+    const ImageUrl& u = w.images[image];
+    auto asset = static_cast<size_t>(u.asset[crawl]);
+    const Asset& a = w.assets[asset];
     if (!e.revisit && too_large_for_extraction(a.image.width, a.image.height)) ++too_large;
     if (!kept_by_extraction(a.image.width, a.image.height)) continue;
-    int64_t t = u.capture[static_cast<size_t>(e.crawl)];
-    caps.push_back(Cap{a.sha256, u.url, w.crawls[static_cast<size_t>(e.crawl)].collection,
-                       timestamp_from_epoch(t), t, e.revisit, &a, &u, &e.where});
+    caps.push_back(Cap{a.sha256, u.url, w.crawls[crawl].collection, u.capture[crawl], e.revisit, &a,
+                       &u, &e.where, &keys.surts[image], keys.surt.of[image],
+                       keys.digest.of[asset]});
   }
-  std::map<std::string_view, std::vector<const Cap*>> by_surt;
-  // SURTs per image URL, computed once (pages reference the same URLs many times).
-  std::vector<std::string> surts(w.images.size());
-  for (size_t i = 0; i < w.images.size(); ++i) surts[i] = url::surt(w.images[i].url);
-  for (const Cap& c : caps)
-    by_surt[surts[static_cast<size_t>(c.image - w.images.data())]].push_back(&c);
-  std::vector<PageCapture> page_captures;
-  page_captures.reserve(written.pages.size());  // references point into it
+  return caps;
+}
+
+struct PageRefs {
+  std::vector<PageCapture> captures;
   std::vector<Ref> refs;
+};
+
+PageRefs page_refs(const World& w, const WriteResult& written) {
+  PageRefs out;
+  out.captures.reserve(written.pages.size());  // references point into it
   for (const PageEvent& e : written.pages) {
     const Page& p = w.pages[static_cast<size_t>(e.page)];
     auto crawl = static_cast<size_t>(e.crawl);
-    const PageCapture& capture = page_captures.emplace_back(
-        PageCapture{&p, p.time[crawl], timestamp_from_epoch(p.time[crawl]),
-                    w.crawls[crawl].collection, p.title[crawl], img_elements(p), &e.where});
-    for (const Slot& s : p.slots) slot_refs(p, s, e.crawl, &capture, refs);
+    const PageCapture& capture = out.captures.emplace_back(PageCapture{
+        &p, p.time[crawl], w.crawls[crawl].collection, p.title[crawl], img_elements(p), &e.where});
+    for (const Slot& s : p.slots) slot_refs(p, s, e.crawl, &capture, out.refs);
   }
-  std::map<std::string_view, std::vector<const Cap*>> caps_of;
-  std::map<std::string_view, std::vector<const Ref*>> refs_of;
-  for (const Cap& c : caps) caps_of[c.digest].push_back(&c);
+  return out;
+}
+
+// Captures and references per digest id (ascending = the documents' order by id).
+struct Grouped {
+  std::vector<std::vector<const Cap*>> caps_of;
+  std::vector<std::vector<const Ref*>> refs_of;
+};
+
+// The capture under the same SURT closest in time to the page (tie: the earlier one).
+const Cap* closest(const std::vector<const Cap*>& candidates, int64_t t) {
+  const Cap* best = nullptr;
+  for (const Cap* c : candidates) {
+    int64_t d = std::llabs(c->t - t), bd = best ? std::llabs(best->t - t) : 0;
+    if (!best || d < bd || (d == bd && c->t < best->t)) best = c;
+  }
+  return best;
+}
+
+Grouped group(const std::vector<Cap>& caps, const std::vector<Ref>& refs, const Keys& keys) {
+  std::vector<std::vector<const Cap*>> by_surt(keys.surt.count);
+  Grouped g{std::vector<std::vector<const Cap*>>(keys.digest.count),
+            std::vector<std::vector<const Ref*>>(keys.digest.count)};
+  for (const Cap& c : caps) {
+    by_surt[static_cast<size_t>(c.surt_id)].push_back(&c);
+    g.caps_of[static_cast<size_t>(c.digest_id)].push_back(&c);
+  }
   for (const Ref& r : refs) {
-    auto it = by_surt.find(surts[static_cast<size_t>(r.image)]);
-    if (it == by_surt.end()) continue;
-    const Cap* best = nullptr;
-    for (const Cap* c : it->second) {
-      int64_t t = r.capture->t;
-      int64_t d = std::llabs(c->t - t), bd = best ? std::llabs(best->t - t) : 0;
-      if (!best || d < bd || (d == bd && c->t < best->t)) best = c;
-    }
-    refs_of[best->digest].push_back(&r);
+    const auto& candidates =
+        by_surt[static_cast<size_t>(keys.surt.of[static_cast<size_t>(r.image)])];
+    if (candidates.empty()) continue;
+    g.refs_of[static_cast<size_t>(closest(candidates, r.capture->t)->digest_id)].push_back(&r);
   }
-  Truth truth;
-  truth.too_large = too_large;
-  std::ofstream docs(truth_dir(dir) / "documents.jsonl", std::ios::binary);
-  WordIndex words;
-  for (const auto& [digest, rs] : refs_of) {
-    merge::ImageDocument d = make_document(caps_of[digest], rs);
-    docs << merge::to_json(d).dump() << "\n";
+  return g;
+}
+
+void write_documents(const Grouped& g, const std::filesystem::path& path, WordIndex& words) {
+  std::ofstream docs(path, std::ios::binary);
+  std::string line;  // reused
+  for (size_t id = 0; id < g.refs_of.size(); ++id) {
+    if (g.refs_of[id].empty()) continue;
+    merge::ImageDocument d = make_document(g.caps_of[id], g.refs_of[id]);
+    line.clear();
+    merge::append_document_json(d, line);  // to_json(d).dump(), without the Json tree
+    line.push_back('\n');
+    docs.write(line.data(), static_cast<std::streamsize>(line.size()));
     words.add(d);
   }
   if (!docs.flush()) throw std::runtime_error("cannot write documents.jsonl");
-  truth.documents = words.ids.size();
-  truth.queries = judge_queries(words);
+}
+
+std::vector<std::vector<std::string>> near_duplicates(const std::vector<Cap>& caps) {
   std::map<int, std::set<std::string_view>> families;
   for (const Cap& c : caps)
     if (c.asset->family >= 0) families[c.asset->family].insert(c.digest);
+  std::vector<std::vector<std::string>> out;
   for (const auto& [f, digests] : families)
-    if (digests.size() > 1) truth.near_duplicates.emplace_back(digests.begin(), digests.end());
-  std::sort(truth.near_duplicates.begin(), truth.near_duplicates.end());
+    if (digests.size() > 1) out.emplace_back(digests.begin(), digests.end());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+Truth compute_truth(const World& w, const WriteResult& written, const std::string& dir) {
+  Keys keys = keys_of(w);
+  Truth truth;
+  std::vector<Cap> caps = image_captures(w, written, keys, truth.too_large);
+  PageRefs pages = page_refs(w, written);
+  Grouped g = group(caps, pages.refs, keys);
+  WordIndex words;
+  write_documents(g, truth_dir(dir) / "documents.jsonl", words);
+  truth.documents = words.documents();
+  truth.queries = words.judge_queries();
+  truth.near_duplicates = near_duplicates(caps);
   return truth;
 }
 

@@ -23,6 +23,16 @@ std::pair<int, int> png_size(const std::string& b) {
   return {static_cast<int>(img.width), static_cast<int>(img.height)};
 }
 
+std::vector<uint8_t> png_rgb(const std::string& b) {
+  png_image img{};
+  img.version = PNG_IMAGE_VERSION;
+  if (!png_image_begin_read_from_memory(&img, b.data(), b.size())) return {};
+  img.format = PNG_FORMAT_RGB;
+  std::vector<uint8_t> pixels(PNG_IMAGE_SIZE(img));
+  if (!png_image_finish_read(&img, nullptr, pixels.data(), 0, nullptr)) return {};
+  return pixels;
+}
+
 std::pair<int, int> jpeg_size(const std::string& b) {
   jpeg_decompress_struct c;
   jpeg_error_mgr e;
@@ -71,6 +81,14 @@ TEST(SampleImages, PngDecodesWithDeclaredSize) {
   auto img = make_image(kConcept, 123, 77, ImageFormat::png);
   EXPECT_EQ(img.mime, "image/png");
   EXPECT_EQ(png_size(img.bytes), std::make_pair(123, 77));
+}
+
+TEST(SampleImages, PngWithUpFilterHoldsTheSamePixels) {
+  Canvas c = render(kConcept, 160, 90);
+  std::string adaptive = encode_png(c), up = encode_png(c, PngFilters::up);
+  EXPECT_NE(adaptive, up);
+  EXPECT_EQ(png_rgb(up), c.pixels);
+  EXPECT_EQ(png_rgb(adaptive), c.pixels);
 }
 
 TEST(SampleImages, JpegDecodesWithDeclaredSize) {
