@@ -32,20 +32,29 @@ void link_or_copy(const fs::path& from, const fs::path& to) {
 }  // namespace
 
 CompactReport compact_index(const fs::path& from, const fs::path& to) {
+  return compact_index(std::vector<fs::path>{from}, to);
+}
+
+CompactReport compact_index(const std::vector<fs::path>& from, const fs::path& to) {
   if (fs::exists(to)) throw std::runtime_error(to.string() + " already exists");
-  if (!fs::exists(from / "iamglass")) throw std::runtime_error(from.string() + " is not an index");
+  if (from.empty()) throw std::runtime_error("nothing to compact into " + to.string());
   fs::path partial = to;
   partial += ".partial";
   fs::remove_all(partial);
   CompactReport report;
   {
-    Xapian::Database db(from.string());
+    Xapian::Database db;
+    for (const fs::path& source : from) {
+      if (!fs::exists(source / "iamglass"))
+        throw std::runtime_error(source.string() + " is not an index");
+      db.add_database(Xapian::Database(source.string()));
+      report.bytes_before += table_bytes(source);
+    }
     report.documents = db.get_doccount();
     db.compact(partial.string());
   }
-  for (const auto& e : fs::directory_iterator(from))
+  for (const auto& e : fs::directory_iterator(from.front()))
     if (!is_table_file(e.path())) link_or_copy(e.path(), partial / e.path().filename());
-  report.bytes_before = table_bytes(from);
   report.bytes_after = table_bytes(partial);
   fs::rename(partial, to);
   return report;

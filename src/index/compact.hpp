@@ -5,6 +5,7 @@
 // The copy appears under its final name only once complete; the source is never changed.
 #include <cstdint>
 #include <filesystem>
+#include <vector>
 
 namespace strata::index {
 
@@ -16,5 +17,9 @@ struct CompactReport {
 
 // Throws std::runtime_error when `to` exists or `from` is not an index.
 CompactReport compact_index(const std::filesystem::path& from, const std::filesystem::path& to);
+// Merges several indexes (shards with distinct document ids) into one compacted index `to`,
+// their docids renumbered; the files beside the tables come from the first.
+CompactReport compact_index(const std::vector<std::filesystem::path>& from,
+                            const std::filesystem::path& to);
 
 }  // namespace strata::index

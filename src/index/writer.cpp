@@ -9,9 +9,6 @@
 namespace strata::index {
 namespace {
 
-// Documents the stored-data dictionary is trained on: zstd wants ~100x the dictionary size.
-constexpr size_t kDictionarySamples = 4000;
-
 Xapian::WritableDatabase open_index(const std::filesystem::path& dir) {
   Xapian::WritableDatabase db(dir.string(), Xapian::DB_CREATE_OR_OPEN);
   const std::string schema = db.get_metadata(std::string(kMetaSchema));
@@ -63,6 +60,14 @@ void IndexWriter::cancel() {
   stored_ = StoredData(db_);
   samples_.clear();
   sampled_.clear();
+}
+
+void IndexWriter::use_dictionary_of(const IndexWriter& other) {
+  const std::string dictionary = other.db_.get_metadata(std::string(kMetaDictionary));
+  if (dictionary.empty() || has_dictionary() || in_batch_) return;
+  db_.set_metadata(std::string(kMetaDictionary), dictionary);
+  db_.commit();
+  stored_ = StoredData(db_);
 }
 
 void IndexWriter::register_archive(const std::string& file) {
