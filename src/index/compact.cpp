@@ -9,6 +9,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
+constexpr const char* kTermlistTable = "termlist.glass";
+
 bool is_table_file(const fs::path& p) {
   const std::string name = p.filename().string();
   return p.extension() == ".glass" || name == "iamglass" || name == "flintlock" ||
@@ -31,8 +33,17 @@ void link_or_copy(const fs::path& from, const fs::path& to) {
 
 }  // namespace
 
-CompactReport compact_index(const fs::path& from, const fs::path& to) {
-  return compact_index(std::vector<fs::path>{from}, to);
+CompactReport compact_index(const fs::path& from, const fs::path& to, CompactMode mode) {
+  CompactReport report = compact_index(std::vector<fs::path>{from}, to);
+  if (mode == CompactMode::serving) {
+    report.bytes_after -= fs::file_size(to / kTermlistTable);
+    fs::remove(to / kTermlistTable);  // as constants.h says: the copy then has no termlist
+  }
+  return report;
+}
+
+bool is_serving_copy(const fs::path& dir) {
+  return fs::exists(dir / "iamglass") && !fs::exists(dir / kTermlistTable);
 }
 
 CompactReport compact_index(const std::vector<fs::path>& from, const fs::path& to) {

@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "index/compact.hpp"
 #include "index/schema.hpp"
 #include "merge/merge_into.hpp"
 
@@ -10,6 +11,10 @@ namespace strata::index {
 namespace {
 
 Xapian::WritableDatabase open_index(const std::filesystem::path& dir) {
+  if (is_serving_copy(dir))
+    throw std::runtime_error("index " + dir.string() +
+                             " is a read-only serving copy (strata compact --serving, no "
+                             "termlist): write to the index it was copied from");
   Xapian::WritableDatabase db(dir.string(), Xapian::DB_CREATE_OR_OPEN);
   const std::string schema = db.get_metadata(std::string(kMetaSchema));
   if (schema.empty()) {
