@@ -8,6 +8,7 @@
 #include "index/schema.hpp"
 #include "index/stored_data.hpp"
 #include "index/writer.hpp"
+#include "numbered_document.hpp"
 #include "testing/shared_data.hpp"
 
 namespace strata::index {
@@ -15,15 +16,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-merge::ImageDocument doc(int i) {
-  merge::ImageDocument d;
-  d.id = d.imgDigest = "digest-" + std::to_string(i);
-  d.imgUrl = "http://x.pt/imagens/" + std::to_string(i) + ".png";
-  d.imgCrawlTimestamp = d.imgCrawlTimestampLatest = "20100101000000";
-  d.imgAlt = {"farol da barra " + std::to_string(i)};
-  d.collection = {"c1"};
-  return d;
-}
+auto doc = testing::numbered_document;
 
 TEST(Compact, CopyHasEveryDocumentAndTheFilesBesideTheTablesAndIsSmaller) {
   const fs::path dir = strata::testing::scratch_dir();

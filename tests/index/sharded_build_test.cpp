@@ -4,6 +4,7 @@
 #include <xapian.h>
 
 #include "index/schema.hpp"
+#include "numbered_document.hpp"
 #include "testing/shared_data.hpp"
 
 namespace strata::index {
@@ -11,23 +12,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-merge::ImageDocument doc(uint64_t i) {
-  merge::ImageDocument d;
-  d.id = d.imgDigest = "digest-" + std::to_string(i);
-  d.imgUrl = "http://x.pt/imagens/" + std::to_string(i) + ".png";
-  d.imgCrawlTimestamp = d.imgCrawlTimestampLatest = "20100101000000";
-  d.imgAlt = {"farol da barra " + std::to_string(i)};
-  d.collection = {"c1"};
-  return d;
-}
+using testing::numbered_document;
 
 TEST(ShardedBuild, ShardsMergeIntoOneIndexSharingTheDictionary) {
-  const fs::path dir = strata::testing::scratch_dir();
   const uint64_t n = IndexWriter::kDictionarySamples * 3;
+  const fs::path dir = strata::testing::scratch_dir();
   ShardedBuild options;
   options.jobs = 3;
   options.commit_every = 2500;
-  build_sharded(dir / "index", n, doc, options);
+  build_sharded(dir / "index", n, numbered_document, options);
   EXPECT_FALSE(fs::exists(dir / "index.shard-0"));
   EXPECT_FALSE(fs::exists(dir / "index.shard-2"));
   Xapian::Database db((dir / "index").string());
@@ -37,9 +30,9 @@ TEST(ShardedBuild, ShardsMergeIntoOneIndexSharingTheDictionary) {
   IndexWriter reopened(dir / "index");
   ASSERT_TRUE(reopened.has_dictionary());
   for (uint64_t i : {uint64_t{0}, n / 2, n - 1}) {  // one document of each shard
-    auto got = reopened.get(doc(i).id);
+    auto got = reopened.get(numbered_document(i).id);
     ASSERT_TRUE(got) << i;
-    EXPECT_EQ(got->imgUrl, doc(i).imgUrl);
+    EXPECT_EQ(got->imgUrl, numbered_document(i).imgUrl);
   }
 }
 
@@ -47,10 +40,10 @@ TEST(ShardedBuild, FewDocumentsGoIntoOneShardAndAnExistingTargetIsRefused) {
   const fs::path dir = strata::testing::scratch_dir();
   ShardedBuild options;
   options.jobs = 4;
-  build_sharded(dir / "index", 10, doc, options);
+  build_sharded(dir / "index", 10, numbered_document, options);
   EXPECT_FALSE(fs::exists(dir / "index.shard-1"));
   EXPECT_EQ(Xapian::Database((dir / "index").string()).get_doccount(), 10u);
-  EXPECT_THROW(build_sharded(dir / "index", 10, doc, options), std::runtime_error);
+  EXPECT_THROW(build_sharded(dir / "index", 10, numbered_document, options), std::runtime_error);
 }
 
 }  // namespace
