@@ -18,7 +18,7 @@ using DocumentAt = std::function<merge::ImageDocument(uint64_t)>;
 struct ShardedBuild {
   unsigned jobs = 1;
   uint64_t commit_every = 10'000;
-  ModerateFn moderate;  // none if empty
+  ModerateFn moderate;  // none if empty; called from every thread, so it must be thread-safe
 };
 
 // Writes documents [0, count) into a new index `to` (throws when it exists). The shards live
