@@ -10,7 +10,7 @@ namespace strata::index {
 
 inline constexpr std::string_view kSchemaVersion = "4";
 
-// Ranked text fields, one combined field (docs/search.md, "Index layout"). Every word is
+// Ranked text fields, one combined field (docs/search.md, "Analysis"). Every word is
 // indexed as
 //   <exact>   wdf x weight, positional: BM25F matching and scoring, and the phrase boosts;
 //             each field's positions lie in a range of their own, so phrases never span two

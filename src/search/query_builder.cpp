@@ -11,10 +11,9 @@ namespace {
 using index::Token;
 using Q = Xapian::Query;
 
-std::string cat(std::string_view a, std::string_view b, std::string_view c = {}) {
+std::string cat(std::string_view a, std::string_view b) {
   std::string s(a);
   s += b;
-  s += c;
   return s;
 }
 
