@@ -1,5 +1,6 @@
 // `strata compact --index DIR --out NEWDIR`: writes a compacted copy of an index (after a bulk
-// load the tables shrink by about 30 %). Swap the folders while no server uses them.
+// load the tables shrink by about 30 %); --serving also drops the termlist table (a read-only
+// copy to serve). Swap the folders while no server uses them.
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -13,11 +14,13 @@ namespace {
 
 struct CompactCommand {
   std::string index, out;
+  bool serving = false;
 };
 
 int run(const CompactCommand& cmd) {
   try {
-    const index::CompactReport r = index::compact_index(cmd.index, cmd.out);
+    const index::CompactReport r = index::compact_index(
+        cmd.index, cmd.out, cmd.serving ? index::CompactMode::serving : index::CompactMode::full);
     std::fprintf(stderr, "compacted %llu documents into %s: %.1f MB -> %.1f MB of tables\n",
                  static_cast<unsigned long long>(r.documents), cmd.out.c_str(),
                  static_cast<double>(r.bytes_before) / 1e6,
@@ -36,6 +39,8 @@ const bool registered = cli::register_command(
       app.add_option("-i,--index", cmd->index, "index folder")->required();
       app.add_option("-o,--out", cmd->out, "new folder for the compacted copy (must not exist)")
           ->required();
+      app.add_flag("--serving", cmd->serving,
+                   "read-only serving copy without the termlist table (writers refuse it)");
       return [cmd] { return run(*cmd); };
     });
 

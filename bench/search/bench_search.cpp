@@ -1,5 +1,6 @@
 // bench_search [--docs N] [--work DIR] [--queries FILE] [--subset N] [--http-queries N]
 //              [--sample-scale SCALE] [--new-connections] [--compact] [--reuse] [--build-only]
+//              [--jobs N] [--batch N] [--no-fts5]
 // Builds an N-document image index (default 1M; --docs 10000000 for the 10M run) from the
 // sample generator's text model through the real index code, and the same documents into
 // SQLite FTS5; reports build rate and bytes per document (--compact: also after a Xapian
@@ -9,6 +10,7 @@
 // all). Last, it writes a sample archive (`strata sample`, --sample-scale, default demo) and
 // measures the ranking quality on its judged queries. docs/BENCHMARKS.md, "Search".
 #include <httplib.h>
+#include <sys/resource.h>
 #include <CLI/CLI.hpp>
 
 #include <atomic>
@@ -22,6 +24,7 @@
 #include "corpus.hpp"
 #include "fts5.hpp"
 #include "index/compact.hpp"
+#include "index/sharded_build.hpp"
 #include "index/writer.hpp"
 #include "load.hpp"
 #include "quality.hpp"
@@ -47,10 +50,11 @@ struct Config {
   bool new_connections = false;
   bool compact = false;
   bool build_only = false;
+  bool fts5 = true;
   uint64_t seed = 1;
+  uint64_t batch = 10'000;  // documents per transaction
+  unsigned jobs = 1;        // index shards built in parallel, then merged
 };
-
-constexpr uint64_t kBatch = 100'000;  // documents per transaction
 
 uint64_t bytes_of(const fs::path& p) {
   if (fs::is_regular_file(p)) return fs::file_size(p);
@@ -60,20 +64,39 @@ uint64_t bytes_of(const fs::path& p) {
   return sum;
 }
 
-// Feeds documents [0, n) to `add` in transactions; prints docs/s and bytes/doc.
+// CPU seconds (user + sys) of the whole process so far.
+double cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  auto s = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec * 1e-6; };
+  return s(u.ru_utime) + s(u.ru_stime);
+}
+
+// Runs `build_all`; prints docs/s (wall), CPU per document and bytes/doc.
 void build(const char* what, const fs::path& path, uint64_t n,
-           const std::function<void(uint64_t, uint64_t)>& add_range) {
-  auto t0 = std::chrono::steady_clock::now();
-  for (uint64_t from = 0; from < n; from += kBatch) {
-    add_range(from, std::min(n, from + kBatch));
+           const std::function<void()>& build_all) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const double cpu0 = cpu_seconds();
+  build_all();
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double cpu = cpu_seconds() - cpu0, docs = static_cast<double>(n);
+  std::printf(
+      "%s build: %llu docs in %.1f s = %.0f docs/s; CPU %.1f s = %.3f ms/doc; %.0f bytes/doc\n",
+      what, static_cast<unsigned long long>(n), s, docs / s, cpu, cpu * 1e3 / docs,
+      static_cast<double>(bytes_of(path)) / docs);
+  std::fflush(stdout);
+}
+
+// Feeds documents [0, n) to `add_range` in transactions of `batch`, with progress on stderr.
+void in_batches(const char* what, uint64_t n, uint64_t batch,
+                const std::function<void(uint64_t, uint64_t)>& add_range) {
+  for (uint64_t from = 0; from < n; from += batch) {
+    add_range(from, std::min(n, from + batch));
     std::fprintf(stderr, "\r%s: %llu / %llu", what,
-                 static_cast<unsigned long long>(std::min(n, from + kBatch)),
+                 static_cast<unsigned long long>(std::min(n, from + batch)),
                  static_cast<unsigned long long>(n));
   }
-  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("\n%s build: %llu docs in %.1f s = %.0f docs/s; %.0f bytes/doc\n", what,
-              static_cast<unsigned long long>(n), s, static_cast<double>(n) / s,
-              static_cast<double>(bytes_of(path)) / static_cast<double>(n));
+  std::fprintf(stderr, "\n");
 }
 
 // Bytes per document of each Xapian table (postlist holds the value streams too).
@@ -86,22 +109,33 @@ void report_tables(const char* what, const fs::path& dir, uint64_t n) {
   std::printf(" bytes/doc\n");
 }
 
-void build_xapian(const fs::path& dir, uint64_t n, const Corpus& corpus) {
-  index::IndexWriter writer(dir);
-  build("xapian", dir, n, [&](uint64_t from, uint64_t to) {
-    writer.begin();
-    for (uint64_t i = from; i < to; ++i) writer.add(corpus.document(i));
-    writer.commit();
-  });
+// The index is the shards' merge, compacted (index/sharded_build.hpp).
+void build_xapian(const fs::path& dir, uint64_t n, const Config& c, const Corpus& corpus) {
+  index::ShardedBuild options;
+  options.jobs = c.jobs;
+  options.commit_every = c.batch;
+  std::atomic<uint64_t> done{0};
+  const auto t0 = std::chrono::steady_clock::now();
+  auto document = [&](uint64_t i) {
+    if (++done % 100'000 == 0)
+      std::fprintf(stderr, "xapian: %llu / %llu documents, %.0f s, CPU %.0f s\n",
+                   static_cast<unsigned long long>(done.load()), static_cast<unsigned long long>(n),
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                   cpu_seconds());
+    return corpus.document(i);
+  };
+  build("xapian", dir, n, [&] { index::build_sharded(dir, n, document, options); });
   report_tables("xapian", dir, n);
 }
 
 void build_fts5(const fs::path& file, uint64_t n, const Corpus& corpus) {
   Fts5 fts(file.string());
-  build("fts5", file, n, [&](uint64_t from, uint64_t to) {
-    fts.begin();
-    for (uint64_t i = from; i < to; ++i) fts.add(corpus.document(i));
-    fts.commit();
+  build("fts5", file, n, [&] {
+    in_batches("fts5", n, 100'000, [&](uint64_t from, uint64_t to) {
+      fts.begin();
+      for (uint64_t i = from; i < to; ++i) fts.add(corpus.document(i));
+      fts.commit();
+    });
   });
 }
 
@@ -171,6 +205,10 @@ void run_http(const fs::path& dir, const std::vector<std::string>& qs, bool keep
 void compare_in_process(const fs::path& dir, const fs::path& fts_file,
                         const std::vector<std::string>& qs) {
   Latency bm25f = in_process(dir, qs);
+  if (fts_file.empty()) {
+    std::printf("in-process strata (bm25f): %s\n", describe(bm25f).c_str());
+    return;
+  }
   Fts5 fts(fts_file.string());
   Latency sqlite = run_load(qs.size(), 1, [&](size_t i, int) { fts.search(qs[i], 50); });
   std::printf("in-process strata (bm25f): %s\n", describe(bm25f).c_str());
@@ -206,6 +244,9 @@ int main(int argc, char** argv) {
   app.add_flag("--reuse", c.reuse, "keep existing indexes of the same size");
   app.add_flag("--build-only", c.build_only, "stop after building (and compacting) the index");
   app.add_option("--seed", c.seed, "generator seed");
+  app.add_option("--batch", c.batch, "documents per index transaction");
+  app.add_flag("!--no-fts5", c.fts5, "skip SQLite FTS5 (its build and comparison)");
+  app.add_option("--jobs", c.jobs, "index shards built in parallel threads, then merged");
   CLI11_PARSE(app, argc, argv);
 
   const std::vector<std::string> queries = read_queries(c.queries);
@@ -216,17 +257,17 @@ int main(int argc, char** argv) {
   const Corpus corpus(queries, c.seed);
   const std::string n = std::to_string(c.docs);
   const fs::path dir = fs::path(c.work) / ("index-" + n);
-  const fs::path fts_file = fs::path(c.work) / ("fts5-" + n + ".sqlite");
+  const fs::path fts_file = c.fts5 ? fs::path(c.work) / ("fts5-" + n + ".sqlite") : fs::path();
   std::printf("%llu documents, vocabulary %zu query-log words, %zu queries\n",
               static_cast<unsigned long long>(c.docs), corpus.vocabulary_size(), queries.size());
   fs::create_directories(c.work);
   if (!c.reuse || !fs::exists(dir)) {
     fs::remove_all(dir);
-    build_xapian(dir, c.docs, corpus);
+    build_xapian(dir, c.docs, c, corpus);
   }
   if (c.compact) report_compacted(dir, c.docs);
   if (c.build_only) return 0;
-  if (!c.reuse || !fs::exists(fts_file)) {
+  if (c.fts5 && (!c.reuse || !fs::exists(fts_file))) {
     fs::remove(fts_file);
     build_fts5(fts_file, c.docs, corpus);
   }

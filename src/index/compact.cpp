@@ -9,6 +9,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
+constexpr const char* kTermlistTable = "termlist.glass";
+
 bool is_table_file(const fs::path& p) {
   const std::string name = p.filename().string();
   return p.extension() == ".glass" || name == "iamglass" || name == "flintlock" ||
@@ -31,21 +33,39 @@ void link_or_copy(const fs::path& from, const fs::path& to) {
 
 }  // namespace
 
-CompactReport compact_index(const fs::path& from, const fs::path& to) {
+CompactReport compact_index(const fs::path& from, const fs::path& to, CompactMode mode) {
+  CompactReport report = compact_index(std::vector<fs::path>{from}, to);
+  if (mode == CompactMode::serving) {
+    report.bytes_after -= fs::file_size(to / kTermlistTable);
+    fs::remove(to / kTermlistTable);  // as constants.h says: the copy then has no termlist
+  }
+  return report;
+}
+
+bool is_serving_copy(const fs::path& dir) {
+  return fs::exists(dir / "iamglass") && !fs::exists(dir / kTermlistTable);
+}
+
+CompactReport compact_index(const std::vector<fs::path>& from, const fs::path& to) {
   if (fs::exists(to)) throw std::runtime_error(to.string() + " already exists");
-  if (!fs::exists(from / "iamglass")) throw std::runtime_error(from.string() + " is not an index");
+  if (from.empty()) throw std::runtime_error("nothing to compact into " + to.string());
   fs::path partial = to;
   partial += ".partial";
   fs::remove_all(partial);
   CompactReport report;
   {
-    Xapian::Database db(from.string());
+    Xapian::Database db;
+    for (const fs::path& source : from) {
+      if (!fs::exists(source / "iamglass"))
+        throw std::runtime_error(source.string() + " is not an index");
+      db.add_database(Xapian::Database(source.string()));
+      report.bytes_before += table_bytes(source);
+    }
     report.documents = db.get_doccount();
     db.compact(partial.string());
   }
-  for (const auto& e : fs::directory_iterator(from))
+  for (const auto& e : fs::directory_iterator(from.front()))
     if (!is_table_file(e.path())) link_or_copy(e.path(), partial / e.path().filename());
-  report.bytes_before = table_bytes(from);
   report.bytes_after = table_bytes(partial);
   fs::rename(partial, to);
   return report;

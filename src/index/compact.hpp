@@ -5,6 +5,7 @@
 // The copy appears under its final name only once complete; the source is never changed.
 #include <cstdint>
 #include <filesystem>
+#include <vector>
 
 namespace strata::index {
 
@@ -14,7 +15,19 @@ struct CompactReport {
   uint64_t bytes_after = 0;
 };
 
+// A serving copy has no termlist table (Xapian's DB_NO_TERMLIST, about a quarter smaller):
+// searches, replay and facets work on it, but no document can be replaced, so writers refuse
+// it. Keep the full index to add collections to, and make a new serving copy after each.
+enum class CompactMode { full, serving };
+
 // Throws std::runtime_error when `to` exists or `from` is not an index.
-CompactReport compact_index(const std::filesystem::path& from, const std::filesystem::path& to);
+CompactReport compact_index(const std::filesystem::path& from, const std::filesystem::path& to,
+                            CompactMode mode = CompactMode::full);
+// Merges several indexes (shards with distinct document ids) into one compacted index `to`,
+// their docids renumbered; the files beside the tables come from the first.
+CompactReport compact_index(const std::vector<std::filesystem::path>& from,
+                            const std::filesystem::path& to);
+
+bool is_serving_copy(const std::filesystem::path& dir);
 
 }  // namespace strata::index

@@ -25,15 +25,19 @@ std::string term(std::string_view prefix, std::string_view word) {
   return t;
 }
 
-void index_values(Xapian::Document& xd, const TextField& f, const std::vector<std::string>& vals) {
-  Xapian::termpos pos = 1;
+void index_values(Xapian::Document& xd, size_t field, const std::vector<std::string>& vals) {
+  const unsigned weight = kTextFields[field].weight;
+  Xapian::termpos pos = 1 + static_cast<Xapian::termpos>(field) * kFieldPositions;
+  const Xapian::termpos end = pos + kFieldPositions;
   for (const std::string& value : vals) {
     for (const Token& tok : analyze(value)) {
-      xd.add_posting(term(f.prefix, tok.exact), pos++);
-      xd.add_term(tok.exact, f.weight);
-      if (!tok.stop) xd.add_term(term(prefix::stem, tok.stem), f.weight);
+      if (pos < end)
+        xd.add_posting(tok.exact, pos++, weight);
+      else
+        xd.add_term(tok.exact, weight);
+      if (!tok.stop) xd.add_term(term(prefix::stem, tok.stem), weight);
     }
-    pos += kValueGap;
+    pos = std::min(end, pos + kValueGap);
   }
 }
 
@@ -162,7 +166,8 @@ bool parse_document_data(const std::string& data, merge::ImageDocument& doc, Mod
 
 Xapian::Document build_document(const merge::ImageDocument& doc, const Moderation& m) {
   Xapian::Document xd;
-  for (const TextField& f : kTextFields) index_values(xd, f, field_values(doc, f.name));
+  for (size_t k = 0; k < kTextFields.size(); ++k)
+    index_values(xd, k, field_values(doc, kTextFields[k].name));
   add_values(xd, doc, m);
   add_filter_terms(xd, doc, m);
   xd.set_data(document_data(doc, m));

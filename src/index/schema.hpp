@@ -8,27 +8,30 @@
 
 namespace strata::index {
 
-inline constexpr std::string_view kSchemaVersion = "3";
+inline constexpr std::string_view kSchemaVersion = "4";
 
-// Ranked text fields. Every word is indexed twice (docs/search.md):
-//   <prefix><exact>      positional, all words (stop words too) -> per-field phrase boosts
-//   <exact> / Z<stem>    one combined field, wdf x weight         -> BM25F matching and scoring
-//                        (no Z<stem> for stop words)
+// Ranked text fields, one combined field (docs/search.md, "Analysis"). Every word is
+// indexed as
+//   <exact>   wdf x weight, positional: BM25F matching and scoring, and the phrase boosts;
+//             each field's positions lie in a range of their own, so phrases never span two
+//   Z<stem>   wdf x weight (no Z<stem> for stop words): BM25F matching of other word forms
 struct TextField {
-  std::string_view name;    // ImageDocument / V1 field name
-  std::string_view prefix;  // Xapian term prefix
-  unsigned weight;          // Arquivo's qf boost
+  std::string_view name;  // ImageDocument / V1 field name
+  unsigned weight;        // Arquivo's qf boost
 };
 
 inline constexpr std::array<TextField, 6> kTextFields{{
-    {"imgTitle", "XT", 4},
-    {"imgAlt", "XA", 3},
-    {"imgCaption", "XC", 3},
-    {"imgUrlTokens", "XU", 2},
-    {"pageTitle", "XP", 1},
-    {"pageUrlTokens", "XQ", 1},
+    {"imgTitle", 4},
+    {"imgAlt", 3},
+    {"imgCaption", 3},
+    {"imgUrlTokens", 2},
+    {"pageTitle", 1},
+    {"pageUrlTokens", 1},
 }};
 
+// Positions of field k are [1 + k * kFieldPositions, 1 + (k + 1) * kFieldPositions); words
+// beyond a field's range are indexed without a position.
+inline constexpr Xapian::termpos kFieldPositions = 1u << 20;
 // Gap between the values of a multi-valued field, so phrases never span two values.
 inline constexpr Xapian::termpos kValueGap = 100;
 

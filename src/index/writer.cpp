@@ -3,16 +3,18 @@
 #include <stdexcept>
 #include <vector>
 
+#include "index/compact.hpp"
 #include "index/schema.hpp"
 #include "merge/merge_into.hpp"
 
 namespace strata::index {
 namespace {
 
-// Documents the stored-data dictionary is trained on: zstd wants ~100x the dictionary size.
-constexpr size_t kDictionarySamples = 4000;
-
 Xapian::WritableDatabase open_index(const std::filesystem::path& dir) {
+  if (is_serving_copy(dir))
+    throw std::runtime_error("index " + dir.string() +
+                             " is a read-only serving copy (strata compact --serving, no "
+                             "termlist): write to the index it was copied from");
   Xapian::WritableDatabase db(dir.string(), Xapian::DB_CREATE_OR_OPEN);
   const std::string schema = db.get_metadata(std::string(kMetaSchema));
   if (schema.empty()) {
@@ -63,6 +65,14 @@ void IndexWriter::cancel() {
   stored_ = StoredData(db_);
   samples_.clear();
   sampled_.clear();
+}
+
+void IndexWriter::use_dictionary_of(const IndexWriter& other) {
+  const std::string dictionary = other.db_.get_metadata(std::string(kMetaDictionary));
+  if (dictionary.empty() || has_dictionary() || in_batch_) return;
+  db_.set_metadata(std::string(kMetaDictionary), dictionary);
+  db_.commit();
+  stored_ = StoredData(db_);
 }
 
 void IndexWriter::register_archive(const std::string& file) {

@@ -27,6 +27,9 @@ enum class AddOutcome { added, merged, unchanged };
 
 class IndexWriter {
  public:
+  // Documents the stored-data dictionary is trained on: zstd wants ~100x the dictionary size.
+  static constexpr uint64_t kDictionarySamples = 4000;
+
   // Opens (creating if needed) the index at `dir`.
   explicit IndexWriter(const std::filesystem::path& dir, MergeFn merge = default_merge());
   ~IndexWriter();
@@ -55,6 +58,11 @@ class IndexWriter {
     db_.set_metadata(key, value);
   }
   Xapian::doccount size() const { return db_.get_doccount(); }
+
+  bool has_dictionary() const { return stored_.has_dictionary(); }
+  // Makes a new, empty index compress with `other`'s dictionary (shards merged later must
+  // share one); does nothing when this index has a dictionary or `other` has none.
+  void use_dictionary_of(const IndexWriter& other);
 
  private:
   void register_archive(const std::string& file);

@@ -8,15 +8,12 @@
 namespace strata::search {
 namespace {
 
-using index::kTextFields;
-using index::TextField;
 using index::Token;
 using Q = Xapian::Query;
 
-std::string cat(std::string_view a, std::string_view b, std::string_view c = {}) {
+std::string cat(std::string_view a, std::string_view b) {
   std::string s(a);
   s += b;
-  s += c;
   return s;
 }
 
@@ -34,21 +31,13 @@ Q word_query(const Token& t, bool exact_only) {
   return Q(Q::OP_OR, Q(cat(index::prefix::stem, t.stem)), exact);
 }
 
-Q phrase_in(const std::vector<Token>& toks, size_t from, size_t n, std::string_view prefix,
-            Xapian::termcount window) {
-  std::vector<Q> terms;
-  for (size_t i = from; i < from + n; ++i) terms.emplace_back(cat(prefix, toks[i].exact));
-  return Q(Q::OP_PHRASE, terms.begin(), terms.end(), window);
-}
-
-// Phrase over every field, each scaled by boost x field weight (boost 1 for a plain phrase).
+// Phrase in the combined field, scaled by boost (1 for a plain phrase); its weight is its
+// words' BM25F weight, so the field weights apply. Fields' positions never meet (index/schema).
 Q phrase_query(const std::vector<Token>& toks, size_t from, size_t n, unsigned slop, double boost) {
-  std::vector<Q> per_field;
-  for (const TextField& field : kTextFields)
-    per_field.emplace_back(Q::OP_SCALE_WEIGHT,
-                           phrase_in(toks, from, n, field.prefix, Xapian::termcount(n + slop)),
-                           boost * field.weight);
-  return Q(Q::OP_OR, per_field.begin(), per_field.end());
+  std::vector<Q> terms;
+  for (size_t i = from; i < from + n; ++i) terms.emplace_back(toks[i].exact);
+  Q phrase(Q::OP_PHRASE, terms.begin(), terms.end(), Xapian::termcount(n + slop));
+  return boost == 1 ? phrase : Q(Q::OP_SCALE_WEIGHT, phrase, boost);
 }
 
 Q phrase_boosts(const std::vector<Token>& toks) {

@@ -5,7 +5,10 @@
 
 #include <fstream>
 
+#include "index/schema.hpp"
+#include "index/stored_data.hpp"
 #include "index/writer.hpp"
+#include "numbered_document.hpp"
 #include "testing/shared_data.hpp"
 
 namespace strata::index {
@@ -13,15 +16,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-merge::ImageDocument doc(int i) {
-  merge::ImageDocument d;
-  d.id = d.imgDigest = "digest-" + std::to_string(i);
-  d.imgUrl = "http://x.pt/imagens/" + std::to_string(i) + ".png";
-  d.imgCrawlTimestamp = d.imgCrawlTimestampLatest = "20100101000000";
-  d.imgAlt = {"farol da barra " + std::to_string(i)};
-  d.collection = {"c1"};
-  return d;
-}
+auto doc = testing::numbered_document;
 
 TEST(Compact, CopyHasEveryDocumentAndTheFilesBesideTheTablesAndIsSmaller) {
   const fs::path dir = strata::testing::scratch_dir();
@@ -45,6 +40,30 @@ TEST(Compact, CopyHasEveryDocumentAndTheFilesBesideTheTablesAndIsSmaller) {
   EXPECT_EQ(copy.get_doccount(), 4000u);
   IndexWriter reopened(to);
   EXPECT_EQ(reopened.get("digest-3999")->imgUrl, doc(3999).imgUrl);
+}
+
+TEST(Compact, ServingCopyHasNoTermlistAnswersQueriesAndWritersRefuseIt) {
+  const fs::path dir = strata::testing::scratch_dir();
+  const fs::path from = dir / "index", to = dir / "serving";
+  {
+    IndexWriter w(from);
+    for (int i = 0; i < 5000; ++i) w.add(doc(i));  // enough for the stored-data dictionary
+  }
+  const CompactReport r = compact_index(from, to, CompactMode::serving);
+  EXPECT_FALSE(fs::exists(to / "termlist.glass"));
+  EXPECT_TRUE(is_serving_copy(to));
+  EXPECT_FALSE(is_serving_copy(from));
+  Xapian::Database db(to.string());
+  Xapian::Enquire enquire(db);
+  const std::vector<Xapian::Query> words{Xapian::Query("farol"), Xapian::Query("da")};
+  enquire.set_query(Xapian::Query(Xapian::Query::OP_PHRASE, words.begin(), words.end(), 2));
+  const Xapian::MSet hits = enquire.get_mset(0, 10);
+  EXPECT_EQ(hits.get_matches_estimated(), 5000u);
+  const Xapian::Document first = hits.begin().get_document();
+  EXPECT_EQ(first.get_value(slot::timestamp), "20100101000000");
+  EXPECT_NE(StoredData(db).unpack(first.get_data()).find("farol da barra"), std::string::npos);
+  EXPECT_LT(r.bytes_after, compact_index(from, dir / "full").bytes_after);
+  EXPECT_THROW(IndexWriter{to}, std::runtime_error);
 }
 
 TEST(Compact, RefusesAnExistingTargetAndAFolderThatIsNoIndex) {

@@ -55,6 +55,43 @@ TEST(IndexWriter, CancelledBatchLeavesIndexAsBefore) {
   EXPECT_EQ(db.get_metadata(std::string(kMetaArchivePrefix) + "/archives/a.warc.gz"), "1");
 }
 
+TEST(IndexWriter, RefusesAnIndexOfAnotherSchemaVersion) {
+  auto dir = strata::testing::scratch_dir() / "idx";
+  {
+    Xapian::WritableDatabase old(dir.string(), Xapian::DB_CREATE);
+    old.set_metadata(std::string(kMetaSchema), "3");
+  }
+  try {
+    IndexWriter w(dir);
+    FAIL() << "a schema-3 index was opened for writing";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("schema version 3"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("new index directory"), std::string::npos) << e.what();
+  }
+}
+
+TEST(IndexWriter, FieldsKeepDisjointPositionsSoPhrasesNeverSpanTwo) {
+  auto dir = strata::testing::scratch_dir() / "idx";
+  merge::ImageDocument d = doc("a", "c1");
+  d.imgTitle = {"farol"};
+  d.imgAlt = {"barra"};
+  { IndexWriter(dir).add(d); }
+  Xapian::Database db(dir.string());
+  auto positions = [&](const std::string& t) {
+    return std::vector<Xapian::termpos>(db.positionlist_begin(1, t), db.positionlist_end(1, t));
+  };
+  EXPECT_EQ(positions("farol"), std::vector<Xapian::termpos>{1});
+  EXPECT_EQ(positions("barra"), std::vector<Xapian::termpos>{1 + kFieldPositions});
+  auto phrase_matches = [&](Xapian::termcount window) {
+    const std::vector<Xapian::Query> words{Xapian::Query("farol"), Xapian::Query("barra")};
+    Xapian::Enquire e(db);
+    e.set_query(Xapian::Query(Xapian::Query::OP_PHRASE, words.begin(), words.end(), window));
+    return e.get_mset(0, 10).size();
+  };
+  EXPECT_EQ(phrase_matches(2 * kFieldPositions), 1u);  // the fields are apart, not separate
+  EXPECT_EQ(phrase_matches(6), 0u);
+}
+
 TEST(IndexDocuments, IndexesJsonlCountsBadLinesAndIsIdempotent) {
   auto dir = strata::testing::scratch_dir();
   auto jsonl = dir / "docs.jsonl";
