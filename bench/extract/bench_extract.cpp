@@ -142,6 +142,7 @@ Pass phase_pass(const std::vector<fs::path>& files, bool timed) {
   std::string payload;
   Counters c;
   strata::extract::RefOptions ropts;
+  strata::extract::UrlKeys keys;
   for (const fs::path& p : files) {
     auto reader = ArchiveReader::open(p, {}, {});
     if (!reader->usable()) continue;
@@ -173,7 +174,7 @@ Pass phase_pass(const std::vector<fs::path>& files, bool timed) {
         t0 = cpu_now();
         strata::extract::PageInput in{rec.target_uri, rec.date,   "bench",  p.string(),
                                       rec.offset,     rec.length, text.utf8};
-        r.refs += strata::extract::extract_page_full(in, c, ropts).refs.size();
+        r.refs += strata::extract::extract_page_full(in, c, keys, ropts).refs.size();
         r.t_html += since(t0);
         // The parse alone, on the pages extraction parses (the rest the prescan skips). It
         // runs second, so both parses find the allocator equally warm.

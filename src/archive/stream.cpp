@@ -1,5 +1,6 @@
 #include "archive/stream.hpp"
 
+#include <libdeflate.h>
 #include <zlib.h>
 #include <zstd.h>
 
@@ -15,6 +16,11 @@ constexpr uint64_t kSeekSkip = 256 << 10;    // plain files: seek over longer sk
 constexpr size_t kMaxDictionary = 16 << 20;  // bigger "dictionaries" are treated as junk
 constexpr uint32_t kZstdMagic = 0xFD2FB528;
 constexpr uint32_t kZstdDictFrame = 0x184D2A5D;
+// Whole-member decoding: below this much buffered input the buffer is refilled before a
+// member is tried; a member is tried with the usual output room, then once with the large
+// room (longer members stream through zlib, so at most the large room is decoded twice).
+constexpr size_t kWholeMemberInput = kInputBlock / 4;
+constexpr size_t kWholeMemberLargeOutput = 4 << 20;
 
 uint32_t le32(const char* p) {
   uint32_t v;
@@ -27,9 +33,11 @@ uint32_t le32(const char* p) {
 struct Stream::Codecs {
   z_stream z{};
   bool z_ready = false;
+  libdeflate_decompressor* whole = nullptr;
   ZSTD_DCtx* zstd = nullptr;
   ~Codecs() {
     if (z_ready) inflateEnd(&z);
+    libdeflate_free_decompressor(whole);
     ZSTD_freeDCtx(zstd);
   }
 };
@@ -54,6 +62,7 @@ void Stream::detect_codec() {
     codec_ = Codec::gzip;
     inflateInit2(&codecs_->z, 31);
     codecs_->z_ready = true;
+    codecs_->whole = libdeflate_alloc_decompressor();
   } else if (n >= 4 && (le32(in_.data() + in_pos_) == kZstdMagic ||
                         (le32(in_.data() + in_pos_) & 0xFFFFFFF0u) == 0x184D2A50u)) {
     codec_ = Codec::zstd;
@@ -206,9 +215,36 @@ void Stream::member_failed(const char* kind, const std::string& detail) {
   }
 }
 
+// Most WARC members are one small record: libdeflate decodes a member that is wholly
+// buffered in one call, ~2x faster than zlib's streaming inflate, with no per-member state
+// to reset. It leaves the stream untouched when it fails (a member longer than the buffers,
+// a truncated or corrupt one), and zlib then decodes that member from its start and reports
+// what is wrong with it.
+bool Stream::decode_whole_member() {
+  if (!codecs_->whole) return false;
+  if (in_end_ - in_pos_ < kWholeMemberInput && !input_eof_) fill_input(kInputBlock);
+  for (size_t room : {kOutputStep, kWholeMemberLargeOutput}) {
+    grow_output(room);
+    size_t used_in = 0, used_out = 0;
+    auto rc =
+        libdeflate_gzip_decompress_ex(codecs_->whole, in_.data() + in_pos_, in_end_ - in_pos_,
+                                      out_.data() + end_, out_.size() - end_, &used_in, &used_out);
+    if (rc == LIBDEFLATE_SUCCESS) {
+      in_pos_ += used_in;
+      end_ += used_out;
+      members_.back().disk_end = compressed_position();
+      in_member_ = false;
+      return true;
+    }
+    if (rc != LIBDEFLATE_INSUFFICIENT_SPACE) return false;
+  }
+  return false;
+}
+
 bool Stream::decode_gzip_step() {
   if (!in_member_) {
     if (!start_member("\x1f\x8b", 2)) return false;
+    if (decode_whole_member()) return true;
     inflateReset(&codecs_->z);
   }
   // Without input left the decoder may still hold output: the member is truncated only when

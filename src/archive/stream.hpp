@@ -67,6 +67,7 @@ class Stream {
   bool fill_input(size_t need);
   void grow_output(size_t min_free);
   bool decode_gzip_step();
+  bool decode_whole_member();
   bool decode_zstd_step();
   bool start_member(const char* magic, size_t magic_len);
   bool handle_zstd_skippable();

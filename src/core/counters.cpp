@@ -5,13 +5,13 @@
 
 namespace strata {
 
-int64_t Counters::get(const std::string& name) const {
+int64_t Counters::get(std::string_view name) const {
   auto it = values_.find(name);
   return it == values_.end() ? 0 : it->second;
 }
 
 void Counters::merge(const Counters& other) {
-  for (const auto& [name, value] : other.values_) values_[name] += value;
+  for (const auto& [name, value] : other.values_) add(name, value);
 }
 
 Json Counters::to_json() const {

@@ -65,6 +65,7 @@ class RecordExtractor {
   const ExtractOptions& options_;
   std::ostream& out_;
   Counters& c_;
+  UrlKeys keys_;
 };
 
 bool RecordExtractor::describe(ImageCapture& img, std::string_view bytes, bool is_inline) {
@@ -105,7 +106,7 @@ void RecordExtractor::image(const Record& rec, const std::string& mime,
                             const std::string& payload) {
   ImageCapture img;
   img.imgUrl = rec.target_uri;
-  img.imgSurt = url::surt(rec.target_uri);
+  img.imgSurt = keys_.surt(rec.target_uri);
   img.timestamp = rec.date;
   img.collection = options_.collection;
   img.file = file_;
@@ -121,7 +122,7 @@ void RecordExtractor::image(const Record& rec, const std::string& mime,
 void RecordExtractor::revisit(const Record& rec, const std::string& mime) {
   ImageRevisit r;
   r.imgUrl = rec.target_uri;
-  r.imgSurt = url::surt(rec.target_uri);
+  r.imgSurt = keys_.surt(rec.target_uri);
   r.timestamp = rec.date;
   r.collection = options_.collection;
   r.file = file_;
@@ -129,7 +130,7 @@ void RecordExtractor::revisit(const Record& rec, const std::string& mime) {
   r.length = rec.length;
   r.warcDigest = rec.payload_digest;
   r.refersToUrl = rec.refers_to_target_uri;
-  if (!r.refersToUrl.empty()) r.refersToSurt = url::surt(r.refersToUrl);
+  if (!r.refersToUrl.empty()) r.refersToSurt = keys_.surt(r.refersToUrl);
   r.refersToDate = rec.refers_to_date;
   r.mimeReported = mime;
   c_.add("revisits_written");
@@ -166,7 +167,7 @@ void RecordExtractor::page(const Record& rec, const std::string& payload) {
   if (looks_mis_encoded(text.utf8)) c_.add("pages_text_mis_encoded");
   PageInput in{rec.target_uri, rec.date, options_.collection, file_, rec.offset,
                rec.length,     text.utf8};
-  PageExtraction pe = extract_page_full(in, c_, options_.refs);
+  PageExtraction pe = extract_page_full(in, c_, keys_, options_.refs);
   size_t next_inline = 0;
   for (const PageReference& ref : pe.refs) {
     out_ << to_jsonl(ref);

@@ -9,7 +9,7 @@ std::string inline_image_url(std::string_view data_uri) {
   return "hash:" + md5_hex(data_uri);
 }
 
-PageExtraction extract_page_full(const PageInput& in, Counters& counters,
+PageExtraction extract_page_full(const PageInput& in, Counters& counters, UrlKeys& keys,
                                  const RefOptions& options) {
   PageExtraction out;
   // Arquivo prepends http:// to page URLs without a scheme before resolving against them.
@@ -31,8 +31,8 @@ PageExtraction extract_page_full(const PageInput& in, Counters& counters,
       p.imgSurt = p.imgUrl;
       out.inline_uris.push_back(std::move(r.url));
     } else {
-      p.imgSurt = url::surt(r.url);
-      p.imgUrlTokens = url::url_tokens(r.url);
+      p.imgSurt = keys.surt(r.url);
+      p.imgUrlTokens = keys.tokens(r.url);
       p.imgUrl = std::move(r.url);
     }
     p.imgAlt = std::move(r.alt);
@@ -56,7 +56,8 @@ PageExtraction extract_page_full(const PageInput& in, Counters& counters,
 }
 
 std::vector<PageReference> extract_page(const PageInput& in, Counters& counters) {
-  return extract_page_full(in, counters).refs;
+  UrlKeys keys;
+  return extract_page_full(in, counters, keys).refs;
 }
 
 }  // namespace strata::extract

@@ -8,6 +8,7 @@
 #include "core/counters.hpp"
 #include "extract/html_refs.hpp"
 #include "extract/records.hpp"
+#include "extract/url_keys.hpp"
 
 namespace strata::extract {
 
@@ -33,7 +34,7 @@ struct PageExtraction {
   std::vector<std::string> inline_uris;
   int images_in_page = 0;
 };
-PageExtraction extract_page_full(const PageInput& in, Counters& counters,
+PageExtraction extract_page_full(const PageInput& in, Counters& counters, UrlKeys& keys,
                                  const RefOptions& options = {});
 
 std::vector<PageReference> extract_page(const PageInput& in, Counters& counters);

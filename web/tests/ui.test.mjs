@@ -123,7 +123,9 @@ describe('search page', { skip: reason || false }, () => {
     await results(page);
     const first = await page.locator('.tile').count();
     assert.ok(first >= 8);
-    for (let i = 0; i < 10 && await page.locator('.tile').count() < first + 16; i++) {
+    // Scroll until two more pages arrived; the deadline, not a count of tries, bounds it, so a
+    // loaded machine (slower page fetches) does not fail the test.
+    for (const end = Date.now() + 30000; Date.now() < end && await page.locator('.tile').count() < first + 16;) {
       await page.mouse.wheel(0, 5000);
       await page.waitForTimeout(300);
     }
@@ -201,7 +203,7 @@ describe('search page', { skip: reason || false }, () => {
       await page.waitForFunction((p) => {
         const u = new URL(location.href).searchParams;
         return Object.entries(p).every(([k, v]) => u.get(k) === v);
-      }, urlParams, { timeout: 5000 }).catch(() => assert.fail(`${sel}: URL ${page.url()}`));
+      }, urlParams, { timeout: 30000 }).catch(() => assert.fail(`${sel}: URL ${page.url()}`));
       const expected = (await api({ q: '', maxItems: 0, ...apiParams })).totalItems;
       if (expected === 0) {
         await page.waitForSelector('.empty');
@@ -209,7 +211,7 @@ describe('search page', { skip: reason || false }, () => {
         await page.waitForFunction((n) => {
           const c = document.querySelector('#status .count');
           return c && Number(c.dataset.total) === n;
-        }, expected, { timeout: 5000 }).catch(async () => assert.fail(`${sel}: expected ${expected}, `
+        }, expected, { timeout: 30000 }).catch(async () => assert.fail(`${sel}: expected ${expected}, `
           + `shown ${await page.textContent('#status')}`));
       }
     }
