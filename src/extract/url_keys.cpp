@@ -5,12 +5,10 @@
 namespace strata::extract {
 
 UrlKeys::Keys& UrlKeys::entry(const std::string& url) {
-  auto it = keys_.find(url);
-  if (it != keys_.end()) return it->second;
-  if (keys_.size() >= kMaxUrls) keys_.clear();
-  Keys& keys = keys_[url];
-  keys.surt = url::surt(url);
-  return keys;
+  if (keys_.size() >= kMaxUrls && !keys_.contains(url)) keys_.clear();
+  auto [it, added] = keys_.try_emplace(url);  // one lookup for a hit or a miss
+  if (added) it->second.surt = url::surt(url);
+  return it->second;
 }
 
 const std::string& UrlKeys::tokens(const std::string& url) {
