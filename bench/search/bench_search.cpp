@@ -99,14 +99,19 @@ void in_batches(const char* what, uint64_t n, uint64_t batch,
   std::fprintf(stderr, "\n");
 }
 
-// Bytes per document of each Xapian table (postlist holds the value streams too).
+// Bytes per document of each Xapian table (postlist holds the value streams too), and of
+// the index without its termlist table: what `strata compact --serving` keeps.
 void report_tables(const char* what, const fs::path& dir, uint64_t n) {
   std::printf("%s per table:", what);
+  uint64_t termlist = 0;
   for (const auto& e : fs::directory_iterator(dir))
-    if (e.path().extension() == ".glass")
+    if (e.path().extension() == ".glass") {
       std::printf(" %s %.0f", e.path().stem().c_str(),
                   static_cast<double>(e.file_size()) / static_cast<double>(n));
-  std::printf(" bytes/doc\n");
+      if (e.path().stem() == "termlist") termlist = e.file_size();
+    }
+  std::printf(" bytes/doc; without termlist (serving copy) %.0f bytes/doc\n",
+              static_cast<double>(bytes_of(dir) - termlist) / static_cast<double>(n));
 }
 
 // The index is the shards' merge, compacted (index/sharded_build.hpp).

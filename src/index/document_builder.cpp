@@ -7,11 +7,16 @@
 #include "core/json.hpp"
 #include "index/analysis.hpp"
 #include "index/schema.hpp"
+#include "url/url.hpp"
 
 namespace strata::index {
 namespace {
 
 constexpr size_t kMaxTermBytes = 240;
+constexpr size_t kIdTermHexDigits = 32;
+// Bytes of SHA-256 in a URL term: lookups compare the stored URL, so a rare collision costs
+// one more document read (1 in ~10^12 per other URL), never a wrong answer.
+constexpr size_t kUrlHashBytes = 5;
 
 std::string lower_ascii(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(),
@@ -27,18 +32,27 @@ std::string term(std::string_view prefix, std::string_view word) {
 
 void index_values(Xapian::Document& xd, size_t field, const std::vector<std::string>& vals) {
   const unsigned weight = kTextFields[field].weight;
+  const bool positional = kTextFields[field].positional;
   Xapian::termpos pos = 1 + static_cast<Xapian::termpos>(field) * kFieldPositions;
   const Xapian::termpos end = pos + kFieldPositions;
   for (const std::string& value : vals) {
     for (const Token& tok : analyze(value)) {
-      if (pos < end)
-        xd.add_posting(tok.exact, pos++, weight);
+      if (positional && pos < end)
+        xd.add_posting(tok.stem, pos++, weight);
       else
-        xd.add_term(tok.exact, weight);
-      if (!tok.stop) xd.add_term(term(prefix::stem, tok.stem), weight);
+        xd.add_term(tok.stem, weight);
     }
     pos = std::min(end, pos + kValueGap);
   }
+}
+
+// The image URL's sort key for ties (slot::img_url): the URL after its scheme, cut to
+// kTieBreakKeyBytes. A value is stored for every document, so the whole URL would cost
+// ~50 bytes per document; ties past the cut fall back to document order.
+std::string tie_break_key(const std::string& url) {
+  const size_t scheme = url.find("://");
+  const size_t from = scheme == std::string::npos ? 0 : scheme + 3;
+  return url.substr(from, kTieBreakKeyBytes);
 }
 
 std::vector<std::string> field_values(const merge::ImageDocument& d, std::string_view name) {
@@ -56,17 +70,9 @@ void add_number(Xapian::Document& xd, Xapian::valueno slot, double v) {
 
 void add_values(Xapian::Document& xd, const merge::ImageDocument& d, const Moderation& m) {
   xd.add_value(slot::timestamp, d.imgCrawlTimestamp);
-  xd.add_value(slot::latest, d.imgCrawlTimestampLatest);
-  add_number(xd, slot::width, d.imgWidth);
-  add_number(xd, slot::height, d.imgHeight);
   add_number(xd, slot::area, static_cast<double>(d.imgWidth) * d.imgHeight);
   add_number(xd, slot::safe, m.safe);
-  add_number(xd, slot::matching_images, static_cast<double>(d.matchingImages));
-  add_number(xd, slot::matching_pages, static_cast<double>(d.matchingPages));
-  add_number(xd, slot::image_changes, static_cast<double>(d.imageMetadataChanges));
-  add_number(xd, slot::page_changes, static_cast<double>(d.pageMetadataChanges));
-  xd.add_value(slot::img_url, d.imgUrl);
-  if (d.imgCrawlTimestamp.size() >= 4) xd.add_value(slot::year, d.imgCrawlTimestamp.substr(0, 4));
+  xd.add_value(slot::img_url, tie_break_key(d.imgUrl));
   if (m.phash) xd.add_value(slot::phash, analyze::phash_hex(*m.phash));
 }
 
@@ -81,8 +87,6 @@ void add_filter_terms(Xapian::Document& xd, const merge::ImageDocument& d, const
   }
   for (const auto& c : d.collection)
     if (!c.empty() && c.size() < kMaxTermBytes) xd.add_boolean_term(term(prefix::collection, c));
-  if (d.imgCrawlTimestamp.size() >= 4)
-    xd.add_boolean_term(term(prefix::year, d.imgCrawlTimestamp.substr(0, 4)));
   if (m.blocked) xd.add_boolean_term(std::string(prefix::blocked));
   if (m.drawing) xd.add_boolean_term(std::string(prefix::drawing));
   if (!d.imgDigest.empty() && d.imgDigest != d.id && d.imgDigest.size() < kMaxTermBytes)
@@ -92,11 +96,42 @@ void add_filter_terms(Xapian::Document& xd, const merge::ImageDocument& d, const
   if (!d.pageUrl.empty()) xd.add_boolean_term(url_term(prefix::page_url, d.pageUrl));
 }
 
+// Stored fields that follow from the document's URLs: left out of the stored document when
+// they do (~35 bytes per document after compression), put back when it is read.
+struct DerivedField {
+  const char* name;
+  const char* source;
+  std::string (*derive)(std::string_view);
+};
+const DerivedField kDerivedFields[] = {{"imgSurt", "imgUrl", url::surt},
+                                       {"imgUrlTokens", "imgUrl", url::url_tokens},
+                                       {"pageUrlTokens", "pageUrl", url::url_tokens}};
+
+void drop_derived(Json& j) {
+  j.erase("type");  // always "document"
+  for (const DerivedField& f : kDerivedFields) {
+    const auto source = j.find(f.source), field = j.find(f.name);
+    if (source != j.end() && field != j.end() && source->is_string() &&
+        *field == f.derive(source->get<std::string>()))
+      j.erase(field);
+  }
+}
+
+void restore_derived(Json& j) {
+  j.emplace("type", "document");
+  for (const DerivedField& f : kDerivedFields) {
+    const auto source = j.find(f.source);
+    if (!j.contains(f.name) && source != j.end() && source->is_string())
+      j[f.name] = f.derive(source->get<std::string>());
+  }
+}
+
 }  // namespace
 
 std::string id_term(const std::string& id) {
-  // A SHA-256 hex id (every compact/legacy id) is stored as its 32 raw bytes: the id term is
-  // in every document's termlist and has a postlist entry of its own.
+  // A SHA-256 hex id (every compact/legacy id) is stored as the raw bytes of its first 128
+  // bits: the id term is in every document's termlist and has a postlist entry of its own,
+  // and 128 bits keep ids apart (a collision among 10^12 images has odds of ~10^-15).
   auto nibble = [](char c) {
     return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
   };
@@ -104,7 +139,7 @@ std::string id_term(const std::string& id) {
       id.size() == 64 && std::all_of(id.begin(), id.end(), [&](char c) { return nibble(c) >= 0; });
   if (!hex64) return term(prefix::id, id);
   std::string raw(prefix::id);
-  for (size_t i = 0; i < id.size(); i += 2)
+  for (size_t i = 0; i < kIdTermHexDigits; i += 2)
     raw += static_cast<char>(nibble(id[i]) * 16 + nibble(id[i + 1]));
   return raw;
 }
@@ -113,7 +148,7 @@ std::string url_term(std::string_view prefix, const std::string& url) {
   // Lookups compare the stored URL, so a short hash is enough and keeps the term small.
   Hasher sha256(DigestAlgorithm::kSha256);
   sha256.update(url);
-  return term(prefix, sha256.finish().substr(0, 8));
+  return term(prefix, sha256.finish().substr(0, kUrlHashBytes));
 }
 
 std::vector<std::string> parent_domains(const std::string& host) {
@@ -133,6 +168,7 @@ std::string mime_subtype(const std::string& mime) {
 
 std::string document_data(const merge::ImageDocument& doc, const Moderation& m) {
   Json j = merge::to_json(doc);
+  drop_derived(j);
   j["safe"] = m.safe;
   j["blocked"] = m.blocked;
   if (!m.analysis.empty()) j["analysis"] = m.analysis;
@@ -149,6 +185,7 @@ std::string document_data(const merge::ImageDocument& doc, const Moderation& m) 
 bool parse_document_data(const std::string& data, merge::ImageDocument& doc, Moderation& m) {
   try {
     Json j = Json::parse(data);
+    restore_derived(j);
     if (!merge::from_json(j, doc)) return false;
     read_field(j, "safe", m.safe);
     read_field(j, "blocked", m.blocked);

@@ -24,18 +24,16 @@ std::vector<Token> tokens_of(const std::vector<std::string>& texts) {
   return out;
 }
 
-// Terms of one word in the combined BM25F field: its exact form, or its stem too.
-Q word_query(const Token& t, bool exact_only) {
-  Q exact(t.exact);
-  if (exact_only || t.stop) return exact;
-  return Q(Q::OP_OR, Q(cat(index::prefix::stem, t.stem)), exact);
+// One word's term in the combined BM25F field: its stem (index/schema.hpp).
+Q word_query(const Token& t) {
+  return Q(t.stem);
 }
 
 // Phrase in the combined field, scaled by boost (1 for a plain phrase); its weight is its
 // words' BM25F weight, so the field weights apply. Fields' positions never meet (index/schema).
 Q phrase_query(const std::vector<Token>& toks, size_t from, size_t n, unsigned slop, double boost) {
   std::vector<Q> terms;
-  for (size_t i = from; i < from + n; ++i) terms.emplace_back(toks[i].exact);
+  for (size_t i = from; i < from + n; ++i) terms.emplace_back(toks[i].stem);
   Q phrase(Q::OP_PHRASE, terms.begin(), terms.end(), Xapian::termcount(n + slop));
   return boost == 1 ? phrase : Q(Q::OP_SCALE_WEIGHT, phrase, boost);
 }
@@ -54,16 +52,16 @@ Q phrase_boosts(const std::vector<Token>& toks) {
 Q user_phrase(const std::string& text) {
   std::vector<Token> toks = index::analyze(text);
   if (toks.empty()) return Q();
-  if (toks.size() == 1) return word_query(toks[0], true);
+  if (toks.size() == 1) return word_query(toks[0]);
   return phrase_query(toks, 0, toks.size(), 0, 1);
 }
 
 Q exclusions(const ParsedQuery& parsed) {
   std::vector<Q> out;
-  for (const Token& t : tokens_of(parsed.excluded_words)) out.push_back(word_query(t, false));
+  for (const Token& t : tokens_of(parsed.excluded_words)) out.push_back(word_query(t));
   for (const auto& p : parsed.excluded_phrases) {
     std::vector<Token> toks = index::analyze(p);
-    if (toks.size() == 1) out.push_back(word_query(toks[0], false));
+    if (toks.size() == 1) out.push_back(word_query(toks[0]));
     if (toks.size() > 1) out.push_back(phrase_query(toks, 0, toks.size(), 0, 1));
   }
   return Q(Q::OP_OR, out.begin(), out.end());
@@ -123,7 +121,7 @@ Q text_query(const ParsedQuery& parsed) {
   bool only_stop = std::all_of(toks.begin(), toks.end(), [](const Token& t) { return t.stop; });
   std::vector<Q> clauses;
   for (const Token& t : toks)
-    if (!t.stop || only_stop) clauses.push_back(word_query(t, t.stop));
+    if (!t.stop || only_stop) clauses.push_back(word_query(t));
   for (const auto& p : parsed.phrases) clauses.push_back(user_phrase(p));
   Q main(Q::OP_OR, clauses.begin(), clauses.end());
   if (main.empty()) return parsed.empty() ? Q::MatchAll : Q::MatchNothing;

@@ -1,5 +1,7 @@
 #include "search/searcher.hpp"
 
+#include <map>
+
 #include "index/schema.hpp"
 #include "index/stored_data.hpp"
 #include "search/query_builder.hpp"
@@ -21,16 +23,32 @@ Hit to_hit(const Xapian::MSetIterator& it, const index::StoredData& stored) {
   return hit;
 }
 
-std::vector<std::pair<std::string, uint64_t>> year_counts(const Xapian::ValueCountMatchSpy& spy,
-                                                          uint64_t total) {
-  const double checked = static_cast<double>(spy.get_total());
-  const double scale = checked > 0 && total > checked ? static_cast<double>(total) / checked : 1;
-  std::vector<std::pair<std::string, uint64_t>> out;
-  for (auto it = spy.values_begin(); it != spy.values_end(); ++it)
-    out.emplace_back(*it,
-                     static_cast<uint64_t>(static_cast<double>(it.get_termfreq()) * scale + 0.5));
-  return out;
-}
+// Counts the checked matches per capture year, read from the timestamp value (the first four
+// of its 14 digits), so the index needs no year slot of its own.
+class YearsSpy : public Xapian::MatchSpy {
+ public:
+  void operator()(const Xapian::Document& doc, double) override {
+    const std::string ts = doc.get_value(index::slot::timestamp);
+    ++checked_;
+    if (ts.size() >= 4) ++counts_[ts.substr(0, 4)];
+  }
+  Xapian::MatchSpy* clone() const override { return new YearsSpy; }
+  std::string name() const override { return "strata.YearsSpy"; }
+
+  // "yyyy" -> count, ascending, scaled up to `total` when fewer matches were checked.
+  std::vector<std::pair<std::string, uint64_t>> counts(uint64_t total) const {
+    const double checked = static_cast<double>(checked_);
+    const double scale = checked > 0 && total > checked ? static_cast<double>(total) / checked : 1;
+    std::vector<std::pair<std::string, uint64_t>> out;
+    for (const auto& [year, n] : counts_)
+      out.emplace_back(year, static_cast<uint64_t>(static_cast<double>(n) * scale + 0.5));
+    return out;
+  }
+
+ private:
+  uint64_t checked_ = 0;
+  std::map<std::string, uint64_t> counts_;
+};
 
 }  // namespace
 
@@ -44,7 +62,7 @@ SearchResult search(Xapian::Database& db, const SearchRequest& request) {
   sorter.add_value(index::slot::timestamp);
   sorter.add_value(index::slot::img_url);
   enquire.set_sort_by_relevance_then_key(&sorter, false);
-  Xapian::ValueCountMatchSpy years(index::slot::year);
+  YearsSpy years;
   if (effective.years_facet) enquire.add_matchspy(&years);
 
   Xapian::MSet mset = enquire.get_mset(effective.offset, effective.max_items, kExactMatches);
@@ -52,7 +70,7 @@ SearchResult search(Xapian::Database& db, const SearchRequest& request) {
   result.total = mset.get_matches_estimated();
   const index::StoredData stored(db);
   for (auto it = mset.begin(); it != mset.end(); ++it) result.hits.push_back(to_hit(it, stored));
-  if (effective.years_facet) result.years = year_counts(years, result.total);
+  if (effective.years_facet) result.years = years.counts(result.total);
   return result;
 }
 

@@ -6,6 +6,7 @@
 #include "index/schema.hpp"
 #include "index/writer.hpp"
 #include "testing/shared_data.hpp"
+#include "url/url.hpp"
 
 namespace strata::index {
 namespace {
@@ -75,6 +76,27 @@ TEST(StoredData, DictionaryOfACancelledBatchIsGoneAndPlainDataStillReads) {
   EXPECT_EQ(db.get_doccount(), 10u);
   EXPECT_TRUE(is_json(db.get_document(1).get_data()));
   EXPECT_EQ(w.get("digest-3")->imgUrl, doc(3).imgUrl);
+}
+
+TEST(StoredData, FieldsThatFollowFromTheUrlsAreLeftOutAndReadBack) {
+  merge::ImageDocument derived = doc(7);
+  derived.imgSurt = url::surt(derived.imgUrl);
+  derived.imgUrlTokens = url::url_tokens(derived.imgUrl);
+  derived.pageUrlTokens = url::url_tokens(derived.pageUrl);
+  merge::ImageDocument own = derived;  // values that do not follow from the URLs stay stored
+  own.imgSurt = "(pt,site7,)/other.jpg";
+  own.pageUrlTokens = "";
+  for (const merge::ImageDocument& d : {derived, own}) {
+    const std::string data = document_data(d, Moderation{});
+    EXPECT_EQ(data.find("\"type\""), std::string::npos);
+    EXPECT_EQ(data.find("imgSurt") == std::string::npos, d.imgSurt == derived.imgSurt);
+    EXPECT_EQ(data.find("pageUrlTokens") == std::string::npos, !d.pageUrlTokens.empty());
+    EXPECT_EQ(data.find("imgUrlTokens"), std::string::npos);
+    merge::ImageDocument back;
+    Moderation m;
+    ASSERT_TRUE(parse_document_data(data, back, m));
+    EXPECT_EQ(merge::to_json(back), merge::to_json(d));
+  }
 }
 
 TEST(StoredData, CorruptFramesReadAsEmpty) {

@@ -72,18 +72,19 @@ TEST(IndexWriter, RefusesAnIndexOfAnotherSchemaVersion) {
 
 TEST(IndexWriter, FieldsKeepDisjointPositionsSoPhrasesNeverSpanTwo) {
   auto dir = strata::testing::scratch_dir() / "idx";
+  // Words that are their own Portuguese stems, the terms the index keeps.
   merge::ImageDocument d = doc("a", "c1");
-  d.imgTitle = {"farol"};
-  d.imgAlt = {"barra"};
+  d.imgTitle = {"mar"};
+  d.imgAlt = {"sol"};
   { IndexWriter(dir).add(d); }
   Xapian::Database db(dir.string());
   auto positions = [&](const std::string& t) {
     return std::vector<Xapian::termpos>(db.positionlist_begin(1, t), db.positionlist_end(1, t));
   };
-  EXPECT_EQ(positions("farol"), std::vector<Xapian::termpos>{1});
-  EXPECT_EQ(positions("barra"), std::vector<Xapian::termpos>{1 + kFieldPositions});
+  EXPECT_EQ(positions("mar"), std::vector<Xapian::termpos>{1});
+  EXPECT_EQ(positions("sol"), std::vector<Xapian::termpos>{1 + kFieldPositions});
   auto phrase_matches = [&](Xapian::termcount window) {
-    const std::vector<Xapian::Query> words{Xapian::Query("farol"), Xapian::Query("barra")};
+    const std::vector<Xapian::Query> words{Xapian::Query("mar"), Xapian::Query("sol")};
     Xapian::Enquire e(db);
     e.set_query(Xapian::Query(Xapian::Query::OP_PHRASE, words.begin(), words.end(), window));
     return e.get_mset(0, 10).size();

@@ -22,14 +22,14 @@ TEST_F(Ranking, WholePhraseBeatsHeavierFieldWithWordsApart) {
   auto apart = doc("apart");
   apart.imgTitle = {"torre velha de pedra em belem"};
   auto close = doc("close");
-  close.pageTitle = "torre belem";
+  close.imgCaption = {"torre belem"};
   add({apart, close});
   EXPECT_EQ(ids("torre belem"), (V{"close", "apart"}));
 }
 
 TEST_F(Ranking, PhraseSlopOneStillCountsAsWholePhrase) {
   auto slop1 = doc("slop1");
-  slop1.pageTitle = "uefa euro 2016";
+  slop1.imgCaption = {"uefa euro 2016"};
   auto none = doc("none");
   none.imgAlt = {"uefa", "2016"};  // separate values: no phrase across them
   add({slop1, none});
@@ -38,11 +38,23 @@ TEST_F(Ranking, PhraseSlopOneStillCountsAsWholePhrase) {
 
 TEST_F(Ranking, BigramsBoostPartialPhrases) {
   auto pair = doc("pair");
-  pair.pageTitle = "joao silva porto";
+  pair.imgCaption = {"joao silva porto"};
   auto scattered = doc("scattered");
-  scattered.pageTitle = "joao manuel de sousa e silva no grande porto";
+  scattered.imgCaption = {"joao manuel de sousa e silva no grande porto"};
   add({scattered, pair});
   EXPECT_EQ(ids("joao silva lisboa"), (V{"pair", "scattered"}));
+}
+
+TEST_F(Ranking, PageTitlesAndUrlTokensScoreWordsButGetNoPhraseBoost) {
+  // Same words, same lengths: only a phrase boost could put the newer document first.
+  auto phrase = doc("phrase", "20100101000000");
+  phrase.pageTitle = "torre belem lisboa";
+  phrase.pageUrlTokens = "torre belem lisboa";
+  auto apart = doc("apart", "20000101000000");
+  apart.pageTitle = "belem lisboa torre";
+  apart.pageUrlTokens = "belem lisboa torre";
+  add({phrase, apart});
+  EXPECT_EQ(ids("torre belem"), (V{"apart", "phrase"}));
 }
 
 TEST_F(Ranking, TiesBrokenByOldestCaptureThenUrl) {
