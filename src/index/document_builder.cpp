@@ -7,7 +7,8 @@
 #include "core/json.hpp"
 #include "index/analysis.hpp"
 #include "index/schema.hpp"
-#include "url/url.hpp"
+#include "index/stored_form.hpp"
+#include "index/timestamp_value.hpp"
 
 namespace strata::index {
 namespace {
@@ -69,9 +70,10 @@ void add_number(Xapian::Document& xd, Xapian::valueno slot, double v) {
 }
 
 void add_values(Xapian::Document& xd, const merge::ImageDocument& d, const Moderation& m) {
-  xd.add_value(slot::timestamp, d.imgCrawlTimestamp);
+  xd.add_value(slot::timestamp, pack_timestamp(d.imgCrawlTimestamp));
   add_number(xd, slot::area, static_cast<double>(d.imgWidth) * d.imgHeight);
-  add_number(xd, slot::safe, m.safe);
+  // No value = not classified: safe search's value range leaves such documents out.
+  if (m.classified()) add_number(xd, slot::safe, m.safe);
   xd.add_value(slot::img_url, tie_break_key(d.imgUrl));
   if (m.phash) xd.add_value(slot::phash, analyze::phash_hex(*m.phash));
 }
@@ -94,36 +96,6 @@ void add_filter_terms(Xapian::Document& xd, const merge::ImageDocument& d, const
   if (d.isInline) xd.add_boolean_term(std::string(prefix::inline_img));
   if (!d.imgUrl.empty()) xd.add_boolean_term(url_term(prefix::img_url, d.imgUrl));
   if (!d.pageUrl.empty()) xd.add_boolean_term(url_term(prefix::page_url, d.pageUrl));
-}
-
-// Stored fields that follow from the document's URLs: left out of the stored document when
-// they do (~35 bytes per document after compression), put back when it is read.
-struct DerivedField {
-  const char* name;
-  const char* source;
-  std::string (*derive)(std::string_view);
-};
-const DerivedField kDerivedFields[] = {{"imgSurt", "imgUrl", url::surt},
-                                       {"imgUrlTokens", "imgUrl", url::url_tokens},
-                                       {"pageUrlTokens", "pageUrl", url::url_tokens}};
-
-void drop_derived(Json& j) {
-  j.erase("type");  // always "document"
-  for (const DerivedField& f : kDerivedFields) {
-    const auto source = j.find(f.source), field = j.find(f.name);
-    if (source != j.end() && field != j.end() && source->is_string() &&
-        *field == f.derive(source->get<std::string>()))
-      j.erase(field);
-  }
-}
-
-void restore_derived(Json& j) {
-  j.emplace("type", "document");
-  for (const DerivedField& f : kDerivedFields) {
-    const auto source = j.find(f.source);
-    if (!j.contains(f.name) && source != j.end() && source->is_string())
-      j[f.name] = f.derive(source->get<std::string>());
-  }
 }
 
 }  // namespace
@@ -168,7 +140,6 @@ std::string mime_subtype(const std::string& mime) {
 
 std::string document_data(const merge::ImageDocument& doc, const Moderation& m) {
   Json j = merge::to_json(doc);
-  drop_derived(j);
   j["safe"] = m.safe;
   j["blocked"] = m.blocked;
   if (!m.analysis.empty()) j["analysis"] = m.analysis;
@@ -179,13 +150,12 @@ std::string document_data(const merge::ImageDocument& doc, const Moderation& m) 
     j["thumbWidth"] = m.thumb_width;
     j["thumbHeight"] = m.thumb_height;
   }
-  return j.dump();
+  return stored_form(std::move(j)).dump();
 }
 
 bool parse_document_data(const std::string& data, merge::ImageDocument& doc, Moderation& m) {
   try {
-    Json j = Json::parse(data);
-    restore_derived(j);
+    Json j = document_form(Json::parse(data));
     if (!merge::from_json(j, doc)) return false;
     read_field(j, "safe", m.safe);
     read_field(j, "blocked", m.blocked);

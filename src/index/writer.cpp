@@ -117,7 +117,7 @@ void IndexWriter::sample_for_dictionary(Xapian::docid docid, const std::string& 
     for (Xapian::docid id : sampled_) {
       Xapian::Document xd = db_.get_document(id);
       const std::string data = xd.get_data();
-      if (data.empty() || data.front() != '{') continue;
+      if (data.empty() || !StoredData::is_plain(data)) continue;
       xd.set_data(stored_.pack(data));
       db_.replace_document(id, xd);
     }

@@ -4,6 +4,7 @@
 
 #include "index/analysis.hpp"
 #include "index/schema.hpp"
+#include "index/timestamp_value.hpp"
 
 namespace strata::search {
 namespace {
@@ -107,10 +108,11 @@ Q size_query(SizeClass size) {
 }
 
 Q date_query(const SearchRequest& r) {
-  using index::slot::timestamp;
-  if (r.from && r.to) return Q(Q::OP_VALUE_RANGE, timestamp, *r.from, *r.to);
-  if (r.from) return Q(Q::OP_VALUE_GE, timestamp, *r.from);
-  if (r.to) return Q(Q::OP_VALUE_LE, timestamp, *r.to);
+  using index::pack_timestamp, index::slot::timestamp;
+  if (r.from && r.to)
+    return Q(Q::OP_VALUE_RANGE, timestamp, pack_timestamp(*r.from), pack_timestamp(*r.to));
+  if (r.from) return Q(Q::OP_VALUE_GE, timestamp, pack_timestamp(*r.from));
+  if (r.to) return Q(Q::OP_VALUE_LE, timestamp, pack_timestamp(*r.to));
   return Q();
 }
 

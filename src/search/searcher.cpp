@@ -4,6 +4,7 @@
 
 #include "index/schema.hpp"
 #include "index/stored_data.hpp"
+#include "index/timestamp_value.hpp"
 #include "search/query_builder.hpp"
 #include "search/query_text.hpp"
 
@@ -23,14 +24,15 @@ Hit to_hit(const Xapian::MSetIterator& it, const index::StoredData& stored) {
   return hit;
 }
 
-// Counts the checked matches per capture year, read from the timestamp value (the first four
-// of its 14 digits), so the index needs no year slot of its own.
+// Counts the checked matches per capture year, read from the capture-time value (its first
+// two bytes hold the year's four digits), so the index needs no year slot of its own.
 class YearsSpy : public Xapian::MatchSpy {
  public:
   void operator()(const Xapian::Document& doc, double) override {
-    const std::string ts = doc.get_value(index::slot::timestamp);
+    const std::string packed = doc.get_value(index::slot::timestamp);
     ++checked_;
-    if (ts.size() >= 4) ++counts_[ts.substr(0, 4)];
+    if (packed.size() >= 2)
+      ++counts_[index::unpack_timestamp(std::string_view(packed).substr(0, 2))];
   }
   Xapian::MatchSpy* clone() const override { return new YearsSpy; }
   std::string name() const override { return "strata.YearsSpy"; }

@@ -28,7 +28,7 @@ merge::ImageDocument doc(int i) {
 }
 
 bool is_json(const std::string& data) {
-  return !data.empty() && data.front() == '{';
+  return !data.empty() && (data.front() == '[' || data.front() == '{');
 }
 
 void add_range(IndexWriter& w, int from, int to) {
