@@ -67,6 +67,31 @@ TEST(EncodedReference, InPlaceViewsTheCallersBytesAndCopiesOwnTheirs) {
                std::runtime_error);
 }
 
+TEST(EncodedCapture, ViewsEveryFieldAndReencodesChangedViews) {
+  ImageCapture capture = testing::capture("(a,)/x.png", "http://a/x.png", "20080101000000", "d1");
+  capture.offset = 123, capture.width = 640, capture.warcDigest = "sha1:x", capture.inline_ = true;
+  EncodedCapture encoded{Record(capture)};
+  EXPECT_EQ(encoded.imgUrl, capture.imgUrl);
+  EXPECT_EQ(encoded.digest, "d1");
+  EXPECT_EQ(encoded.offset, 123u);
+  EXPECT_EQ(encoded.width, 640);
+  EXPECT_EQ(encoded.warcDigest, "sha1:x");
+  EXPECT_TRUE(encoded.inline_);
+  CaptureView changed = encoded;
+  changed.timestamp = "20090101000000";
+  EncodedCapture again = encode(changed);
+  Record back;
+  decode(again.bytes(), back);
+  capture.timestamp = "20090101000000";
+  EXPECT_EQ(std::get<ImageCapture>(back).timestamp, capture.timestamp);
+  EXPECT_EQ(again.bytes(), EncodedCapture(Record(capture)).bytes());
+  EXPECT_THROW(EncodedCapture::in_place(encoded.bytes().substr(0, 20)), std::runtime_error);
+  std::string reference_bytes;
+  encode(Record(testing::ref("(a,)/x.png", "http://a/x.png", "http://a/", "20080101000000", "")),
+         reference_bytes);
+  EXPECT_THROW(EncodedCapture{reference_bytes}, std::runtime_error);
+}
+
 TEST(Codec, ShortAndLongStringsRoundTrip) {
   std::string long_alt(300, 'a');  // a length above 254 takes a marker byte and a u32
   PageReference ref =
