@@ -2,6 +2,8 @@
 // references read in place.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -9,6 +11,7 @@
 #include "fixtures.hpp"
 #include "merge/codec.hpp"
 #include "merge/run_file.hpp"
+#include "merge/sorter.hpp"
 #include "testing/shared_data.hpp"
 
 namespace strata::merge {
@@ -47,6 +50,37 @@ TEST(RunFile, FramesReadBackPerPartition) {
   EXPECT_THROW(past.read(&byte, 1), std::runtime_error);
   RunFileReader truncated(file, offsets[2], offsets[3] - 10);
   EXPECT_THROW(truncated.read(large.data(), large.size()), std::runtime_error);
+}
+
+// Every (key, value) added comes back from merge_partition under its key, whatever the
+// budget: records spread over arena areas, larger than a chunk or than the whole arena.
+std::map<std::string, std::multiset<std::string>> grouped(uint64_t budget, KeyOrder order) {
+  RunSet runs(strata::testing::scratch_dir() / "runs", "t", 2, order);
+  std::filesystem::create_directories(strata::testing::scratch_dir() / "runs");
+  SpillBuffer buffer(runs, budget);
+  for (int i = 0; i < 3000; ++i)
+    buffer.add("key" + std::to_string(i % 700),
+               std::string(i % 500 == 0 ? 70000 : i % 50, static_cast<char>('a' + i % 26)));
+  buffer.finish();
+  struct Collect : GroupVisitor {
+    std::map<std::string, std::multiset<std::string>> seen;
+    std::string key;
+    void begin(std::string_view k) override {
+      key = k;
+      EXPECT_FALSE(seen.count(key));  // each key once
+    }
+    void value(std::string_view v, bool) override { seen[key].emplace(v); }
+    void end() override {}
+  } collect;
+  for (size_t p = 0; p < runs.partitions(); ++p) merge_partition(runs, p, collect);
+  return collect.seen;
+}
+
+TEST(SpillBuffer, GivesBackEveryValueGroupedByKeyInMemoryOrSpilled) {
+  auto in_memory = grouped(uint64_t{1} << 30, KeyOrder::hashed);
+  EXPECT_EQ(in_memory.size(), 700u);
+  EXPECT_EQ(grouped(20000, KeyOrder::hashed), in_memory);
+  EXPECT_EQ(grouped(300000, KeyOrder::lexicographic), in_memory);
 }
 
 TEST(EncodedReference, InPlaceViewsTheCallersBytesAndCopiesOwnTheirs) {
