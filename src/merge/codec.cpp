@@ -109,11 +109,18 @@ template <typename IO>
 void view_fields(IO& io, CaptureView& view) {
   fields(io, view);
 }
+template <typename IO>
+void view_fields(IO& io, RevisitView& view) {
+  revisit_fields(io, view);
+}
 char tag_of(const ReferenceView&) {
   return kReferenceTag;
 }
 char tag_of(const CaptureView&) {
   return kCaptureTag;
+}
+char tag_of(const RevisitView&) {
+  return kRevisitTag;
 }
 
 }  // namespace
@@ -188,6 +195,7 @@ Encoded<View>& Encoded<View>::operator=(const Encoded& other) {
 
 template class Encoded<ReferenceView>;
 template class Encoded<CaptureView>;
+template class Encoded<RevisitView>;
 
 EncodedCapture encode(const CaptureView& capture) {
   std::string bytes(1, kCaptureTag);

@@ -51,16 +51,24 @@ struct CaptureView {
   bool inline_ = false;
 };
 
+// The fields of an ImageRevisit, read in place likewise.
+struct RevisitView {
+  std::string_view imgSurt, imgUrl, timestamp, collection, file;
+  uint64_t offset = 0, length = 0;
+  std::string_view warcDigest, refersToUrl, refersToSurt, refersToDate, mimeReported;
+};
+
 // An encoded record (tag byte first), its fields viewed in place: in bytes it owns, or, made
 // by in_place(), in the caller's (no copy, no allocation: run_merge's reducers on in-memory
 // runs). Moving keeps the views valid; a copy owns its bytes when the original does.
-// View: ReferenceView or CaptureView.
+// View: ReferenceView, CaptureView or RevisitView.
 template <typename View>
 class Encoded : public View {
  public:
   // Throws std::runtime_error when `bytes` is not a whole encoded record of this kind.
   explicit Encoded(std::string_view bytes) : Encoded(bytes, true) {}
-  // A PageReference for ReferenceView, an ImageCapture for CaptureView.
+  // A PageReference for ReferenceView, an ImageCapture for CaptureView, an ImageRevisit for
+  // RevisitView.
   explicit Encoded(const Record& record);
   // `bytes` must outlive the record and its copies.
   static Encoded in_place(std::string_view bytes) { return {bytes, false}; }
@@ -79,6 +87,7 @@ class Encoded : public View {
 
 using EncodedReference = Encoded<ReferenceView>;
 using EncodedCapture = Encoded<CaptureView>;
+using EncodedRevisit = Encoded<RevisitView>;
 
 // The encoded form of a capture given as views (a resolved revisit: a capture with another
 // time and collection).

@@ -33,14 +33,16 @@ void drop_captures_without_digest(std::vector<C>& images, Counters& counters) {
 
 // A copy of `original` with the revisit's time and collection (the bytes, and so the record
 // to replay, are the original's).
-ImageCapture revisited(const ImageCapture& original, const ImageRevisit& revisit) {
+template <typename V>
+ImageCapture revisited(const ImageCapture& original, const V& revisit) {
   ImageCapture copy = original;
   copy.timestamp = revisit.timestamp;
   copy.collection = revisit.collection;
   return copy;
 }
 
-EncodedCapture revisited(const EncodedCapture& original, const ImageRevisit& revisit) {
+template <typename V>
+EncodedCapture revisited(const EncodedCapture& original, const V& revisit) {
   CaptureView copy = original;
   copy.timestamp = revisit.timestamp;
   copy.collection = revisit.collection;
@@ -49,9 +51,8 @@ EncodedCapture revisited(const EncodedCapture& original, const ImageRevisit& rev
 
 // A resolved revisit becomes a copy of the oldest capture with the same WARC payload digest.
 // `images` sorted oldest first.
-template <typename C>
-void resolve_revisits(std::vector<C>& images, const std::vector<ImageRevisit>& revisits,
-                      Counters& counters) {
+template <typename C, typename V>
+void resolve_revisits(std::vector<C>& images, const std::vector<V>& revisits, Counters& counters) {
   if (revisits.empty()) return;
   std::unordered_map<std::string_view, size_t> by_warc_digest;
   for (size_t i = 0; i < images.size(); ++i)
@@ -79,8 +80,8 @@ int64_t epoch_or_zero(std::string_view ts, Counters& counters) {
 
 }  // namespace
 
-template <typename R, typename C>
-void BasicSurtMerger<R, C>::reset() {
+template <typename R, typename C, typename V>
+void BasicSurtMerger<R, C, V>::reset() {
   images_.clear();
   revisits_.clear();
   prepared_ = false;
@@ -90,24 +91,29 @@ void BasicSurtMerger<R, C>::reset() {
   times_.clear();
 }
 
-template <typename R, typename C>
-void BasicSurtMerger<R, C>::add(Record&& record) {
+template <typename R, typename C, typename V>
+void BasicSurtMerger<R, C, V>::add(Record&& record) {
   if (auto* ref = std::get_if<PageReference>(&record)) return add_reference(R(std::move(*ref)));
   if (std::holds_alternative<DroppedReferences>(record)) return;  // job 2 notes only
   if (auto* capture = std::get_if<ImageCapture>(&record))
     return add_capture(C(std::move(*capture)));
-  if (prepared_) throw std::logic_error("merge: a revisit after the references of its SURT");
-  revisits_.push_back(std::move(std::get<ImageRevisit>(record)));
+  add_revisit(V(std::move(std::get<ImageRevisit>(record))));
 }
 
-template <typename R, typename C>
-void BasicSurtMerger<R, C>::add_capture(C&& capture) {
+template <typename R, typename C, typename V>
+void BasicSurtMerger<R, C, V>::add_revisit(V&& revisit) {
+  if (prepared_) throw std::logic_error("merge: a revisit after the references of its SURT");
+  revisits_.push_back(std::move(revisit));
+}
+
+template <typename R, typename C, typename V>
+void BasicSurtMerger<R, C, V>::add_capture(C&& capture) {
   if (prepared_) throw std::logic_error("merge: a capture after the references of its SURT");
   images_.push_back(std::move(capture));
 }
 
-template <typename R, typename C>
-void BasicSurtMerger<R, C>::prepare() {
+template <typename R, typename C, typename V>
+void BasicSurtMerger<R, C, V>::prepare() {
   prepared_ = true;
   drop_captures_without_digest(images_, counters_);
   std::sort(images_.begin(), images_.end(), capture_before);
@@ -133,8 +139,8 @@ void BasicSurtMerger<R, C>::prepare() {
 
 // The digest whose capture is closest in seconds to `when`; ties go to the earlier capture,
 // and equal capture times to the smaller digest.
-template <typename R, typename C>
-size_t BasicSurtMerger<R, C>::closest_digest(int64_t when) const {
+template <typename R, typename C, typename V>
+size_t BasicSurtMerger<R, C, V>::closest_digest(int64_t when) const {
   auto after = std::lower_bound(times_.begin(), times_.end(), TimedDigest{when, 0});
   if (after == times_.begin()) return after->digest;
   auto before = std::lower_bound(times_.begin(), times_.end(), TimedDigest{(after - 1)->epoch, 0});
@@ -142,8 +148,8 @@ size_t BasicSurtMerger<R, C>::closest_digest(int64_t when) const {
   return when - before->epoch <= after->epoch - when ? before->digest : after->digest;
 }
 
-template <typename R, typename C>
-void BasicSurtMerger<R, C>::add_reference(R&& ref) {
+template <typename R, typename C, typename V>
+void BasicSurtMerger<R, C, V>::add_reference(R&& ref) {
   if (!prepared_) prepare();
   ++refs_;
   if (groups_.empty()) return;  // counted in finish()
@@ -151,8 +157,8 @@ void BasicSurtMerger<R, C>::add_reference(R&& ref) {
   caps_[d].add(std::move(ref));
 }
 
-template <typename R, typename C>
-std::vector<BasicDigestGroup<R, C>> BasicSurtMerger<R, C>::finish() {
+template <typename R, typename C, typename V>
+std::vector<BasicDigestGroup<R, C>> BasicSurtMerger<R, C, V>::finish() {
   if (!prepared_) prepare();
   if (groups_.empty()) {
     counters_.add(kReferencesWithoutImages, static_cast<int64_t>(refs_));
@@ -176,7 +182,7 @@ std::vector<BasicDigestGroup<R, C>> BasicSurtMerger<R, C>::finish() {
 }
 
 template class BasicSurtMerger<PageReference>;
-template class BasicSurtMerger<EncodedReference, EncodedCapture>;
+template class BasicSurtMerger<EncodedReference, EncodedCapture, EncodedRevisit>;
 
 std::vector<DigestGroup> merge_surt(SurtGroup& group, Counters& counters, size_t max_refs) {
   SurtMerger merger(counters, max_refs);

@@ -12,10 +12,10 @@ namespace strata::merge {
 
 // Job 1 for one SURT, fed every capture and revisit first, then the references one by one:
 // each reference goes straight to its digest's ReferenceCap, so a hugely popular SURT never
-// holds all its references. R, C: PageReference and ImageCapture, or EncodedReference and
-// EncodedCapture in run_merge (captures and references pass through job 1 without being
-// decoded or encoded again).
-template <typename R, typename C = ImageCapture>
+// holds all its references. R, C, V: PageReference, ImageCapture and ImageRevisit, or
+// EncodedReference, EncodedCapture and EncodedRevisit in run_merge (captures and references
+// pass through job 1 without being decoded or encoded again).
+template <typename R, typename C = ImageCapture, typename V = ImageRevisit>
 class BasicSurtMerger {
  public:
   BasicSurtMerger(Counters& counters, size_t max_refs = kMaxReferencesPerKey)
@@ -25,6 +25,7 @@ class BasicSurtMerger {
   // Throws std::logic_error for a capture or revisit after the first reference.
   void add(Record&& record);
   void add_capture(C&& capture);
+  void add_revisit(V&& revisit);
   void add_reference(R&& ref);
   // One group per digest found under the SURT, sorted by digest; empty when the SURT lacks
   // captures or references. Counts what it drops (names in docs/merge.md).
@@ -44,7 +45,7 @@ class BasicSurtMerger {
   Counters& counters_;
   size_t max_refs_;
   std::vector<C> images_;  // until prepare() files them into groups_
-  std::vector<ImageRevisit> revisits_;
+  std::vector<V> revisits_;
   bool prepared_ = false;
   uint64_t captures_ = 0, refs_ = 0;
   std::vector<BasicDigestGroup<R, C>> groups_;  // sorted by digest

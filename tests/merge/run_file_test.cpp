@@ -126,6 +126,20 @@ TEST(EncodedCapture, ViewsEveryFieldAndReencodesChangedViews) {
   EXPECT_THROW(EncodedCapture{reference_bytes}, std::runtime_error);
 }
 
+TEST(EncodedRevisit, ViewsEveryField) {
+  ImageRevisit revisit;
+  revisit.imgSurt = "(a,)/x.png", revisit.timestamp = "20090101000000", revisit.length = 7;
+  revisit.warcDigest = "sha1:x", revisit.refersToSurt = "(b,)/y.png", revisit.mimeReported = "m";
+  EncodedRevisit encoded{Record(revisit)};
+  EXPECT_EQ(encoded.imgSurt, revisit.imgSurt);
+  EXPECT_EQ(encoded.timestamp, revisit.timestamp);
+  EXPECT_EQ(encoded.length, 7u);
+  EXPECT_EQ(encoded.warcDigest, "sha1:x");
+  EXPECT_EQ(encoded.refersToSurt, "(b,)/y.png");
+  EXPECT_EQ(encoded.mimeReported, "m");
+  EXPECT_THROW(EncodedCapture{encoded.bytes()}, std::runtime_error);
+}
+
 TEST(Codec, ShortAndLongStringsRoundTrip) {
   std::string long_alt(300, 'a');  // a length above 254 takes a marker byte and a u32
   PageReference ref =
