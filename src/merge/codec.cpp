@@ -18,7 +18,7 @@ class Writer {
   void raw(T value) {
     out_.append(reinterpret_cast<const char*>(&value), sizeof value);
   }
-  void str(const std::string& s) {
+  void str(std::string_view s) {
     if (s.size() < kLongString) {
       out_.push_back(static_cast<char>(s.size()));
     } else {
@@ -97,8 +97,31 @@ struct ConstWriter {
   void raw(const T& v) {
     w.raw(v);
   }
-  void str(const std::string& s) { w.str(s); }
+  void str(std::string_view s) { w.str(s); }
 };
+
+// What Encoded<View> reads: its record's tag byte and field list.
+template <typename IO>
+void view_fields(IO& io, ReferenceView& view) {
+  reference_fields(io, view);
+}
+template <typename IO>
+void view_fields(IO& io, CaptureView& view) {
+  fields(io, view);
+}
+template <typename IO>
+void view_fields(IO& io, RevisitView& view) {
+  revisit_fields(io, view);
+}
+char tag_of(const ReferenceView&) {
+  return kReferenceTag;
+}
+char tag_of(const CaptureView&) {
+  return kCaptureTag;
+}
+char tag_of(const RevisitView&) {
+  return kRevisitTag;
+}
 
 }  // namespace
 
@@ -141,29 +164,45 @@ void decode(std::string_view bytes, Record& out) {
   }
 }
 
-EncodedReference::EncodedReference(std::string_view bytes, bool copy) : bytes_(bytes) {
+template <typename View>
+Encoded<View>::Encoded(std::string_view bytes, bool copy) : bytes_(bytes) {
   if (copy) {
     owned_.reset(new char[bytes.size()]);
     std::memcpy(owned_.get(), bytes.data(), bytes.size());
     bytes_ = {owned_.get(), bytes.size()};
   }
-  if (bytes_.empty() || bytes_[0] != kReferenceTag)
-    throw std::runtime_error("merge codec: not a reference");
+  View& view = *this;
+  if (bytes_.empty() || bytes_[0] != tag_of(view))
+    throw std::runtime_error("merge codec: not the expected record type");
   Reader io(bytes_.substr(1));
-  reference_fields(io, static_cast<ReferenceView&>(*this));
-  if (!io.at_end()) throw std::runtime_error("merge codec: trailing bytes after a reference");
+  view_fields(io, view);
+  if (!io.at_end()) throw std::runtime_error("merge codec: trailing bytes after a record");
 }
 
-EncodedReference::EncodedReference(const PageReference& ref)
-    : EncodedReference([&ref] {
+template <typename View>
+Encoded<View>::Encoded(const Record& record)
+    : Encoded([&record] {
         std::string bytes;
-        encode(Record(ref), bytes);
+        encode(record, bytes);
         return bytes;
       }()) {}
 
-EncodedReference& EncodedReference::operator=(const EncodedReference& other) {
-  if (this != &other) *this = EncodedReference(other);
+template <typename View>
+Encoded<View>& Encoded<View>::operator=(const Encoded& other) {
+  if (this != &other) *this = Encoded(other);
   return *this;
+}
+
+template class Encoded<ReferenceView>;
+template class Encoded<CaptureView>;
+template class Encoded<RevisitView>;
+
+EncodedCapture encode(const CaptureView& capture) {
+  std::string bytes(1, kCaptureTag);
+  Writer writer(bytes);
+  ConstWriter io{writer};
+  fields(io, capture);
+  return EncodedCapture(bytes);
 }
 
 }  // namespace strata::merge

@@ -37,28 +37,60 @@ struct ReferenceView {
   bool inline_ = false;
 };
 
-// An encoded reference (tag byte first), its fields viewed in place: in bytes it owns, or,
-// made by in_place(), in the caller's (no copy, no allocation: run_merge's reducers on
-// in-memory runs). Moving keeps the views valid; a copy owns its bytes when the original does.
-class EncodedReference : public ReferenceView {
+// The fields of an ImageCapture, read in place likewise.
+struct CaptureView {
+  std::string_view imgSurt, imgUrl, timestamp, collection, file;
+  uint64_t offset = 0, length = 0;
+  std::string_view recordType;
+  int status = 0;
+  std::string_view mimeReported, mimeDetected;
+  int width = 0, height = 0;
+  std::string_view digest;
+  uint64_t size = 0;
+  std::string_view warcDigest;
+  bool inline_ = false;
+};
+
+// The fields of an ImageRevisit, read in place likewise.
+struct RevisitView {
+  std::string_view imgSurt, imgUrl, timestamp, collection, file;
+  uint64_t offset = 0, length = 0;
+  std::string_view warcDigest, refersToUrl, refersToSurt, refersToDate, mimeReported;
+};
+
+// An encoded record (tag byte first), its fields viewed in place: in bytes it owns, or, made
+// by in_place(), in the caller's (no copy, no allocation: run_merge's reducers on in-memory
+// runs). Moving keeps the views valid; a copy owns its bytes when the original does.
+// View: ReferenceView, CaptureView or RevisitView.
+template <typename View>
+class Encoded : public View {
  public:
-  // Throws std::runtime_error when `bytes` is not a whole encoded reference.
-  explicit EncodedReference(std::string_view bytes) : EncodedReference(bytes, true) {}
-  explicit EncodedReference(const PageReference& ref);
-  // `bytes` must outlive the reference and its copies.
-  static EncodedReference in_place(std::string_view bytes) { return {bytes, false}; }
-  EncodedReference(const EncodedReference& other)
-      : EncodedReference(other.bytes(), other.owned_ != nullptr) {}
-  EncodedReference& operator=(const EncodedReference& other);
-  EncodedReference(EncodedReference&&) = default;
-  EncodedReference& operator=(EncodedReference&&) = default;
+  // Throws std::runtime_error when `bytes` is not a whole encoded record of this kind.
+  explicit Encoded(std::string_view bytes) : Encoded(bytes, true) {}
+  // A PageReference for ReferenceView, an ImageCapture for CaptureView, an ImageRevisit for
+  // RevisitView.
+  explicit Encoded(const Record& record);
+  // `bytes` must outlive the record and its copies.
+  static Encoded in_place(std::string_view bytes) { return {bytes, false}; }
+  Encoded(const Encoded& other) : Encoded(other.bytes(), other.owned_ != nullptr) {}
+  Encoded& operator=(const Encoded& other);
+  Encoded(Encoded&&) = default;
+  Encoded& operator=(Encoded&&) = default;
   std::string_view bytes() const { return bytes_; }
 
  private:
-  EncodedReference(std::string_view bytes, bool copy);
+  Encoded(std::string_view bytes, bool copy);
 
   std::unique_ptr<char[]> owned_;
   std::string_view bytes_;
 };
+
+using EncodedReference = Encoded<ReferenceView>;
+using EncodedCapture = Encoded<CaptureView>;
+using EncodedRevisit = Encoded<RevisitView>;
+
+// The encoded form of a capture given as views (a resolved revisit: a capture with another
+// time and collection).
+EncodedCapture encode(const CaptureView& capture);
 
 }  // namespace strata::merge

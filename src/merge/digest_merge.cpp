@@ -28,9 +28,9 @@ void sort_if_needed(std::vector<T>& values, Before before) {
 }
 
 // Image fields from the oldest capture, capture times from all of them.
-void set_image_fields(ImageDocument& doc, const std::vector<ImageCapture>& captures,
-                      Counters& counters) {
-  const ImageCapture& oldest = captures.front();
+template <typename C>
+void set_image_fields(ImageDocument& doc, const std::vector<C>& captures, Counters& counters) {
+  const C& oldest = captures.front();
   doc.imgDigest = oldest.digest;
   doc.imgUrl = oldest.imgUrl;
   doc.imgSurt = oldest.imgSurt;
@@ -45,7 +45,7 @@ void set_image_fields(ImageDocument& doc, const std::vector<ImageCapture>& captu
   doc.isInline = oldest.inline_;
   doc.imgCrawlTimestamp = oldest.timestamp;
   doc.imgCaptureTimes.clear();
-  for (const auto& capture : captures) doc.imgCaptureTimes.push_back(capture.timestamp);
+  for (const auto& capture : captures) doc.imgCaptureTimes.emplace_back(capture.timestamp);
   sort_unique(doc.imgCaptureTimes);
   doc.imgCrawlTimestampLatest = doc.imgCaptureTimes.back();
   if (doc.imgCaptureTimes.size() > kMaxCaptureTimes) {
@@ -107,10 +107,10 @@ void set_change_counters(ImageDocument& doc, const std::vector<R>& refs) {
   doc.matchingPages = static_cast<int64_t>(refs.size());
 }
 
-template <typename R>
-void set_collections(ImageDocument& doc, const BasicDigestGroup<R>& group) {
+template <typename G>
+void set_collections(ImageDocument& doc, const G& group) {
   doc.collection.clear();
-  for (const auto& capture : group.captures) doc.collection.push_back(capture.collection);
+  for (const auto& capture : group.captures) doc.collection.emplace_back(capture.collection);
   for (const auto& ref : group.refs) doc.collection.emplace_back(ref.collection);
   sort_unique(doc.collection);
 }
@@ -126,8 +126,8 @@ std::span<const R> same_page(const std::vector<R>& refs, size_t first) {
   return std::span<const R>(refs).subspan(first, end - first);
 }
 
-template <typename R>
-ImageDocument base_document(const BasicDigestGroup<R>& group, Counters& counters) {
+template <typename G>
+ImageDocument base_document(const G& group, Counters& counters) {
   ImageDocument doc;
   doc.id = group.digest;
   set_image_fields(doc, group.captures, counters);
@@ -139,8 +139,8 @@ ImageDocument base_document(const BasicDigestGroup<R>& group, Counters& counters
   return doc;
 }
 
-template <typename R>
-std::vector<ImageDocument> full_documents(const BasicDigestGroup<R>& group,
+template <typename R, typename C>
+std::vector<ImageDocument> full_documents(const BasicDigestGroup<R, C>& group,
                                           const ImageDocument& base, Counters& counters) {
   std::vector<ImageDocument> docs;
   for (size_t i = 0; i < group.refs.size();) {
@@ -195,26 +195,26 @@ std::string full_document_id(const std::string& digest, std::string_view page_ti
   return id;
 }
 
-template <typename R>
-void BasicDigestCollector<R>::reset(std::string_view digest) {
+template <typename R, typename C>
+void BasicDigestCollector<R, C>::reset(std::string_view digest) {
   group_.digest.assign(digest);
   group_.captures.clear();
   group_.refs.clear();
   group_.dropped_refs = noted_ = 0;
 }
 
-template <typename R>
-void BasicDigestCollector<R>::add(Record&& record) {
+template <typename R, typename C>
+void BasicDigestCollector<R, C>::add(Record&& record) {
   if (auto* capture = std::get_if<ImageCapture>(&record))
-    group_.captures.push_back(std::move(*capture));
+    add_capture(C(std::move(*capture)));
   else if (auto* ref = std::get_if<PageReference>(&record))
     cap_.add(R(std::move(*ref)));
   else if (auto* note = std::get_if<DroppedReferences>(&record))
     noted_ += note->count, cap_.add_dropped(note->count);
 }
 
-template <typename R>
-BasicDigestGroup<R>& BasicDigestCollector<R>::finish(Counters& counters) {
+template <typename R, typename C>
+BasicDigestGroup<R, C>& BasicDigestCollector<R, C>::finish(Counters& counters) {
   group_.refs = cap_.take(group_.dropped_refs);
   if (group_.dropped_refs > noted_) {
     counters.add("reference_lists_capped");
@@ -223,8 +223,8 @@ BasicDigestGroup<R>& BasicDigestCollector<R>::finish(Counters& counters) {
   return group_;
 }
 
-template <typename R>
-std::vector<ImageDocument> build_documents(BasicDigestGroup<R>& group, Mode mode,
+template <typename R, typename C>
+std::vector<ImageDocument> build_documents(BasicDigestGroup<R, C>& group, Mode mode,
                                            Counters& counters) {
   if (group.captures.empty()) return {};
   if (group.refs.empty()) {
@@ -246,9 +246,9 @@ std::vector<ImageDocument> build_documents(BasicDigestGroup<R>& group, Mode mode
 }
 
 template class BasicDigestCollector<PageReference>;
-template class BasicDigestCollector<EncodedReference>;
+template class BasicDigestCollector<EncodedReference, EncodedCapture>;
 template std::vector<ImageDocument> build_documents(DigestGroup&, Mode, Counters&);
-template std::vector<ImageDocument> build_documents(BasicDigestGroup<EncodedReference>&, Mode,
-                                                    Counters&);
+template std::vector<ImageDocument> build_documents(
+    BasicDigestGroup<EncodedReference, EncodedCapture>&, Mode, Counters&);
 
 }  // namespace strata::merge

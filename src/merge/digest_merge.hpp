@@ -25,20 +25,21 @@ inline constexpr size_t kMaxDescriptions = 50;  // per field, like Arquivo's Sol
 inline constexpr size_t kMaxCaptureTimes = 1000;
 
 // Job 2's input for one digest, streamed: captures are kept, references go through a
-// ReferenceCap, DroppedReferences notes from job 1 are counted with them. R: PageReference,
-// or EncodedReference in run_merge.
-template <typename R>
+// ReferenceCap, DroppedReferences notes from job 1 are counted with them. R, C: PageReference
+// and ImageCapture, or EncodedReference and EncodedCapture in run_merge.
+template <typename R, typename C = ImageCapture>
 class BasicDigestCollector {
  public:
   explicit BasicDigestCollector(size_t max_refs = kMaxReferencesPerKey) : cap_(max_refs) {}
   void reset(std::string_view digest);
   void add(Record&& record);
+  void add_capture(C&& capture) { group_.captures.push_back(std::move(capture)); }
   void add_reference(R&& ref) { cap_.add(std::move(ref)); }
   // The group with its kept references; counts references dropped here.
-  BasicDigestGroup<R>& finish(Counters& counters);
+  BasicDigestGroup<R, C>& finish(Counters& counters);
 
  private:
-  BasicDigestGroup<R> group_;
+  BasicDigestGroup<R, C> group_;
   BasicReferenceCap<R> cap_;
   uint64_t noted_ = 0;
 };
@@ -46,8 +47,8 @@ class BasicDigestCollector {
 using DigestCollector = BasicDigestCollector<PageReference>;
 
 // Documents sorted by id; none when the group has no capture or no reference.
-template <typename R>
-std::vector<ImageDocument> build_documents(BasicDigestGroup<R>& group, Mode mode,
+template <typename R, typename C>
+std::vector<ImageDocument> build_documents(BasicDigestGroup<R, C>& group, Mode mode,
                                            Counters& counters);
 
 // The id of a full-mode document: digest/pageTimestamp/fnv1a64(pageUrl) in hex.

@@ -35,12 +35,12 @@ struct SurtGroup {
 void add_to_group(SurtGroup& group, Record&& record);
 
 // Job 1 output and job 2 input: captures (resolved revisits included, as copies of the
-// capture they repeat) and the references assigned to one digest. R: PageReference, or
-// EncodedReference in run_merge (codec.hpp).
-template <typename R>
+// capture they repeat) and the references assigned to one digest. R, C: PageReference and
+// ImageCapture, or EncodedReference and EncodedCapture in run_merge (codec.hpp).
+template <typename R, typename C = ImageCapture>
 struct BasicDigestGroup {
   std::string digest;
-  std::vector<ImageCapture> captures;
+  std::vector<C> captures;
   std::vector<R> refs;
   uint64_t dropped_refs = 0;  // references counted but not kept (per-key cap)
 };

@@ -8,7 +8,8 @@ namespace {
 
 using V = std::string_view;
 
-auto capture_key(const ImageCapture& c) {
+template <typename C>
+auto capture_key(const C& c) {
   return std::make_tuple(V(c.timestamp), c.imgUrl.size(), V(c.imgUrl), V(c.digest), V(c.collection),
                          V(c.file), c.offset, c.length, V(c.imgSurt), V(c.recordType), c.status,
                          V(c.mimeReported), V(c.mimeDetected), c.width, c.height, c.size,
@@ -25,7 +26,11 @@ auto reference_key(const R& r) {
 
 }  // namespace
 
-bool capture_before(const ImageCapture& a, const ImageCapture& b) {
+bool CaptureBefore::operator()(const ImageCapture& a, const ImageCapture& b) const {
+  return capture_key(a) < capture_key(b);
+}
+
+bool CaptureBefore::operator()(const CaptureView& a, const CaptureView& b) const {
   return capture_key(a) < capture_key(b);
 }
 

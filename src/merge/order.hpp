@@ -7,8 +7,13 @@
 
 namespace strata::merge {
 
-// Earliest timestamp, then shorter imgUrl, then smaller imgUrl, then every other field.
-bool capture_before(const ImageCapture& a, const ImageCapture& b);
+// Earliest timestamp, then shorter imgUrl, then smaller imgUrl, then every other field. The
+// same order on decoded and on in-place captures.
+struct CaptureBefore {
+  bool operator()(const ImageCapture& a, const ImageCapture& b) const;
+  bool operator()(const CaptureView& a, const CaptureView& b) const;
+};
+inline constexpr CaptureBefore capture_before;
 
 // Earliest pageTimestamp, then shorter pageUrl, then smaller pageUrl, then every other field.
 // The same order on decoded and on in-place references; an object, so that it can be handed

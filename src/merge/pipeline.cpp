@@ -88,29 +88,41 @@ void read_sources(const std::vector<Source>& sources, const MergeOptions& option
   for (auto& buffer : buffers) buffer->finish();
 }
 
-using Group = BasicDigestGroup<EncodedReference>;
+using Group = BasicDigestGroup<EncodedReference, EncodedCapture>;
 
-// A reference read in place when its bytes stay put (in-memory runs), else copied.
-EncodedReference reference(std::string_view bytes, bool stable) {
-  return stable ? EncodedReference::in_place(bytes) : EncodedReference(bytes);
+// A record read in place when its bytes stay put (in-memory runs), else copied.
+template <typename Encoded>
+Encoded view_or_copy(std::string_view bytes, bool stable) {
+  return stable ? Encoded::in_place(bytes) : Encoded(bytes);
 }
 
-// Job 1's output for job 2, keyed by digest; references keep the bytes they came in.
+// Hands one encoded value to a job's reducer: captures, references and revisits (job 1 only:
+// it resolves them) as views (in place or copied), the rest decoded into `scratch`.
+template <typename Reducer>
+void feed(Reducer& reducer, std::string_view bytes, bool stable, Record& scratch) {
+  char tag = bytes.empty() ? '\0' : bytes[0];
+  if (tag == kReferenceTag)
+    return reducer.add_reference(view_or_copy<EncodedReference>(bytes, stable));
+  if (tag == kCaptureTag) return reducer.add_capture(view_or_copy<EncodedCapture>(bytes, stable));
+  if constexpr (requires { reducer.add_revisit(EncodedRevisit::in_place(bytes)); })
+    if (tag == kRevisitTag) return reducer.add_revisit(view_or_copy<EncodedRevisit>(bytes, stable));
+  decode(bytes, scratch);
+  reducer.add(std::move(scratch));
+}
+
+// Job 1's output for job 2, keyed by digest; captures and references keep their bytes.
 void emit_digest_groups(std::vector<Group>&& groups, SpillBuffer& out, std::string& bytes) {
-  auto put = [&](const std::string& digest, Record&& record) {
-    bytes.clear();
-    encode(record, bytes);
-    out.add(digest, bytes);
-  };
   for (auto& group : groups) {
-    for (auto& capture : group.captures) put(group.digest, Record(std::move(capture)));
+    for (const auto& capture : group.captures) out.add(group.digest, capture.bytes());
     for (const auto& ref : group.refs) out.add(group.digest, ref.bytes());
-    if (group.dropped_refs) put(group.digest, DroppedReferences{group.dropped_refs});
+    if (!group.dropped_refs) continue;
+    bytes.clear();
+    encode(DroppedReferences{group.dropped_refs}, bytes);
+    out.add(group.digest, bytes);
   }
 }
 
-// Job 1 over one SURT partition; values fed to SurtMerger as they stream by (references
-// viewed in place or copied, the others decoded).
+// Job 1 over one SURT partition; values fed to SurtMerger as they stream by.
 class SurtReducer : public GroupVisitor {
  public:
   SurtReducer(Counters& counters, SpillBuffer& out)
@@ -120,16 +132,13 @@ class SurtReducer : public GroupVisitor {
     merger_.reset();
   }
   void value(std::string_view bytes, bool stable) override {
-    if (!bytes.empty() && bytes[0] == kReferenceTag)
-      return merger_.add_reference(reference(bytes, stable));
-    decode(bytes, record_);
-    merger_.add(std::move(record_));
+    feed(merger_, bytes, stable, record_);
   }
   void end() override { emit_digest_groups(merger_.finish(), out_, bytes_); }
 
  private:
   Counters& counters_;
-  BasicSurtMerger<EncodedReference> merger_;
+  BasicSurtMerger<EncodedReference, EncodedCapture, EncodedRevisit> merger_;
   SpillBuffer& out_;
   Record record_;
   std::string bytes_;
@@ -156,10 +165,7 @@ class DigestReducer : public GroupVisitor {
       : mode_(mode), counters_(counters), out_(out), with_id_(with_id) {}
   void begin(std::string_view key) override { collector_.reset(key); }
   void value(std::string_view bytes, bool stable) override {
-    if (!bytes.empty() && bytes[0] == kReferenceTag)
-      return collector_.add_reference(reference(bytes, stable));
-    decode(bytes, record_);
-    collector_.add(std::move(record_));
+    feed(collector_, bytes, stable, record_);
   }
   void end() override {
     for (const auto& doc : build_documents(collector_.finish(counters_), mode_, counters_)) {
@@ -177,7 +183,7 @@ class DigestReducer : public GroupVisitor {
   Counters& counters_;
   std::ostream& out_;
   bool with_id_;
-  BasicDigestCollector<EncodedReference> collector_;
+  BasicDigestCollector<EncodedReference, EncodedCapture> collector_;
   Record record_;
   std::string line_;
 };

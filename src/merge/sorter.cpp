@@ -86,10 +86,21 @@ void RunSet::clear() {
   runs_.clear();
 }
 
+namespace {
+
+// Arena chunks: at most this big, and small enough that the chunks left part-filled (one per
+// area) waste at most 1/16 of the arena.
+constexpr uint64_t kMaxChunk = 64 << 10;
+constexpr uint64_t kMaxAreas = 256;
+
+}  // namespace
+
 SpillBuffer::SpillBuffer(RunSet& runs, uint64_t budget)
     : runs_(runs),
       arena_capacity_(budget / 4 * 3),
-      entry_capacity_(std::max<uint64_t>(1, budget / 4 / sizeof(SpillEntry))) {}
+      entry_capacity_(std::max<uint64_t>(1, budget / 4 / sizeof(SpillEntry))),
+      chunk_(std::clamp<uint64_t>(arena_capacity_ / 64, 1, kMaxChunk)),
+      areas_(std::clamp<uint64_t>(arena_capacity_ / 16 / chunk_, 1, kMaxAreas)) {}
 
 void SpillBuffer::add(std::string_view key, std::string_view value) {
   if (!buffer_) {
@@ -97,17 +108,37 @@ void SpillBuffer::add(std::string_view key, std::string_view value) {
     buffer_->arena.reserve(arena_capacity_);
     buffer_->entries.reserve(entry_capacity_);
   }
-  auto& arena = buffer_->arena;
-  // Spill before the arena outgrows its reservation: growing would double it.
-  if (!buffer_->entries.empty() && arena.size() + key.size() + value.size() > arena_capacity_)
-    spill();
   auto [rank, partition] = runs_.place(key);
-  buffer_->entries.push_back({rank, arena.size(), partition, static_cast<uint32_t>(key.size()),
+  uint64_t offset = claim(area_of(rank), key.size() + value.size());
+  buffer_->entries.push_back({rank, offset, partition, static_cast<uint32_t>(key.size()),
                               static_cast<uint32_t>(value.size()),
                               value.empty() ? '\0' : value[0]});
-  arena.append(key);
-  arena.append(value);
-  if (arena.size() >= arena_capacity_ || buffer_->entries.size() >= entry_capacity_) spill();
+  char* record = buffer_->arena.data() + offset;
+  std::memcpy(record, key.data(), key.size());
+  std::memcpy(record + key.size(), value.data(), value.size());
+  if (buffer_->entries.size() >= entry_capacity_) spill();
+}
+
+// Ranks that sort next to each other share their top bits, and so their area: a run read in
+// order walks one area at a time (a few hundred KB to a few MB) instead of missing the TLB on
+// every record across the whole arena (prefetching did not hide those misses on this VM).
+size_t SpillBuffer::area_of(uint64_t rank) const {
+  return static_cast<size_t>((rank >> 32) * areas_.size() >> 32);
+}
+
+uint64_t SpillBuffer::claim(size_t area, uint64_t size) {
+  Area& free = areas_[area];
+  if (free.end - free.next < size) {
+    auto& arena = buffer_->arena;
+    uint64_t grow = std::max(chunk_, size);
+    // Spill before the arena outgrows its reservation: growing would double it.
+    if (!buffer_->entries.empty() && arena.size() + grow > arena_capacity_) spill();
+    free.next = arena.size();
+    arena.resize(arena.size() + grow);
+    free.end = arena.size();
+  }
+  free.next += size;
+  return free.next - size;
 }
 
 void SpillBuffer::sort() {
@@ -168,6 +199,7 @@ void SpillBuffer::spill() {
   spilled_ = true;
   buffer_->arena.clear();
   buffer_->entries.clear();
+  std::fill(areas_.begin(), areas_.end(), Area{});
 }
 
 void SpillBuffer::finish() {

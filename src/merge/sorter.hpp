@@ -75,7 +75,8 @@ class RunSet {
 };
 
 // One thread's buffer: its arena and entry list are reserved up front within `budget`
-// bytes (no reallocation, so resident memory stays within it) and spilled when full.
+// bytes (no reallocation, so resident memory stays within it) and spilled when full. The
+// arena is handed out in chunks to a few areas by key rank (locality when read in order).
 class SpillBuffer {
  public:
   SpillBuffer(RunSet& runs, uint64_t budget);
@@ -87,9 +88,16 @@ class SpillBuffer {
  private:
   void sort();
   void spill();
+  size_t area_of(uint64_t rank) const;
+  // Where a record of `size` bytes goes in `area` (spills first when the arena is full).
+  uint64_t claim(size_t area, uint64_t size);
 
+  struct Area {
+    uint64_t next = 0, end = 0;  // the free part of the area's last chunk
+  };
   RunSet& runs_;
-  size_t arena_capacity_, entry_capacity_;
+  uint64_t arena_capacity_, entry_capacity_, chunk_;
+  std::vector<Area> areas_;
   std::unique_ptr<MemoryRun> buffer_;
   bool spilled_ = false;
 };

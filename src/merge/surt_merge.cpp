@@ -23,23 +23,41 @@ const std::string kRevisitsUnresolved = "revisits_unresolved",
                   kSurtsMerged = "surts_merged", kSurtDigestGroups = "surt_digest_groups";
 
 // Keeps captures with a digest; job 2 cannot place the others.
-void drop_captures_without_digest(std::vector<ImageCapture>& images, Counters& counters) {
-  auto end = std::remove_if(images.begin(), images.end(),
-                            [](const ImageCapture& c) { return c.digest.empty(); });
+template <typename C>
+void drop_captures_without_digest(std::vector<C>& images, Counters& counters) {
+  auto end =
+      std::remove_if(images.begin(), images.end(), [](const C& c) { return c.digest.empty(); });
   if (end != images.end()) counters.add("images_without_digest", images.end() - end);
   images.erase(end, images.end());
 }
 
-// A resolved revisit becomes a copy of the oldest capture with the same WARC payload digest,
-// carrying the revisit's time and collection (the bytes, and so the record to replay, are
-// the original's). `images` sorted oldest first.
-void resolve_revisits(std::vector<ImageCapture>& images, const std::vector<ImageRevisit>& revisits,
-                      Counters& counters) {
+// A copy of `original` with the revisit's time and collection (the bytes, and so the record
+// to replay, are the original's).
+template <typename V>
+ImageCapture revisited(const ImageCapture& original, const V& revisit) {
+  ImageCapture copy = original;
+  copy.timestamp = revisit.timestamp;
+  copy.collection = revisit.collection;
+  return copy;
+}
+
+template <typename V>
+EncodedCapture revisited(const EncodedCapture& original, const V& revisit) {
+  CaptureView copy = original;
+  copy.timestamp = revisit.timestamp;
+  copy.collection = revisit.collection;
+  return encode(copy);
+}
+
+// A resolved revisit becomes a copy of the oldest capture with the same WARC payload digest.
+// `images` sorted oldest first.
+template <typename C, typename V>
+void resolve_revisits(std::vector<C>& images, const std::vector<V>& revisits, Counters& counters) {
   if (revisits.empty()) return;
   std::unordered_map<std::string_view, size_t> by_warc_digest;
   for (size_t i = 0; i < images.size(); ++i)
     if (!images[i].warcDigest.empty()) by_warc_digest.emplace(images[i].warcDigest, i);
-  std::vector<ImageCapture> resolved;
+  std::vector<C> resolved;
   for (const auto& revisit : revisits) {
     auto it =
         revisit.warcDigest.empty() ? by_warc_digest.end() : by_warc_digest.find(revisit.warcDigest);
@@ -47,10 +65,7 @@ void resolve_revisits(std::vector<ImageCapture>& images, const std::vector<Image
       counters.add(kRevisitsUnresolved);
       continue;
     }
-    ImageCapture copy = images[it->second];
-    copy.timestamp = revisit.timestamp;
-    copy.collection = revisit.collection;
-    resolved.push_back(std::move(copy));
+    resolved.push_back(revisited(images[it->second], revisit));
     counters.add(kRevisitsResolved);
   }
   for (auto& capture : resolved) images.push_back(std::move(capture));
@@ -65,8 +80,8 @@ int64_t epoch_or_zero(std::string_view ts, Counters& counters) {
 
 }  // namespace
 
-template <typename R>
-void BasicSurtMerger<R>::reset() {
+template <typename R, typename C, typename V>
+void BasicSurtMerger<R, C, V>::reset() {
   images_.clear();
   revisits_.clear();
   prepared_ = false;
@@ -76,19 +91,29 @@ void BasicSurtMerger<R>::reset() {
   times_.clear();
 }
 
-template <typename R>
-void BasicSurtMerger<R>::add(Record&& record) {
+template <typename R, typename C, typename V>
+void BasicSurtMerger<R, C, V>::add(Record&& record) {
   if (auto* ref = std::get_if<PageReference>(&record)) return add_reference(R(std::move(*ref)));
   if (std::holds_alternative<DroppedReferences>(record)) return;  // job 2 notes only
-  if (prepared_) throw std::logic_error("merge: a capture after the references of its SURT");
   if (auto* capture = std::get_if<ImageCapture>(&record))
-    images_.push_back(std::move(*capture));
-  else
-    revisits_.push_back(std::move(std::get<ImageRevisit>(record)));
+    return add_capture(C(std::move(*capture)));
+  add_revisit(V(std::move(std::get<ImageRevisit>(record))));
 }
 
-template <typename R>
-void BasicSurtMerger<R>::prepare() {
+template <typename R, typename C, typename V>
+void BasicSurtMerger<R, C, V>::add_revisit(V&& revisit) {
+  if (prepared_) throw std::logic_error("merge: a revisit after the references of its SURT");
+  revisits_.push_back(std::move(revisit));
+}
+
+template <typename R, typename C, typename V>
+void BasicSurtMerger<R, C, V>::add_capture(C&& capture) {
+  if (prepared_) throw std::logic_error("merge: a capture after the references of its SURT");
+  images_.push_back(std::move(capture));
+}
+
+template <typename R, typename C, typename V>
+void BasicSurtMerger<R, C, V>::prepare() {
   prepared_ = true;
   drop_captures_without_digest(images_, counters_);
   std::sort(images_.begin(), images_.end(), capture_before);
@@ -100,7 +125,7 @@ void BasicSurtMerger<R>::prepare() {
   for (auto digest : digests) groups_.emplace_back().digest = digest;
   caps_.assign(groups_.size(), BasicReferenceCap<R>(max_refs_));
   // Looked up in groups_ (own copies): moving a capture can change what a view into it sees.
-  auto by_digest = [](const BasicDigestGroup<R>& g, const std::string& d) { return g.digest < d; };
+  auto by_digest = [](const BasicDigestGroup<R, C>& g, std::string_view d) { return g.digest < d; };
   for (auto& capture : images_) {
     size_t d = std::lower_bound(groups_.begin(), groups_.end(), capture.digest, by_digest) -
                groups_.begin();
@@ -114,8 +139,8 @@ void BasicSurtMerger<R>::prepare() {
 
 // The digest whose capture is closest in seconds to `when`; ties go to the earlier capture,
 // and equal capture times to the smaller digest.
-template <typename R>
-size_t BasicSurtMerger<R>::closest_digest(int64_t when) const {
+template <typename R, typename C, typename V>
+size_t BasicSurtMerger<R, C, V>::closest_digest(int64_t when) const {
   auto after = std::lower_bound(times_.begin(), times_.end(), TimedDigest{when, 0});
   if (after == times_.begin()) return after->digest;
   auto before = std::lower_bound(times_.begin(), times_.end(), TimedDigest{(after - 1)->epoch, 0});
@@ -123,8 +148,8 @@ size_t BasicSurtMerger<R>::closest_digest(int64_t when) const {
   return when - before->epoch <= after->epoch - when ? before->digest : after->digest;
 }
 
-template <typename R>
-void BasicSurtMerger<R>::add_reference(R&& ref) {
+template <typename R, typename C, typename V>
+void BasicSurtMerger<R, C, V>::add_reference(R&& ref) {
   if (!prepared_) prepare();
   ++refs_;
   if (groups_.empty()) return;  // counted in finish()
@@ -132,8 +157,8 @@ void BasicSurtMerger<R>::add_reference(R&& ref) {
   caps_[d].add(std::move(ref));
 }
 
-template <typename R>
-std::vector<BasicDigestGroup<R>> BasicSurtMerger<R>::finish() {
+template <typename R, typename C, typename V>
+std::vector<BasicDigestGroup<R, C>> BasicSurtMerger<R, C, V>::finish() {
   if (!prepared_) prepare();
   if (groups_.empty()) {
     counters_.add(kReferencesWithoutImages, static_cast<int64_t>(refs_));
@@ -157,7 +182,7 @@ std::vector<BasicDigestGroup<R>> BasicSurtMerger<R>::finish() {
 }
 
 template class BasicSurtMerger<PageReference>;
-template class BasicSurtMerger<EncodedReference>;
+template class BasicSurtMerger<EncodedReference, EncodedCapture, EncodedRevisit>;
 
 std::vector<DigestGroup> merge_surt(SurtGroup& group, Counters& counters, size_t max_refs) {
   SurtMerger merger(counters, max_refs);

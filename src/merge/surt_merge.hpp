@@ -12,9 +12,10 @@ namespace strata::merge {
 
 // Job 1 for one SURT, fed every capture and revisit first, then the references one by one:
 // each reference goes straight to its digest's ReferenceCap, so a hugely popular SURT never
-// holds all its references. R: PageReference, or EncodedReference in run_merge (references
+// holds all its references. R, C, V: PageReference, ImageCapture and ImageRevisit, or
+// EncodedReference, EncodedCapture and EncodedRevisit in run_merge (captures and references
 // pass through job 1 without being decoded or encoded again).
-template <typename R>
+template <typename R, typename C = ImageCapture, typename V = ImageRevisit>
 class BasicSurtMerger {
  public:
   BasicSurtMerger(Counters& counters, size_t max_refs = kMaxReferencesPerKey)
@@ -23,10 +24,12 @@ class BasicSurtMerger {
   void reset();
   // Throws std::logic_error for a capture or revisit after the first reference.
   void add(Record&& record);
+  void add_capture(C&& capture);
+  void add_revisit(V&& revisit);
   void add_reference(R&& ref);
   // One group per digest found under the SURT, sorted by digest; empty when the SURT lacks
   // captures or references. Counts what it drops (names in docs/merge.md).
-  std::vector<BasicDigestGroup<R>> finish();
+  std::vector<BasicDigestGroup<R, C>> finish();
 
  private:
   struct TimedDigest {
@@ -41,13 +44,13 @@ class BasicSurtMerger {
 
   Counters& counters_;
   size_t max_refs_;
-  std::vector<ImageCapture> images_;  // until prepare() files them into groups_
-  std::vector<ImageRevisit> revisits_;
+  std::vector<C> images_;  // until prepare() files them into groups_
+  std::vector<V> revisits_;
   bool prepared_ = false;
   uint64_t captures_ = 0, refs_ = 0;
-  std::vector<BasicDigestGroup<R>> groups_;  // sorted by digest
-  std::vector<BasicReferenceCap<R>> caps_;   // one per group
-  std::vector<TimedDigest> times_;           // every capture, when the SURT has several digests
+  std::vector<BasicDigestGroup<R, C>> groups_;  // sorted by digest
+  std::vector<BasicReferenceCap<R>> caps_;      // one per group
+  std::vector<TimedDigest> times_;              // every capture, when the SURT has several digests
 };
 
 using SurtMerger = BasicSurtMerger<PageReference>;

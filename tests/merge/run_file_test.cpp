@@ -2,6 +2,8 @@
 // references read in place.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -9,6 +11,7 @@
 #include "fixtures.hpp"
 #include "merge/codec.hpp"
 #include "merge/run_file.hpp"
+#include "merge/sorter.hpp"
 #include "testing/shared_data.hpp"
 
 namespace strata::merge {
@@ -49,6 +52,37 @@ TEST(RunFile, FramesReadBackPerPartition) {
   EXPECT_THROW(truncated.read(large.data(), large.size()), std::runtime_error);
 }
 
+// Every (key, value) added comes back from merge_partition under its key, whatever the
+// budget: records spread over arena areas, larger than a chunk or than the whole arena.
+std::map<std::string, std::multiset<std::string>> grouped(uint64_t budget, KeyOrder order) {
+  RunSet runs(strata::testing::scratch_dir() / "runs", "t", 2, order);
+  std::filesystem::create_directories(strata::testing::scratch_dir() / "runs");
+  SpillBuffer buffer(runs, budget);
+  for (int i = 0; i < 3000; ++i)
+    buffer.add("key" + std::to_string(i % 700),
+               std::string(i % 500 == 0 ? 70000 : i % 50, static_cast<char>('a' + i % 26)));
+  buffer.finish();
+  struct Collect : GroupVisitor {
+    std::map<std::string, std::multiset<std::string>> seen;
+    std::string key;
+    void begin(std::string_view k) override {
+      key = k;
+      EXPECT_FALSE(seen.count(key));  // each key once
+    }
+    void value(std::string_view v, bool) override { seen[key].emplace(v); }
+    void end() override {}
+  } collect;
+  for (size_t p = 0; p < runs.partitions(); ++p) merge_partition(runs, p, collect);
+  return collect.seen;
+}
+
+TEST(SpillBuffer, GivesBackEveryValueGroupedByKeyInMemoryOrSpilled) {
+  auto in_memory = grouped(uint64_t{1} << 30, KeyOrder::hashed);
+  EXPECT_EQ(in_memory.size(), 700u);
+  EXPECT_EQ(grouped(20000, KeyOrder::hashed), in_memory);
+  EXPECT_EQ(grouped(300000, KeyOrder::lexicographic), in_memory);
+}
+
 TEST(EncodedReference, InPlaceViewsTheCallersBytesAndCopiesOwnTheirs) {
   EncodedReference owned(
       testing::ref("(a,)/x.png", "http://a/x.png", "http://a/", "20080101000000", "alt text"));
@@ -65,6 +99,45 @@ TEST(EncodedReference, InPlaceViewsTheCallersBytesAndCopiesOwnTheirs) {
   EXPECT_EQ(owned_copy.pageUrl, "http://a/");
   EXPECT_THROW(EncodedReference::in_place(std::string_view(bytes).substr(0, 10)),
                std::runtime_error);
+}
+
+TEST(EncodedCapture, ViewsEveryFieldAndReencodesChangedViews) {
+  ImageCapture capture = testing::capture("(a,)/x.png", "http://a/x.png", "20080101000000", "d1");
+  capture.offset = 123, capture.width = 640, capture.warcDigest = "sha1:x", capture.inline_ = true;
+  EncodedCapture encoded{Record(capture)};
+  EXPECT_EQ(encoded.imgUrl, capture.imgUrl);
+  EXPECT_EQ(encoded.digest, "d1");
+  EXPECT_EQ(encoded.offset, 123u);
+  EXPECT_EQ(encoded.width, 640);
+  EXPECT_EQ(encoded.warcDigest, "sha1:x");
+  EXPECT_TRUE(encoded.inline_);
+  CaptureView changed = encoded;
+  changed.timestamp = "20090101000000";
+  EncodedCapture again = encode(changed);
+  Record back;
+  decode(again.bytes(), back);
+  capture.timestamp = "20090101000000";
+  EXPECT_EQ(std::get<ImageCapture>(back).timestamp, capture.timestamp);
+  EXPECT_EQ(again.bytes(), EncodedCapture(Record(capture)).bytes());
+  EXPECT_THROW(EncodedCapture::in_place(encoded.bytes().substr(0, 20)), std::runtime_error);
+  std::string reference_bytes;
+  encode(Record(testing::ref("(a,)/x.png", "http://a/x.png", "http://a/", "20080101000000", "")),
+         reference_bytes);
+  EXPECT_THROW(EncodedCapture{reference_bytes}, std::runtime_error);
+}
+
+TEST(EncodedRevisit, ViewsEveryField) {
+  ImageRevisit revisit;
+  revisit.imgSurt = "(a,)/x.png", revisit.timestamp = "20090101000000", revisit.length = 7;
+  revisit.warcDigest = "sha1:x", revisit.refersToSurt = "(b,)/y.png", revisit.mimeReported = "m";
+  EncodedRevisit encoded{Record(revisit)};
+  EXPECT_EQ(encoded.imgSurt, revisit.imgSurt);
+  EXPECT_EQ(encoded.timestamp, revisit.timestamp);
+  EXPECT_EQ(encoded.length, 7u);
+  EXPECT_EQ(encoded.warcDigest, "sha1:x");
+  EXPECT_EQ(encoded.refersToSurt, "(b,)/y.png");
+  EXPECT_EQ(encoded.mimeReported, "m");
+  EXPECT_THROW(EncodedCapture{encoded.bytes()}, std::runtime_error);
 }
 
 TEST(Codec, ShortAndLongStringsRoundTrip) {
