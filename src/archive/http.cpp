@@ -208,7 +208,7 @@ void split_content_type(std::string_view value, std::string& mime, std::string& 
 }
 
 size_t parse_http_head(std::string_view data, bool whole, HttpHead& head) {
-  head = HttpHead{};
+  head.clear();
   size_t nl = data.find('\n');
   std::string_view first = data.substr(0, nl);
   if (!first.empty() && first.back() == '\r') first.remove_suffix(1);
@@ -220,7 +220,7 @@ size_t parse_http_head(std::string_view data, bool whole, HttpHead& head) {
     end = data.size();  // revisit blocks often hold only the head, without the blank line
   }
   head.present = true;
-  head.status_line = std::string(first);
+  head.status_line = first;
   if (response) head.status = parse_status(first);
   parse_header_lines(data.substr(0, end), head);
   split_content_type(head.header("Content-Type"), head.mime, head.charset);

@@ -4,6 +4,7 @@
 #include <strings.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstring>
 
@@ -96,20 +97,30 @@ Boundary boundary_at(std::string_view data, Dialect dialect, bool at_end) {
   return plausible_arc_line(data.substr(0, nl)) ? Boundary::yes : Boundary::no;
 }
 
-// The URI without the angle brackets some writers add (wget) and with spaces escaped.
-std::string clean_uri(std::string_view uri) {
+// The URI without the angle brackets some writers add (wget) and with spaces escaped, into
+// `out` (which keeps its storage from the previous record).
+void clean_uri(std::string_view uri, std::string& out) {
   uri = trim(uri);
   if (uri.size() >= 2 && uri.front() == '<' && uri.back() == '>')
     uri = uri.substr(1, uri.size() - 2);
-  std::string out;
-  out.reserve(uri.size());
-  for (char c : uri) {
-    if (c == ' ')
-      out += "%20";
-    else
-      out += c;
+  out.clear();
+  for (size_t at = 0; at < uri.size();) {
+    size_t space = std::min(uri.find(' ', at), uri.size());
+    out.append(uri, at, space - at);
+    if (space < uri.size()) out += "%20";
+    at = space + 1;
   }
-  return out;
+}
+
+// "records.<type>" for every RecordType, so counting a record builds no string.
+std::string_view type_counter(RecordType type) {
+  static const std::array<std::string, 9> names = [] {
+    std::array<std::string, 9> out;
+    for (size_t i = 0; i < out.size(); ++i)
+      out[i] = "records." + std::string(to_string(static_cast<RecordType>(i)));
+    return out;
+  }();
+  return names.at(static_cast<size_t>(type));
 }
 
 }  // namespace
@@ -167,7 +178,7 @@ bool ArchiveReader::next_in_stream() {
       impl_->have_record = true;
       impl_->single_done = impl_->single;
       counters_.add("records");
-      counters_.add("records." + std::string(to_string(record_.type)));
+      counters_.add(type_counter(record_.type));
       return true;
     }
     if (impl_->single) return false;
@@ -287,7 +298,7 @@ std::string date14(std::string_view iso) {
 void fill_warc_record(Record& r) {
   r.type_name = r.header("WARC-Type");
   r.type = record_type_from_string(r.type_name);
-  r.target_uri = clean_uri(r.header("WARC-Target-URI"));
+  clean_uri(r.header("WARC-Target-URI"), r.target_uri);
   r.date_raw = r.header("WARC-Date");
   r.date = date14(r.date_raw);
   r.record_id = r.header("WARC-Record-ID");
@@ -296,7 +307,7 @@ void fill_warc_record(Record& r) {
   r.block_digest = r.header("WARC-Block-Digest");
   r.payload_digest = r.header("WARC-Payload-Digest");
   r.refers_to = r.header("WARC-Refers-To");
-  r.refers_to_target_uri = clean_uri(r.header("WARC-Refers-To-Target-URI"));
+  clean_uri(r.header("WARC-Refers-To-Target-URI"), r.refers_to_target_uri);
   r.refers_to_date = date14(r.header("WARC-Refers-To-Date"));
   r.profile = r.header("WARC-Profile");
   r.truncated = r.header("WARC-Truncated");
@@ -319,7 +330,7 @@ bool ArchiveReader::read_warc_header() {
     resync(start);
     return false;
   }
-  record_ = Record{};
+  record_.clear();
   record_.format = Format::warc;
   std::string_view head = view.substr(0, end);
   record_.version = trim(head.substr(0, head.find('\n')));
@@ -344,7 +355,7 @@ bool ArchiveReader::read_arc_header() {
   size_t nl = view.find('\n');
   if (nl == std::string_view::npos) nl = view.size();
   auto fields = arc_fields(view.substr(0, nl));
-  record_ = Record{};
+  record_.clear();
   record_.format = Format::arc;
   size_t n = fields.size();
   // v2 lines have 10 fields: URL IP DATE MIME STATUS CHECKSUM LOCATION OFFSET FILENAME LENGTH.

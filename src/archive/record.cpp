@@ -50,4 +50,24 @@ std::string_view Record::header(std::string_view name) const {
   return find_header(headers, name);
 }
 
+void HttpHead::clear() {
+  present = false;
+  status = 0;
+  for (std::string* s : {&status_line, &mime, &charset}) s->clear();
+  headers.clear();
+}
+
+void Record::clear() {
+  format = Format::warc;
+  type = RecordType::unknown;
+  for (std::string* s :
+       {&version, &type_name, &target_uri, &date, &date_raw, &record_id, &content_type, &ip_address,
+        &block_digest, &payload_digest, &refers_to, &refers_to_target_uri, &refers_to_date,
+        &profile, &truncated, &warcinfo_id, &file})
+    s->clear();
+  headers.clear();
+  content_length = offset = length = decoded_offset = 0;
+  http.clear();
+}
+
 }  // namespace strata::archive

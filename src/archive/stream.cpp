@@ -359,9 +359,13 @@ std::string read_zstd_dictionary_frame(Input& input) {
   return content;
 }
 
+std::deque<Stream::Member>::const_iterator Stream::members_after(uint64_t pos) const {
+  return std::upper_bound(members_.begin(), members_.end(), pos,
+                          [](uint64_t p, const Member& m) { return p < m.decoded_start; });
+}
+
 const Stream::Member* Stream::member_of(uint64_t pos) const {
-  auto it = std::upper_bound(members_.begin(), members_.end(), pos,
-                             [](uint64_t p, const Member& m) { return p < m.decoded_start; });
+  auto it = members_after(pos);
   if (it == members_.begin()) return nullptr;
   return &*(it - 1);
 }
@@ -385,16 +389,18 @@ uint64_t Stream::disk_end(uint64_t pos) const {
 }
 
 uint64_t Stream::next_break(uint64_t pos) const {
-  for (size_t i = 0; i + 1 < members_.size(); ++i)
-    if (members_[i].broken && members_[i + 1].decoded_start > pos)
-      return members_[i + 1].decoded_start;
+  // Members before the one holding `pos` are followed by members starting at or before it.
+  auto it = members_after(pos);
+  if (it != members_.begin()) --it;
+  for (; it != members_.end() && it + 1 != members_.end(); ++it)
+    if (it->broken && (it + 1)->decoded_start > pos) return (it + 1)->decoded_start;
   return UINT64_MAX;
 }
 
 std::vector<uint64_t> Stream::member_starts_between(uint64_t from, uint64_t to) const {
   std::vector<uint64_t> starts;
-  for (const Member& m : members_)
-    if (m.decoded_start > from && m.decoded_start < to) starts.push_back(m.decoded_start);
+  for (auto it = members_after(from); it != members_.end() && it->decoded_start < to; ++it)
+    starts.push_back(it->decoded_start);
   return starts;
 }
 

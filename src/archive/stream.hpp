@@ -5,6 +5,7 @@
 // member it starts in. Corrupt members are reported and skipped: decoding resumes at the next
 // member magic, and the point of the break is remembered so a record never runs across it.
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <string>
@@ -73,6 +74,8 @@ class Stream {
   bool handle_zstd_skippable();
   void member_failed(const char* kind, const std::string& detail);
   const Member* member_of(uint64_t pos) const;
+  // The first member starting after `pos`.
+  std::deque<Member>::const_iterator members_after(uint64_t pos) const;
 
   std::unique_ptr<Input> input_;
   StreamProblem problem_;
@@ -87,7 +90,9 @@ class Stream {
   std::vector<char> out_;
   size_t pos_ = 0, end_ = 0;
   uint64_t base_ = 0;  // decoded offset of out_[0]
-  std::vector<Member> members_;
+  // A deque: the reader forgets the oldest member at every record, and a vector's front
+  // erase moved the ~100 members decoded ahead each time.
+  std::deque<Member> members_;
   bool in_member_ = false;
   bool quiet_junk_ = false;  // the bytes after a corrupt member were already reported
   struct Codecs;

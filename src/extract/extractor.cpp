@@ -45,6 +45,28 @@ bool counts_as_failure(archive::PayloadStatus s) {
   return s == archive::PayloadStatus::oversized || s == archive::PayloadStatus::decode_failed;
 }
 
+// JSON lines gathered and written in blocks: libstdc++'s filebuf writes any piece of 1 KiB or
+// more straight through (one writev per reference line), and a line needs no string of its own.
+class LineWriter {
+ public:
+  explicit LineWriter(std::ostream& out) : out_(out) {}
+  ~LineWriter() { flush(); }
+  template <typename Line>
+  void write(const Line& line) {
+    append_jsonl(line, pending_);
+    if (pending_.size() >= kBlock) flush();
+  }
+  void flush() {
+    out_.write(pending_.data(), static_cast<std::streamsize>(pending_.size()));
+    pending_.clear();
+  }
+
+ private:
+  static constexpr size_t kBlock = 64 << 10;
+  std::ostream& out_;
+  std::string pending_;
+};
+
 class RecordExtractor {
  public:
   RecordExtractor(const std::string& file, const ExtractOptions& options, std::ostream& out,
@@ -63,7 +85,7 @@ class RecordExtractor {
 
   const std::string& file_;
   const ExtractOptions& options_;
-  std::ostream& out_;
+  LineWriter out_;
   Counters& c_;
   UrlKeys keys_;
 };
@@ -116,7 +138,7 @@ void RecordExtractor::image(const Record& rec, const std::string& mime,
   img.status = rec.http.status;
   img.mimeReported = mime;
   img.warcDigest = rec.payload_digest;
-  if (describe(img, payload, false)) out_ << to_jsonl(img);
+  if (describe(img, payload, false)) out_.write(img);
 }
 
 void RecordExtractor::revisit(const Record& rec, const std::string& mime) {
@@ -134,7 +156,7 @@ void RecordExtractor::revisit(const Record& rec, const std::string& mime) {
   r.refersToDate = rec.refers_to_date;
   r.mimeReported = mime;
   c_.add("revisits_written");
-  out_ << to_jsonl(r);
+  out_.write(r);
 }
 
 void RecordExtractor::inline_image(const PageReference& ref, const std::string& uri) {
@@ -154,7 +176,7 @@ void RecordExtractor::inline_image(const PageReference& ref, const std::string& 
   img.recordType = "inline";
   img.mimeReported = data->mime;
   img.inline_ = true;
-  if (describe(img, data->bytes, true)) out_ << to_jsonl(img);
+  if (describe(img, data->bytes, true)) out_.write(img);
 }
 
 void RecordExtractor::page(const Record& rec, const std::string& payload) {
@@ -170,7 +192,7 @@ void RecordExtractor::page(const Record& rec, const std::string& payload) {
   PageExtraction pe = extract_page_full(in, c_, keys_, options_.refs);
   size_t next_inline = 0;
   for (const PageReference& ref : pe.refs) {
-    out_ << to_jsonl(ref);
+    out_.write(ref);
     c_.add("refs_written");
     c_.add("stats_refs");
     if (!ref.imgAlt.empty()) c_.add("stats_with_alt");

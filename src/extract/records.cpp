@@ -1,5 +1,6 @@
 #include "extract/records.hpp"
 
+#include <charconv>
 #include <string_view>
 #include <type_traits>
 
@@ -89,18 +90,20 @@ bool needs_no_escape(std::string_view s) {
 // The dump of object_of(r) (invalid UTF-8 replaced) without building the object: strings
 // that need escaping, checking or replacing still go through nlohmann's serializer.
 template <typename Record>
-std::string line_of(const Record& r) {
-  std::string out = "{";
-  fields(r, [&out](const char* key, const auto& value) {
+void append_line(const Record& r, std::string& out) {
+  char separator = '{';
+  fields(r, [&out, &separator](const char* key, const auto& value) {
     using T = std::decay_t<decltype(value)>;
-    if (out.size() > 1) out += ',';
+    out += separator;
+    separator = ',';
     out += '"';
     out += key;
     out += "\":";
     if constexpr (std::is_same_v<T, bool>) {
       out += value ? "true" : "false";
     } else if constexpr (std::is_integral_v<T>) {
-      out += std::to_string(value);
+      char digits[24];
+      out.append(digits, std::to_chars(digits, digits + sizeof digits, value).ptr);
     } else if (std::string_view text(value); needs_no_escape(text)) {
       out += '"';
       out += text;
@@ -110,6 +113,12 @@ std::string line_of(const Record& r) {
     }
   });
   out += "}\n";
+}
+
+template <typename Record>
+std::string line_of(const Record& r) {
+  std::string out;
+  append_line(r, out);
   return out;
 }
 
@@ -133,6 +142,16 @@ std::string to_jsonl(const ImageRevisit& r) {
 }
 std::string to_jsonl(const PageReference& r) {
   return line_of(r);
+}
+
+void append_jsonl(const ImageCapture& r, std::string& out) {
+  append_line(r, out);
+}
+void append_jsonl(const ImageRevisit& r, std::string& out) {
+  append_line(r, out);
+}
+void append_jsonl(const PageReference& r, std::string& out) {
+  append_line(r, out);
 }
 
 bool from_json(const Json& j, ImageCapture& r) {

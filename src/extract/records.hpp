@@ -79,6 +79,10 @@ Json to_json(const PageReference& r);
 std::string to_jsonl(const ImageCapture& r);
 std::string to_jsonl(const ImageRevisit& r);
 std::string to_jsonl(const PageReference& r);
+// The same line appended to `out` (extraction gathers its lines in blocks).
+void append_jsonl(const ImageCapture& r, std::string& out);
+void append_jsonl(const ImageRevisit& r, std::string& out);
+void append_jsonl(const PageReference& r, std::string& out);
 bool from_json(const Json& j, ImageCapture& out);
 bool from_json(const Json& j, ImageRevisit& out);
 bool from_json(const Json& j, PageReference& out);

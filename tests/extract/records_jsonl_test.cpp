@@ -38,5 +38,17 @@ TEST(RecordsJsonl, LinesAreTheDumpOfTheObjects) {
   EXPECT_EQ(to_jsonl(rev), dumped(rev));
 }
 
+TEST(RecordsJsonl, AppendedLinesFollowWhatIsThere) {
+  PageReference ref;
+  ref.imgUrl = "http://arquivo.pt/a.jpg";
+  ref.length = 7;
+  ImageRevisit rev;
+  rev.imgUrl = "http://x/b.gif";
+  std::string out = "earlier line\n";
+  append_jsonl(ref, out);
+  append_jsonl(rev, out);
+  EXPECT_EQ(out, "earlier line\n" + dumped(ref) + dumped(rev));
+}
+
 }  // namespace
 }  // namespace strata::extract
