@@ -95,11 +95,12 @@ StoredData::StoredData(const Xapian::Database& db) : dict_(cached_dictionary(db)
 
 StoredData::~StoredData() = default;
 
+StoredData::StoredData(StoredData&&) noexcept = default;
+StoredData& StoredData::operator=(StoredData&&) noexcept = default;
+
 bool StoredData::is_plain(const std::string& stored) {
   return stored.empty() || stored.front() == '[' || stored.front() == '{';
 }
-StoredData::StoredData(StoredData&&) noexcept = default;
-StoredData& StoredData::operator=(StoredData&&) noexcept = default;
 
 std::string StoredData::pack(const std::string& json) const {
   if (!dict_) return json;

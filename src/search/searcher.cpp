@@ -31,8 +31,7 @@ class YearsSpy : public Xapian::MatchSpy {
   void operator()(const Xapian::Document& doc, double) override {
     const std::string packed = doc.get_value(index::slot::timestamp);
     ++checked_;
-    if (packed.size() >= 2)
-      ++counts_[index::unpack_timestamp(std::string_view(packed).substr(0, 2))];
+    if (packed.size() >= 2) ++counts_[packed.substr(0, 2)];  // packed years sort as years
   }
   Xapian::MatchSpy* clone() const override { return new YearsSpy; }
   std::string name() const override { return "strata.YearsSpy"; }
@@ -43,7 +42,8 @@ class YearsSpy : public Xapian::MatchSpy {
     const double scale = checked > 0 && total > checked ? static_cast<double>(total) / checked : 1;
     std::vector<std::pair<std::string, uint64_t>> out;
     for (const auto& [year, n] : counts_)
-      out.emplace_back(year, static_cast<uint64_t>(static_cast<double>(n) * scale + 0.5));
+      out.emplace_back(index::unpack_timestamp(year),
+                       static_cast<uint64_t>(static_cast<double>(n) * scale + 0.5));
     return out;
   }
 
