@@ -69,7 +69,7 @@ void append_string(std::string_view s, std::string& out) {
   out += '"';
 }
 
-void append_value(const std::string& s, std::string& out) {
+void append_value(std::string_view s, std::string& out) {
   append_string(s, out);
 }
 
@@ -84,7 +84,8 @@ void append_value(T n, std::string& out) {
   out.append(buf, end);
 }
 
-void append_value(const std::vector<std::string>& values, std::string& out) {
+template <typename S>
+void append_value(const std::vector<S>& values, std::string& out) {
   out += '[';
   for (size_t i = 0; i < values.size(); ++i) {
     if (i) out += ',';
@@ -119,9 +120,10 @@ class ObjectWriter {
 }  // namespace
 
 // The field order of to_json(ImageDocument).
-void append_document_json(const ImageDocument& d, std::string& out) {
+template <typename S>
+void append_document_json(const BasicImageDocument<S>& d, std::string& out) {
   ObjectWriter w(out);
-  w("type", std::string("document"))("id", d.id)("imgDigest", d.imgDigest)("imgUrl", d.imgUrl);
+  w("type", std::string_view("document"))("id", d.id)("imgDigest", d.imgDigest)("imgUrl", d.imgUrl);
   w("imgSurt", d.imgSurt)("imgUrlTokens", d.imgUrlTokens)("imgMimeType", d.imgMimeType);
   w("imgMimeTypeReported", d.imgMimeTypeReported)("imgWidth", d.imgWidth);
   w("imgHeight", d.imgHeight)("imgSize", d.imgSize)("imgCrawlTimestamp", d.imgCrawlTimestamp);
@@ -137,5 +139,8 @@ void append_document_json(const ImageDocument& d, std::string& out) {
   w("pageMetadataChanges", d.pageMetadataChanges)("matchingImages", d.matchingImages);
   w("matchingPages", d.matchingPages)("collection", d.collection);
 }
+
+template void append_document_json(const ImageDocument&, std::string&);
+template void append_document_json(const DocumentView&, std::string&);
 
 }  // namespace strata::merge

@@ -170,7 +170,8 @@ class DigestReducer : public GroupVisitor {
     feed(collector_, bytes, stable, record_);
   }
   void end() override {
-    for (const auto& doc : build_documents(collector_.finish(counters_), mode_, counters_)) {
+    auto& group = collector_.finish(counters_);
+    for (const auto& doc : build_documents<DocumentView>(group, mode_, counters_)) {
       counters_.add(kDocuments);
       line_.clear();
       if (with_id_) line_.append(doc.id).push_back('\t');
