@@ -22,7 +22,11 @@ enum RecordTag : char {
   kDroppedTag = 's'
 };
 
+// Appends the encoded record to `out`.
 void encode(const Record& record, std::string& out);
+// The encoded record's size, and the encoding written in place (exactly that many bytes).
+size_t encoded_size(const Record& record);
+void encode(const Record& record, char* out);
 // Throws std::runtime_error on truncated or unknown input.
 void decode(std::string_view bytes, Record& out);
 

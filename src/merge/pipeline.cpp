@@ -71,16 +71,14 @@ void read_sources(const std::vector<Source>& sources, const MergeOptions& option
   for (unsigned w = 0; w < workers; ++w)
     buffers.push_back(std::make_unique<SpillBuffer>(runs, budget / workers));
   parallel_for(sources.size(), workers, counters, [&](size_t i, Counters& local, size_t w) {
-    std::string bytes;
     RecordCounts counts;
     sources[i](
         [&](const Record& record) {
           ++counts.by_kind[record.index()];
           const std::string& key = surt_key(record);
           if (key.empty()) return void(++counts.without_surt);
-          bytes.clear();
-          encode(record, bytes);
-          buffers[w]->add(key, bytes);
+          buffers[w]->add_written(key, encoded_size(record),
+                                  [&record](char* out) { encode(record, out); });
         },
         local);
     counts.add_to(local);

@@ -112,24 +112,29 @@ SpillBuffer::SpillBuffer(RunSet& runs, uint64_t budget)
       areas_(std::clamp<uint64_t>(arena_capacity_ / 16 / chunk_, 1, kMaxAreas)) {}
 
 void SpillBuffer::add(std::string_view key, std::string_view value, bool stable) {
+  if (stable) return add_entry(claim_record(key, 0), key, value);
+  add_written(key, value.size(), [&](char* out) { std::memcpy(out, value.data(), value.size()); });
+}
+
+SpillBuffer::Slot SpillBuffer::claim_record(std::string_view key, size_t value_size) {
   if (!buffer_) {
     buffer_ = std::make_unique<MemoryRun>();
     buffer_->entries.reserve(entry_capacity_);
   }
-  auto [rank, partition] = runs_.place(key);
+  RunSet::Place place = runs_.place(key);
   bool new_key = last_key_.data() == nullptr || key != last_key_;
-  char* bytes = claim(area_of(rank), (new_key ? key.size() : 0) + (stable ? 0 : value.size()));
-  if (new_key) {
-    std::memcpy(bytes, key.data(), key.size());
-    last_key_ = {bytes, key.size()};
-  }
-  if (!stable) {
-    std::memcpy(bytes + (new_key ? key.size() : 0), value.data(), value.size());
-    value = {bytes + (new_key ? key.size() : 0), value.size()};
-  }
-  buffer_->entries.push_back(
-      {rank, last_key_.data(), value.data(), partition, static_cast<uint32_t>(key.size()),
-       static_cast<uint32_t>(value.size()), value.empty() ? '\0' : value[0]});
+  char* bytes = claim(area_of(place.rank), (new_key ? key.size() : 0) + value_size);
+  if (!new_key) return {place, last_key_.data(), bytes};
+  std::memcpy(bytes, key.data(), key.size());
+  last_key_ = {bytes, key.size()};
+  return {place, bytes, bytes + key.size()};
+}
+
+void SpillBuffer::add_entry(const Slot& slot, std::string_view key, std::string_view value) {
+  buffer_->entries.push_back({slot.place.rank, slot.key, value.data(), slot.place.partition,
+                              static_cast<uint32_t>(key.size()),
+                              static_cast<uint32_t>(value.size()),
+                              value.empty() ? '\0' : value[0]});
   if (full_ || buffer_->entries.size() >= entry_capacity_) spill();
 }
 

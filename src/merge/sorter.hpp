@@ -89,11 +89,27 @@ class SpillBuffer {
   // job): the entry points at it instead of a copy. A key equal to the previous one is stored
   // once (job 2 gets many values per key in a row).
   void add(std::string_view key, std::string_view value, bool stable = false);
+  // Adds a value of `size` bytes that `write(char*)` puts in place (no staging copy).
+  template <typename Write>
+  void add_written(std::string_view key, size_t size, Write&& write) {
+    Slot slot = claim_record(key, size);
+    write(slot.value);
+    add_entry(slot, key, {slot.value, size});
+  }
   // Hands the remaining entries to the RunSet: as an in-memory run, or as a file when this
   // buffer spilled before.
   void finish();
 
  private:
+  // Where a record goes: its key's place, its stored key, and room for its value.
+  struct Slot {
+    RunSet::Place place;
+    const char* key;
+    char* value;
+  };
+  // Stores the key (unless it repeats the last one) and claims `value_size` bytes after it.
+  Slot claim_record(std::string_view key, size_t value_size);
+  void add_entry(const Slot& slot, std::string_view key, std::string_view value);
   void sort();
   void spill();
   size_t area_of(uint64_t rank) const;
