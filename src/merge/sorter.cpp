@@ -1,8 +1,11 @@
 #include "merge/sorter.hpp"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <new>
 #include <queue>
 #include <stdexcept>
 #include <tuple>
@@ -44,6 +47,10 @@ void prefetch(const MemoryRun& run, size_t i, size_t end) {
 }
 
 }  // namespace
+
+void Unmap::operator()(char* p) const {
+  munmap(p, size);
+}
 
 RunSet::Place RunSet::place(std::string_view key) const {
   // Any good hash will do (runs never leave one merge): libstdc++'s reads 8 bytes a step,
@@ -101,6 +108,14 @@ namespace {
 // area) waste at most 1/16 of the arena.
 constexpr uint64_t kMaxChunk = 64 << 10;
 constexpr uint64_t kMaxAreas = 256;
+// Chunks are mapped this many at a time (2 MB blocks: few mappings and system calls).
+constexpr uint64_t kChunksPerBlock = 32;
+
+MappedBlock map_block(size_t size) {
+  void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();
+  return MappedBlock(static_cast<char*>(p), Unmap{size});
+}
 
 }  // namespace
 
@@ -152,19 +167,21 @@ char* SpillBuffer::claim(size_t area, uint64_t size) {
     arena_used_ += grow;
     full_ =
         arena_used_ + chunk_ > arena_capacity_;  // no further chunk fits: spill after this record
-    char* chunk = grow > chunk_ ? buffer_->large.emplace_back(new char[grow]).get() : next_chunk();
+    char* chunk = grow > chunk_ ? buffer_->large.emplace_back(map_block(grow)).get() : next_chunk();
     free = {chunk, chunk + grow};
   }
   free.next += size;
   return free.next - size;
 }
 
-// A chunk kept from before the last spill, else a new one (not zero-filled: every byte
+// A chunk kept from before the last spill, else a new one (never zero-filled here: every byte
 // handed out is written before it is read).
 char* SpillBuffer::next_chunk() {
-  auto& chunks = buffer_->chunks;
-  if (chunks_used_ == chunks.size()) chunks.emplace_back(new char[chunk_]);
-  return chunks[chunks_used_++].get();
+  auto& blocks = buffer_->blocks;
+  size_t block = chunks_used_ / kChunksPerBlock, at = chunks_used_ % kChunksPerBlock;
+  if (block == blocks.size()) blocks.push_back(map_block(chunk_ * kChunksPerBlock));
+  ++chunks_used_;
+  return blocks[block].get() + at * chunk_;
 }
 
 void SpillBuffer::empty() {
@@ -249,7 +266,8 @@ void SpillBuffer::finish() {
     while (e < entries.size() && entries[e].partition == p) ++e;
     run.offsets[p + 1] = e;
   }
-  buffer_->chunks.resize(chunks_used_);  // spares kept from before a spill
+  // Spare blocks kept from before a spill.
+  buffer_->blocks.resize((chunks_used_ + kChunksPerBlock - 1) / kChunksPerBlock);
   run.memory = std::move(buffer_);
   runs_.add(std::move(run));
 }
