@@ -11,25 +11,42 @@ namespace {
 // short: a third less to buffer, sort and spill than with u32 lengths).
 constexpr uint8_t kLongString = 255;
 
+// Writes into room sized by Sizer beforehand (no growth checks, no staging copy).
 class Writer {
  public:
-  explicit Writer(std::string& out) : out_(out) {}
+  explicit Writer(char* out) : out_(out) {}
   template <typename T>
-  void raw(T value) {
-    out_.append(reinterpret_cast<const char*>(&value), sizeof value);
+  void raw(const T& value) {
+    std::memcpy(out_, &value, sizeof value);
+    out_ += sizeof value;
   }
   void str(std::string_view s) {
     if (s.size() < kLongString) {
-      out_.push_back(static_cast<char>(s.size()));
+      *out_++ = static_cast<char>(s.size());
     } else {
-      out_.push_back(static_cast<char>(kLongString));
+      *out_++ = static_cast<char>(kLongString);
       raw(static_cast<uint32_t>(s.size()));
     }
-    out_.append(s);
+    std::memcpy(out_, s.data(), s.size());
+    out_ += s.size();
   }
 
  private:
-  std::string& out_;
+  char* out_;
+};
+
+// Counts the bytes Writer will write.
+class Sizer {
+ public:
+  template <typename T>
+  void raw(const T& value) {
+    size_ += sizeof value;
+  }
+  void str(std::string_view s) { size_ += (s.size() < kLongString ? 1 : 5) + s.size(); }
+  size_t size() const { return size_; }
+
+ private:
+  size_t size_ = 0;
 };
 
 class Reader {
@@ -90,16 +107,6 @@ void reference_fields(IO& io, P& p) {
   io.raw(p.length), io.raw(p.inline_);
 }
 
-// Writer::raw takes values, Reader::raw references: adapt Writer to the shared lists.
-struct ConstWriter {
-  Writer& w;
-  template <typename T>
-  void raw(const T& v) {
-    w.raw(v);
-  }
-  void str(std::string_view s) { w.str(s); }
-};
-
 // What Encoded<View> reads: its record's tag byte and field list.
 template <typename IO>
 void view_fields(IO& io, ReferenceView& view) {
@@ -123,24 +130,41 @@ char tag_of(const RevisitView&) {
   return kRevisitTag;
 }
 
-}  // namespace
-
-void encode(const Record& record, std::string& out) {
-  Writer writer(out);
-  ConstWriter io{writer};
+// The tag byte, then the record's field list, through a Writer or a Sizer.
+template <typename IO>
+void record_fields(IO& io, const Record& record) {
   if (const auto* c = std::get_if<ImageCapture>(&record)) {
-    out.push_back(kCaptureTag);
+    io.raw(kCaptureTag);
     fields(io, *c);
   } else if (const auto* r = std::get_if<ImageRevisit>(&record)) {
-    out.push_back(kRevisitTag);
+    io.raw(kRevisitTag);
     revisit_fields(io, *r);
   } else if (const auto* p = std::get_if<PageReference>(&record)) {
-    out.push_back(kReferenceTag);
+    io.raw(kReferenceTag);
     reference_fields(io, *p);
   } else {
-    out.push_back(kDroppedTag);
+    io.raw(kDroppedTag);
     io.raw(std::get<DroppedReferences>(record).count);
   }
+}
+
+}  // namespace
+
+size_t encoded_size(const Record& record) {
+  Sizer sizer;
+  record_fields(sizer, record);
+  return sizer.size();
+}
+
+void encode(const Record& record, char* out) {
+  Writer writer(out);
+  record_fields(writer, record);
+}
+
+void encode(const Record& record, std::string& out) {
+  size_t at = out.size();
+  out.resize(at + encoded_size(record));
+  encode(record, out.data() + at);
 }
 
 void decode(std::string_view bytes, Record& out) {
@@ -198,10 +222,11 @@ template class Encoded<CaptureView>;
 template class Encoded<RevisitView>;
 
 EncodedCapture encode(const CaptureView& capture) {
-  std::string bytes(1, kCaptureTag);
-  Writer writer(bytes);
-  ConstWriter io{writer};
-  fields(io, capture);
+  Sizer sizer;
+  fields(sizer, capture);
+  std::string bytes(1 + sizer.size(), kCaptureTag);
+  Writer writer(bytes.data() + 1);
+  fields(writer, capture);
   return EncodedCapture(bytes);
 }
 

@@ -22,7 +22,11 @@ enum RecordTag : char {
   kDroppedTag = 's'
 };
 
+// Appends the encoded record to `out`.
 void encode(const Record& record, std::string& out);
+// The encoded record's size, and the encoding written in place (exactly that many bytes).
+size_t encoded_size(const Record& record);
+void encode(const Record& record, char* out);
 // Throws std::runtime_error on truncated or unknown input.
 void decode(std::string_view bytes, Record& out);
 
@@ -77,6 +81,8 @@ class Encoded : public View {
   Encoded(Encoded&&) = default;
   Encoded& operator=(Encoded&&) = default;
   std::string_view bytes() const { return bytes_; }
+  // Made by in_place() (or copied from such a record): the bytes are the caller's.
+  bool viewed_in_place() const { return owned_ == nullptr; }
 
  private:
   Encoded(std::string_view bytes, bool copy);

@@ -9,9 +9,8 @@
 
 namespace strata::merge {
 
-std::vector<std::string> ordered_descriptions(
-    std::vector<std::pair<std::string_view, std::string_view>>& seen, size_t cap,
-    Counters& counters) {
+void order_descriptions(std::vector<std::pair<std::string_view, std::string_view>>& seen,
+                        size_t cap, Counters& counters) {
   // Sort by value then time so unique() keeps each value's earliest appearance, then
   // re-sort by time.
   std::sort(seen.begin(), seen.end());
@@ -25,10 +24,6 @@ std::vector<std::string> ordered_descriptions(
     counters.add("description_lists_capped");
     seen.resize(cap);
   }
-  std::vector<std::string> out;
-  out.reserve(seen.size());
-  for (const auto& entry : seen) out.emplace_back(entry.first);
-  return out;
 }
 
 bool union_descriptions(std::vector<std::string>& existing,

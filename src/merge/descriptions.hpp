@@ -12,23 +12,26 @@
 
 namespace strata::merge {
 
-// (value, pageTimestamp where it appeared) pairs -> the distinct values ordered by the
+// (value, pageTimestamp where it appeared) pairs, left as the distinct values ordered by the
 // earliest time each appeared (ties: lexicographic), at most `cap` (cuts counted).
-std::vector<std::string> ordered_descriptions(
-    std::vector<std::pair<std::string_view, std::string_view>>& seen, size_t cap,
-    Counters& counters);
+void order_descriptions(std::vector<std::pair<std::string_view, std::string_view>>& seen,
+                        size_t cap, Counters& counters);
 
 // Distinct non-empty trimmed values of the member `field` over `refs` (PageReference or
-// ReferenceView ranges), ordered as ordered_descriptions does.
-template <typename Refs, typename Field>
-std::vector<std::string> collect_descriptions(const Refs& refs, Field field, size_t cap,
-                                              Counters& counters) {
+// ReferenceView ranges), ordered as order_descriptions does. S: std::string, or
+// std::string_view into the references.
+template <typename S, typename Refs, typename Field>
+std::vector<S> collect_descriptions(const Refs& refs, Field field, size_t cap, Counters& counters) {
   std::vector<std::pair<std::string_view, std::string_view>> seen;
   for (const auto& ref : refs) {
     std::string_view value = trim(ref.*field);
     if (!value.empty()) seen.emplace_back(value, ref.pageTimestamp);
   }
-  return ordered_descriptions(seen, cap, counters);
+  order_descriptions(seen, cap, counters);
+  std::vector<S> out;
+  out.reserve(seen.size());
+  for (const auto& entry : seen) out.emplace_back(entry.first);
+  return out;
 }
 
 // Appends the values of `incoming` not already in `existing`, up to `cap` values in all.

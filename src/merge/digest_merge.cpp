@@ -28,8 +28,8 @@ void sort_if_needed(std::vector<T>& values, Before before) {
 }
 
 // Image fields from the oldest capture, capture times from all of them.
-template <typename C>
-void set_image_fields(ImageDocument& doc, const std::vector<C>& captures, Counters& counters) {
+template <typename Doc, typename C>
+void set_image_fields(Doc& doc, const std::vector<C>& captures, Counters& counters) {
   const C& oldest = captures.front();
   doc.imgDigest = oldest.digest;
   doc.imgUrl = oldest.imgUrl;
@@ -55,8 +55,8 @@ void set_image_fields(ImageDocument& doc, const std::vector<C>& captures, Counte
   doc.matchingImages = static_cast<int64_t>(captures.size());
 }
 
-template <typename R>
-void set_page_fields(ImageDocument& doc, const R& ref) {
+template <typename Doc, typename R>
+void set_page_fields(Doc& doc, const R& ref) {
   doc.pageUrl = ref.pageUrl;
   doc.pageTitle = ref.pageTitle;
   doc.pageUrlTokens = ref.pageUrlTokens;
@@ -71,17 +71,18 @@ void set_page_fields(ImageDocument& doc, const R& ref) {
 // The tokens the extraction stage computed for the chosen imgUrl: from the oldest reference
 // naming that URL, else from the oldest reference (refs are sorted oldest first).
 template <typename R>
-std::string image_url_tokens(const std::string& img_url, const std::vector<R>& refs) {
+std::string_view image_url_tokens(std::string_view img_url, const std::vector<R>& refs) {
   for (const auto& ref : refs)
-    if (ref.imgUrl == img_url) return std::string(ref.imgUrlTokens);
-  return std::string(refs.front().imgUrlTokens);
+    if (ref.imgUrl == img_url) return ref.imgUrlTokens;
+  return refs.front().imgUrlTokens;
 }
 
-template <typename R>
-void set_descriptions(ImageDocument& doc, std::span<const R> refs, Counters& counters) {
-  doc.imgTitle = collect_descriptions(refs, &R::imgTitle, kMaxDescriptions, counters);
-  doc.imgAlt = collect_descriptions(refs, &R::imgAlt, kMaxDescriptions, counters);
-  doc.imgCaption = collect_descriptions(refs, &R::imgCaption, kMaxDescriptions, counters);
+template <typename Doc, typename R>
+void set_descriptions(Doc& doc, std::span<const R> refs, Counters& counters) {
+  using S = typename decltype(doc.tags)::value_type;
+  doc.imgTitle = collect_descriptions<S>(refs, &R::imgTitle, kMaxDescriptions, counters);
+  doc.imgAlt = collect_descriptions<S>(refs, &R::imgAlt, kMaxDescriptions, counters);
+  doc.imgCaption = collect_descriptions<S>(refs, &R::imgCaption, kMaxDescriptions, counters);
   doc.tags.clear();
   for (const auto& ref : refs)
     if (!ref.tag.empty()) doc.tags.emplace_back(ref.tag);
@@ -90,8 +91,8 @@ void set_descriptions(ImageDocument& doc, std::span<const R> refs, Counters& cou
 
 // Change counters: distinct (title, alt, caption) triples and distinct (pageUrl, pageTitle)
 // pairs, each minus one (so an image seen with one description has 0 changes).
-template <typename R>
-void set_change_counters(ImageDocument& doc, const std::vector<R>& refs) {
+template <typename Doc, typename R>
+void set_change_counters(Doc& doc, const std::vector<R>& refs) {
   std::vector<std::tuple<std::string_view, std::string_view, std::string_view>> triples;
   std::vector<std::pair<std::string_view, std::string_view>> pages;
   triples.reserve(refs.size());
@@ -107,8 +108,8 @@ void set_change_counters(ImageDocument& doc, const std::vector<R>& refs) {
   doc.matchingPages = static_cast<int64_t>(refs.size());
 }
 
-template <typename G>
-void set_collections(ImageDocument& doc, const G& group) {
+template <typename Doc, typename G>
+void set_collections(Doc& doc, const G& group) {
   doc.collection.clear();
   for (const auto& capture : group.captures) doc.collection.emplace_back(capture.collection);
   for (const auto& ref : group.refs) doc.collection.emplace_back(ref.collection);
@@ -126,9 +127,9 @@ std::span<const R> same_page(const std::vector<R>& refs, size_t first) {
   return std::span<const R>(refs).subspan(first, end - first);
 }
 
-template <typename G>
-ImageDocument base_document(const G& group, Counters& counters) {
-  ImageDocument doc;
+template <typename Doc, typename G>
+Doc base_document(const G& group, Counters& counters) {
+  Doc doc;
   doc.id = group.digest;
   set_image_fields(doc, group.captures, counters);
   doc.imgUrlTokens = image_url_tokens(doc.imgUrl, group.refs);
@@ -139,26 +140,24 @@ ImageDocument base_document(const G& group, Counters& counters) {
   return doc;
 }
 
-template <typename R, typename C>
-std::vector<ImageDocument> full_documents(const BasicDigestGroup<R, C>& group,
-                                          const ImageDocument& base, Counters& counters) {
-  std::vector<ImageDocument> docs;
+template <typename Doc, typename R, typename C>
+std::vector<Doc> full_documents(const BasicDigestGroup<R, C>& group, const Doc& base,
+                                Counters& counters) {
+  std::vector<Doc> docs;
   for (size_t i = 0; i < group.refs.size();) {
     std::span<const R> page = same_page(group.refs, i);
     i += page.size();
-    ImageDocument doc = base;
+    Doc doc = base;
     doc.id = full_document_id(group.digest, page.front().pageTimestamp, page.front().pageUrl);
     set_page_fields(doc, page.front());
     set_descriptions(doc, page, counters);
     docs.push_back(std::move(doc));
   }
-  std::sort(docs.begin(), docs.end(),
-            [](const ImageDocument& a, const ImageDocument& b) { return a.id < b.id; });
+  std::sort(docs.begin(), docs.end(), [](const Doc& a, const Doc& b) { return a.id < b.id; });
   // Two page URLs of one capture time with colliding hashes would share an id: keep one.
-  docs.erase(
-      std::unique(docs.begin(), docs.end(),
-                  [](const ImageDocument& a, const ImageDocument& b) { return a.id == b.id; }),
-      docs.end());
+  docs.erase(std::unique(docs.begin(), docs.end(),
+                         [](const Doc& a, const Doc& b) { return a.id == b.id; }),
+             docs.end());
   return docs;
 }
 
@@ -223,9 +222,8 @@ BasicDigestGroup<R, C>& BasicDigestCollector<R, C>::finish(Counters& counters) {
   return group_;
 }
 
-template <typename R, typename C>
-std::vector<ImageDocument> build_documents(BasicDigestGroup<R, C>& group, Mode mode,
-                                           Counters& counters) {
+template <typename Doc, typename R, typename C>
+std::vector<Doc> build_documents(BasicDigestGroup<R, C>& group, Mode mode, Counters& counters) {
   if (group.captures.empty()) return {};
   if (group.refs.empty()) {
     counters.add(kDigestsWithoutPages);
@@ -234,21 +232,21 @@ std::vector<ImageDocument> build_documents(BasicDigestGroup<R, C>& group, Mode m
   sort_if_needed(group.captures, capture_before);
   sort_if_needed(group.refs, reference_before);  // DigestCollector's come sorted
   counters.add(kDigestsMerged);
-  ImageDocument doc = base_document(group, counters);
+  Doc doc = base_document<Doc>(group, counters);
   if (mode == Mode::full) return full_documents(group, doc, counters);
   if (mode == Mode::legacy)
     set_descriptions(doc, same_page(group.refs, 0), counters);
   else
     set_descriptions(doc, std::span<const R>(group.refs), counters);
-  std::vector<ImageDocument> out;
+  std::vector<Doc> out;
   out.push_back(std::move(doc));
   return out;
 }
 
 template class BasicDigestCollector<PageReference>;
 template class BasicDigestCollector<EncodedReference, EncodedCapture>;
-template std::vector<ImageDocument> build_documents(DigestGroup&, Mode, Counters&);
-template std::vector<ImageDocument> build_documents(
+template std::vector<ImageDocument> build_documents<ImageDocument>(DigestGroup&, Mode, Counters&);
+template std::vector<DocumentView> build_documents<DocumentView>(
     BasicDigestGroup<EncodedReference, EncodedCapture>&, Mode, Counters&);
 
 }  // namespace strata::merge

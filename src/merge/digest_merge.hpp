@@ -46,10 +46,10 @@ class BasicDigestCollector {
 
 using DigestCollector = BasicDigestCollector<PageReference>;
 
-// Documents sorted by id; none when the group has no capture or no reference.
-template <typename R, typename C>
-std::vector<ImageDocument> build_documents(BasicDigestGroup<R, C>& group, Mode mode,
-                                           Counters& counters);
+// Documents sorted by id; none when the group has no capture or no reference. Doc:
+// ImageDocument, or DocumentView (views into the group's records, valid while they are).
+template <typename Doc = ImageDocument, typename R, typename C>
+std::vector<Doc> build_documents(BasicDigestGroup<R, C>& group, Mode mode, Counters& counters);
 
 // The id of a full-mode document: digest/pageTimestamp/fnv1a64(pageUrl) in hex.
 std::string full_document_id(const std::string& digest, std::string_view page_timestamp,

@@ -1,6 +1,7 @@
 #include "merge/document_json.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <string_view>
 #include <type_traits>
@@ -9,30 +10,26 @@
 namespace strata::merge {
 namespace {
 
+// Bytes copied as they are: printable ASCII but '"' and '\\'. One table look-up per byte
+// finds the common case (nothing to escape, all ASCII) in a single pass.
+constexpr auto kPlain = [] {
+  std::array<bool, 256> plain{};
+  for (int c = 0x20; c < 0x80; ++c) plain[c] = c != '"' && c != '\\';
+  return plain;
+}();
+
+bool is_plain(std::string_view s) {
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return kPlain[static_cast<unsigned char>(c)]; });
+}
+
 bool is_ascii(std::string_view s) {
   return std::all_of(s.begin(), s.end(),
                      [](char c) { return static_cast<unsigned char>(c) < 0x80; });
 }
 
-bool needs_escape(char c) {
-  return static_cast<unsigned char>(c) < 0x20 || c == '"' || c == '\\';
-}
-
-// ASCII is escaped here exactly as nlohmann does; any other string goes through nlohmann, so
-// its UTF-8 checks and replacement of invalid bytes stay the reference.
-void append_string(std::string_view s, std::string& out) {
-  if (!is_ascii(s)) {
-    out += Json(std::string(s)).dump(-1, ' ', false, Json::error_handler_t::replace);
-    return;
-  }
+void append_escaped(std::string_view s, std::string& out) {
   static constexpr char kHex[] = "0123456789abcdef";
-  out += '"';
-  // Most values need no escape: copy them whole.
-  if (std::none_of(s.begin(), s.end(), needs_escape)) {
-    out.append(s);
-    out += '"';
-    return;
-  }
   for (char c : s) {
     switch (c) {
       case '"':
@@ -66,10 +63,25 @@ void append_string(std::string_view s, std::string& out) {
         }
     }
   }
-  out += '"';
 }
 
-void append_value(const std::string& s, std::string& out) {
+// ASCII is escaped here exactly as nlohmann does; any other string goes through nlohmann, so
+// its UTF-8 checks and replacement of invalid bytes stay the reference.
+void append_string(std::string_view s, std::string& out) {
+  if (is_plain(s)) {  // most values: copied whole
+    out += '"';
+    out.append(s);
+    out += '"';
+  } else if (!is_ascii(s)) {
+    out += Json(std::string(s)).dump(-1, ' ', false, Json::error_handler_t::replace);
+  } else {
+    out += '"';
+    append_escaped(s, out);
+    out += '"';
+  }
+}
+
+void append_value(std::string_view s, std::string& out) {
   append_string(s, out);
 }
 
@@ -84,7 +96,8 @@ void append_value(T n, std::string& out) {
   out.append(buf, end);
 }
 
-void append_value(const std::vector<std::string>& values, std::string& out) {
+template <typename S>
+void append_value(const std::vector<S>& values, std::string& out) {
   out += '[';
   for (size_t i = 0; i < values.size(); ++i) {
     if (i) out += ',';
@@ -119,9 +132,10 @@ class ObjectWriter {
 }  // namespace
 
 // The field order of to_json(ImageDocument).
-void append_document_json(const ImageDocument& d, std::string& out) {
+template <typename S>
+void append_document_json(const BasicImageDocument<S>& d, std::string& out) {
   ObjectWriter w(out);
-  w("type", std::string("document"))("id", d.id)("imgDigest", d.imgDigest)("imgUrl", d.imgUrl);
+  w("type", std::string_view("document"))("id", d.id)("imgDigest", d.imgDigest)("imgUrl", d.imgUrl);
   w("imgSurt", d.imgSurt)("imgUrlTokens", d.imgUrlTokens)("imgMimeType", d.imgMimeType);
   w("imgMimeTypeReported", d.imgMimeTypeReported)("imgWidth", d.imgWidth);
   w("imgHeight", d.imgHeight)("imgSize", d.imgSize)("imgCrawlTimestamp", d.imgCrawlTimestamp);
@@ -137,5 +151,8 @@ void append_document_json(const ImageDocument& d, std::string& out) {
   w("pageMetadataChanges", d.pageMetadataChanges)("matchingImages", d.matchingImages);
   w("matchingPages", d.matchingPages)("collection", d.collection);
 }
+
+template void append_document_json(const ImageDocument&, std::string&);
+template void append_document_json(const DocumentView&, std::string&);
 
 }  // namespace strata::merge

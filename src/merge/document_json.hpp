@@ -8,7 +8,8 @@
 
 namespace strata::merge {
 
-// Appends the document's JSON object (no newline) to `out`.
-void append_document_json(const ImageDocument& doc, std::string& out);
+// Appends the document's JSON object (no newline) to `out`; S: std::string or std::string_view.
+template <typename S>
+void append_document_json(const BasicImageDocument<S>& doc, std::string& out);
 
 }  // namespace strata::merge

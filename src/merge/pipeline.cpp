@@ -71,16 +71,14 @@ void read_sources(const std::vector<Source>& sources, const MergeOptions& option
   for (unsigned w = 0; w < workers; ++w)
     buffers.push_back(std::make_unique<SpillBuffer>(runs, budget / workers));
   parallel_for(sources.size(), workers, counters, [&](size_t i, Counters& local, size_t w) {
-    std::string bytes;
     RecordCounts counts;
     sources[i](
         [&](const Record& record) {
           ++counts.by_kind[record.index()];
           const std::string& key = surt_key(record);
           if (key.empty()) return void(++counts.without_surt);
-          bytes.clear();
-          encode(record, bytes);
-          buffers[w]->add(key, bytes);
+          buffers[w]->add_written(key, encoded_size(record),
+                                  [&record](char* out) { encode(record, out); });
         },
         local);
     counts.add_to(local);
@@ -110,11 +108,13 @@ void feed(Reducer& reducer, std::string_view bytes, bool stable, Record& scratch
   reducer.add(std::move(scratch));
 }
 
-// Job 1's output for job 2, keyed by digest; captures and references keep their bytes.
+// Job 1's output for job 2, keyed by digest; captures and references keep their bytes: those
+// read in place from phase 1's in-memory runs are not even copied (the runs outlive job 2).
 void emit_digest_groups(std::vector<Group>&& groups, SpillBuffer& out, std::string& bytes) {
   for (auto& group : groups) {
-    for (const auto& capture : group.captures) out.add(group.digest, capture.bytes());
-    for (const auto& ref : group.refs) out.add(group.digest, ref.bytes());
+    for (const auto& capture : group.captures)
+      out.add(group.digest, capture.bytes(), capture.viewed_in_place());
+    for (const auto& ref : group.refs) out.add(group.digest, ref.bytes(), ref.viewed_in_place());
     if (!group.dropped_refs) continue;
     bytes.clear();
     encode(DroppedReferences{group.dropped_refs}, bytes);
@@ -168,7 +168,8 @@ class DigestReducer : public GroupVisitor {
     feed(collector_, bytes, stable, record_);
   }
   void end() override {
-    for (const auto& doc : build_documents(collector_.finish(counters_), mode_, counters_)) {
+    auto& group = collector_.finish(counters_);
+    for (const auto& doc : build_documents<DocumentView>(group, mode_, counters_)) {
       counters_.add(kDocuments);
       line_.clear();
       if (with_id_) line_.append(doc.id).push_back('\t');
@@ -235,9 +236,9 @@ Counters run_merge(const std::vector<Source>& sources, const MergeOptions& optio
   if (opts.work_dir.empty()) throw std::runtime_error("merge: no work dir");
   std::filesystem::create_directories(opts.work_dir);
   Counters counters;
-  // 3/8 of the memory for each job's buffers: job 1's in-memory runs live until phase 2
-  // ends while job 2's buffers fill; the last quarter is for the groups being reduced
-  // (bounded by the per-key cap), read buffers and the program itself.
+  // 3/8 of the memory for each job's buffers: job 1's in-memory runs live until phase 3
+  // ends (job 2's entries point into them) while job 2's buffers fill; the last quarter is for the
+  // groups being reduced (bounded by the per-key cap), read buffers and the program itself.
   uint64_t budget = std::max<uint64_t>(opts.memory / 8 * 3, 1);
   RunSet by_surt(opts.work_dir, "surt", opts.jobs, KeyOrder::hashed);
   read_sources(sources, opts, budget, by_surt, counters);
@@ -248,7 +249,7 @@ Counters run_merge(const std::vector<Source>& sources, const MergeOptions& optio
                static_cast<int64_t>(by_surt.spilled_runs() + by_digest.spilled_runs()));
   counters.add("spilled_bytes",
                static_cast<int64_t>(by_surt.spilled_bytes() + by_digest.spilled_bytes()));
-  by_surt.clear();
+  by_surt.remove_files();  // its in-memory runs hold values of by_digest's
   if (by_digest.partitions() == 1) {
     // One partition is already in id order: no part file to merge.
     DigestReducer reducer(opts.mode, counters, out, false);
@@ -259,6 +260,7 @@ Counters run_merge(const std::vector<Source>& sources, const MergeOptions& optio
     for (const auto& part : parts) std::filesystem::remove(part);
   }
   by_digest.clear();
+  by_surt.clear();
   return counters;
 }
 

@@ -1,8 +1,11 @@
 #include "merge/sorter.hpp"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <new>
 #include <queue>
 #include <stdexcept>
 #include <tuple>
@@ -15,8 +18,12 @@ namespace {
 // In a run file, a record whose key is the previous record's stores neither rank nor key.
 constexpr uint32_t kSameKey = UINT32_MAX;
 
-std::string_view key_of(const MemoryRun& run, const SpillEntry& e) {
-  return {run.arena.data() + e.offset, e.key_size};
+std::string_view key_of(const SpillEntry& e) {
+  return {e.key, e.key_size};
+}
+
+std::string_view value_of(const SpillEntry& e) {
+  return {e.value, e.value_size};
 }
 
 // The order of runs and of the k-way merge: rank first, so most comparisons are one integer
@@ -34,12 +41,16 @@ constexpr size_t kPrefetchDistance = 8;
 
 void prefetch(const MemoryRun& run, size_t i, size_t end) {
   if (i >= end) return;
-  const char* p = run.arena.data() + run.entries[i].offset;
-  __builtin_prefetch(p);
-  __builtin_prefetch(p + 64);
+  const SpillEntry& e = run.entries[i];
+  __builtin_prefetch(e.key);
+  for (uint32_t line = 0; line < e.value_size; line += 64) __builtin_prefetch(e.value + line);
 }
 
 }  // namespace
+
+void Unmap::operator()(char* p) const {
+  munmap(p, size);
+}
 
 RunSet::Place RunSet::place(std::string_view key) const {
   // Any good hash will do (runs never leave one merge): libstdc++'s reads 8 bytes a step,
@@ -77,12 +88,17 @@ uint64_t RunSet::spilled_bytes() const {
   return bytes;
 }
 
-void RunSet::clear() {
+void RunSet::remove_files() {
   std::lock_guard lock(mutex_);
   for (const auto& run : runs_) {
     std::error_code ignored;
     if (!run.memory) std::filesystem::remove(run.file, ignored);
   }
+}
+
+void RunSet::clear() {
+  remove_files();
+  std::lock_guard lock(mutex_);
   runs_.clear();
 }
 
@@ -92,6 +108,14 @@ namespace {
 // area) waste at most 1/16 of the arena.
 constexpr uint64_t kMaxChunk = 64 << 10;
 constexpr uint64_t kMaxAreas = 256;
+// Chunks are mapped this many at a time (2 MB blocks: few mappings and system calls).
+constexpr uint64_t kChunksPerBlock = 32;
+
+MappedBlock map_block(size_t size) {
+  void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();
+  return MappedBlock(static_cast<char*>(p), Unmap{size});
+}
 
 }  // namespace
 
@@ -102,21 +126,31 @@ SpillBuffer::SpillBuffer(RunSet& runs, uint64_t budget)
       chunk_(std::clamp<uint64_t>(arena_capacity_ / 64, 1, kMaxChunk)),
       areas_(std::clamp<uint64_t>(arena_capacity_ / 16 / chunk_, 1, kMaxAreas)) {}
 
-void SpillBuffer::add(std::string_view key, std::string_view value) {
+void SpillBuffer::add(std::string_view key, std::string_view value, bool stable) {
+  if (stable) return add_entry(claim_record(key, 0), key, value);
+  add_written(key, value.size(), [&](char* out) { std::memcpy(out, value.data(), value.size()); });
+}
+
+SpillBuffer::Slot SpillBuffer::claim_record(std::string_view key, size_t value_size) {
   if (!buffer_) {
     buffer_ = std::make_unique<MemoryRun>();
-    buffer_->arena.reserve(arena_capacity_);
     buffer_->entries.reserve(entry_capacity_);
   }
-  auto [rank, partition] = runs_.place(key);
-  uint64_t offset = claim(area_of(rank), key.size() + value.size());
-  buffer_->entries.push_back({rank, offset, partition, static_cast<uint32_t>(key.size()),
+  RunSet::Place place = runs_.place(key);
+  bool new_key = last_key_.data() == nullptr || key != last_key_;
+  char* bytes = claim(area_of(place.rank), (new_key ? key.size() : 0) + value_size);
+  if (!new_key) return {place, last_key_.data(), bytes};
+  std::memcpy(bytes, key.data(), key.size());
+  last_key_ = {bytes, key.size()};
+  return {place, bytes, bytes + key.size()};
+}
+
+void SpillBuffer::add_entry(const Slot& slot, std::string_view key, std::string_view value) {
+  buffer_->entries.push_back({slot.place.rank, slot.key, value.data(), slot.place.partition,
+                              static_cast<uint32_t>(key.size()),
                               static_cast<uint32_t>(value.size()),
                               value.empty() ? '\0' : value[0]});
-  char* record = buffer_->arena.data() + offset;
-  std::memcpy(record, key.data(), key.size());
-  std::memcpy(record + key.size(), value.data(), value.size());
-  if (buffer_->entries.size() >= entry_capacity_) spill();
+  if (full_ || buffer_->entries.size() >= entry_capacity_) spill();
 }
 
 // Ranks that sort next to each other share their top bits, and so their area: a run read in
@@ -126,19 +160,38 @@ size_t SpillBuffer::area_of(uint64_t rank) const {
   return static_cast<size_t>((rank >> 32) * areas_.size() >> 32);
 }
 
-uint64_t SpillBuffer::claim(size_t area, uint64_t size) {
+char* SpillBuffer::claim(size_t area, uint64_t size) {
   Area& free = areas_[area];
-  if (free.end - free.next < size) {
-    auto& arena = buffer_->arena;
+  if (static_cast<uint64_t>(free.end - free.next) < size) {
     uint64_t grow = std::max(chunk_, size);
-    // Spill before the arena outgrows its reservation: growing would double it.
-    if (!buffer_->entries.empty() && arena.size() + grow > arena_capacity_) spill();
-    free.next = arena.size();
-    arena.resize(arena.size() + grow);
-    free.end = arena.size();
+    arena_used_ += grow;
+    full_ =
+        arena_used_ + chunk_ > arena_capacity_;  // no further chunk fits: spill after this record
+    char* chunk = grow > chunk_ ? buffer_->large.emplace_back(map_block(grow)).get() : next_chunk();
+    free = {chunk, chunk + grow};
   }
   free.next += size;
   return free.next - size;
+}
+
+// A chunk kept from before the last spill, else a new one (never zero-filled here: every byte
+// handed out is written before it is read).
+char* SpillBuffer::next_chunk() {
+  auto& blocks = buffer_->blocks;
+  size_t block = chunks_used_ / kChunksPerBlock, at = chunks_used_ % kChunksPerBlock;
+  if (block == blocks.size()) blocks.push_back(map_block(chunk_ * kChunksPerBlock));
+  ++chunks_used_;
+  return blocks[block].get() + at * chunk_;
+}
+
+void SpillBuffer::empty() {
+  buffer_->entries.clear();
+  buffer_->large.clear();
+  chunks_used_ = 0;
+  arena_used_ = 0;
+  full_ = false;
+  last_key_ = {};
+  std::fill(areas_.begin(), areas_.end(), Area{});
 }
 
 void SpillBuffer::sort() {
@@ -156,13 +209,13 @@ void SpillBuffer::sort() {
                     entries[j].rank == entries[i].rank;
          ++j) {
       prefetch(run, j + kPrefetchDistance, entries.size());
-      one_key = one_key && key_of(run, entries[j]) == key_of(run, entries[i]);
+      one_key = one_key && key_of(entries[j]) == key_of(entries[i]);
     }
     if (!one_key)
       std::sort(entries.begin() + static_cast<std::ptrdiff_t>(i),
                 entries.begin() + static_cast<std::ptrdiff_t>(j),
                 [&run](const SpillEntry& a, const SpillEntry& b) {
-                  return compare(a.rank, key_of(run, a), a.tag, b.rank, key_of(run, b), b.tag) < 0;
+                  return compare(a.rank, key_of(a), a.tag, b.rank, key_of(b), b.tag) < 0;
                 });
   }
 }
@@ -181,15 +234,15 @@ void SpillBuffer::spill() {
     for (; e < entries.size() && entries[e].partition == p; ++e) {
       const SpillEntry& entry = entries[e];
       prefetch(memory, e + kPrefetchDistance, entries.size());
-      bool same_key = previous && previous->rank == entry.rank &&
-                      key_of(memory, *previous) == key_of(memory, entry);
+      bool same_key =
+          previous && previous->rank == entry.rank && key_of(*previous) == key_of(entry);
       uint32_t sizes[2] = {entry.value_size, same_key ? kSameKey : entry.key_size};
       writer.write({reinterpret_cast<const char*>(sizes), sizeof sizes});
       if (!same_key) {
         writer.write({reinterpret_cast<const char*>(&entry.rank), sizeof entry.rank});
-        writer.write(key_of(memory, entry));
+        writer.write(key_of(entry));
       }
-      writer.write({memory.arena.data() + entry.offset + entry.key_size, entry.value_size});
+      writer.write(value_of(entry));
       previous = &entry;
     }
     run.offsets[p + 1] = writer.end_frame();
@@ -197,9 +250,7 @@ void SpillBuffer::spill() {
   writer.close();
   runs_.add(std::move(run));
   spilled_ = true;
-  buffer_->arena.clear();
-  buffer_->entries.clear();
-  std::fill(areas_.begin(), areas_.end(), Area{});
+  empty();
 }
 
 void SpillBuffer::finish() {
@@ -215,6 +266,8 @@ void SpillBuffer::finish() {
     while (e < entries.size() && entries[e].partition == p) ++e;
     run.offsets[p + 1] = e;
   }
+  // Spare blocks kept from before a spill.
+  buffer_->blocks.resize((chunks_used_ + kChunksPerBlock - 1) / kChunksPerBlock);
   run.memory = std::move(buffer_);
   runs_.add(std::move(run));
 }
@@ -242,8 +295,8 @@ class Cursor {
     const SpillEntry& e = memory_->entries[pos_++];
     prefetch(*memory_, pos_ + kPrefetchDistance, end_);
     rank_ = e.rank;
-    key_ = key_of(*memory_, e);
-    value_ = {memory_->arena.data() + e.offset + e.key_size, e.value_size};
+    key_ = key_of(e);
+    value_ = value_of(e);
     return true;
   }
   bool next_in_file() {

@@ -20,17 +20,27 @@ namespace strata::merge {
 enum class KeyOrder { hashed, lexicographic };
 
 struct SpillEntry {
-  uint64_t rank;    // KeyOrder: a hash of the key, or its first 8 bytes big-endian
-  uint64_t offset;  // key then value, in the buffer's arena
+  uint64_t rank;  // KeyOrder: a hash of the key, or its first 8 bytes big-endian
+  const char* key;
+  const char* value;  // after the key in the buffer's arena, or in an earlier in-memory run
   uint32_t partition;
   uint32_t key_size;
   uint32_t value_size;
   char tag;  // the value's first byte ('\0' when empty), so sorting never reads the arena for it
 };
 
-// The last buffer of a job, sorted but never written out.
+// Memory mapped for an arena: not zero-filled by us, and given back to the system when freed
+// (malloc kept freed chunks in one thread's arena, out of reach of the next phase's threads).
+struct Unmap {
+  size_t size;
+  void operator()(char* p) const;
+};
+using MappedBlock = std::unique_ptr<char, Unmap>;
+
+// The last buffer of a job, sorted but never written out. Its bytes lie in blocks of chunks
+// reused after a spill: the first touch of fresh pages was a sixth of the merge's CPU.
 struct MemoryRun {
-  std::string arena;
+  std::vector<MappedBlock> blocks, large;  // large: one record bigger than a chunk
   std::vector<SpillEntry> entries;
 };
 
@@ -61,7 +71,9 @@ class RunSet {
   const std::vector<Run>& runs() const { return runs_; }  // after all buffers finished
   uint64_t spilled_runs() const;
   uint64_t spilled_bytes() const;
-  // Deletes the run files (the in-memory runs are released too).
+  // Deletes the run files; the in-memory runs stay (a later job's runs may point into them).
+  void remove_files();
+  // Deletes the run files and releases the in-memory runs.
   void clear();
 
  private:
@@ -74,37 +86,64 @@ class RunSet {
   std::vector<Run> runs_;
 };
 
-// One thread's buffer: its arena and entry list are reserved up front within `budget`
-// bytes (no reallocation, so resident memory stays within it) and spilled when full. The
-// arena is handed out in chunks to a few areas by key rank (locality when read in order).
+// One thread's buffer: its entry list is reserved up front and its arena grows by chunks,
+// both within `budget` bytes, and it spills when full. The arena's chunks are handed out to
+// a few areas by key rank (locality when read in order).
 class SpillBuffer {
  public:
   SpillBuffer(RunSet& runs, uint64_t budget);
-  void add(std::string_view key, std::string_view value);
+  // A `stable` value outlives this buffer's runs (it lies in an in-memory run of an earlier
+  // job): the entry points at it instead of a copy. A key equal to the previous one is stored
+  // once (job 2 gets many values per key in a row).
+  void add(std::string_view key, std::string_view value, bool stable = false);
+  // Adds a value of `size` bytes that `write(char*)` puts in place (no staging copy).
+  template <typename Write>
+  void add_written(std::string_view key, size_t size, Write&& write) {
+    Slot slot = claim_record(key, size);
+    write(slot.value);
+    add_entry(slot, key, {slot.value, size});
+  }
   // Hands the remaining entries to the RunSet: as an in-memory run, or as a file when this
   // buffer spilled before.
   void finish();
 
  private:
+  // Where a record goes: its key's place, its stored key, and room for its value.
+  struct Slot {
+    RunSet::Place place;
+    const char* key;
+    char* value;
+  };
+  // Stores the key (unless it repeats the last one) and claims `value_size` bytes after it.
+  Slot claim_record(std::string_view key, size_t value_size);
+  void add_entry(const Slot& slot, std::string_view key, std::string_view value);
   void sort();
   void spill();
   size_t area_of(uint64_t rank) const;
-  // Where a record of `size` bytes goes in `area` (spills first when the arena is full).
-  uint64_t claim(size_t area, uint64_t size);
+  // Where `size` bytes go in `area`; sets full_ when the arena has no room for another chunk.
+  char* claim(size_t area, uint64_t size);
+  char* next_chunk();
+  // Forgets the buffered records; the chunks are kept for the next ones.
+  void empty();
 
   struct Area {
-    uint64_t next = 0, end = 0;  // the free part of the area's last chunk
+    char *next = nullptr, *end = nullptr;  // the free part of the area's last chunk
   };
   RunSet& runs_;
   uint64_t arena_capacity_, entry_capacity_, chunk_;
   std::vector<Area> areas_;
   std::unique_ptr<MemoryRun> buffer_;
+  uint64_t arena_used_ = 0;    // bytes of chunks handed out since the last spill
+  size_t chunks_used_ = 0;     // of buffer_->blocks
+  std::string_view last_key_;  // the last key stored in the arena
+  bool full_ = false;
   bool spilled_ = false;
 };
 
 // Receives one partition, key by key in the RunSet's KeyOrder. A value's view is valid only
-// during the call, or, when `stable` (it lies in an in-memory run), until the partition is
-// merged: a reducer can then keep it without a copy.
+// during the call, or, when `stable` (it lies in an in-memory run), as long as the RunSet
+// keeps its runs: a reducer can then keep it, or add it to a later job's SpillBuffer, without
+// a copy.
 class GroupVisitor {
  public:
   virtual ~GroupVisitor() = default;
