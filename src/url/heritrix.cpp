@@ -111,13 +111,16 @@ Parts split_rfc2396(std::string_view uri) {
   return p;
 }
 
-// Characters LaxURLCodec leaves alone (EXPANDED_URI_SAFE; QUERY_SAFE adds {}[]^?).
+}  // namespace
+
 bool lax_safe(unsigned char c, bool query) {
   if (is_ascii_alpha(char(c)) || is_ascii_digit(char(c))) return true;
   static constexpr std::string_view safe = "-~_.*/=&+,:;@$!)(%|'";
   if (safe.find(char(c)) != std::string_view::npos) return true;
   return query && std::string_view("{}[]^?").find(char(c)) != std::string_view::npos;
 }
+
+namespace {
 
 // ensureMinimalEscaping: unsafe bytes of the UTF-8 form become %XX (upper-case hex).
 std::string minimal_escape(std::string_view s, bool query) {
