@@ -269,7 +269,7 @@ size_t find_head_end(std::string_view data) {
   return std::string_view::npos;
 }
 
-void parse_warc_fields(std::string_view head, Record& r) {
+void parse_warc_fields(std::string_view head, Record& r, HeaderPool& pool) {
   size_t pos = head.find('\n') + 1;
   while (pos < head.size()) {
     size_t nl = head.find('\n', pos);
@@ -285,9 +285,15 @@ void parse_warc_fields(std::string_view head, Record& r) {
     }
     size_t colon = line.find(':');
     if (colon == std::string_view::npos) continue;
-    r.headers.emplace_back(std::string(trim(line.substr(0, colon))),
-                           std::string(trim(line.substr(colon + 1))));
+    pool.add(r.headers, trim(line.substr(0, colon)), trim(line.substr(colon + 1)));
   }
+}
+
+// Record::clear, keeping the header lines' strings for the next record.
+void clear_record(ArchiveReader::Impl& im, Record& r) {
+  im.warc_headers.recycle(r.headers);
+  im.http_headers.recycle(r.http.headers);
+  r.clear();
 }
 
 std::string date14(std::string_view iso) {
@@ -330,11 +336,11 @@ bool ArchiveReader::read_warc_header() {
     resync(start);
     return false;
   }
-  record_.clear();
+  clear_record(*impl_, record_);
   record_.format = Format::warc;
   std::string_view head = view.substr(0, end);
   record_.version = trim(head.substr(0, head.find('\n')));
-  parse_warc_fields(head, record_);
+  parse_warc_fields(head, record_, impl_->warc_headers);
   fill_warc_record(record_);
   if (!parse_u64(record_.header("Content-Length"), record_.content_length)) {
     report(s.disk_offset(start), "bad_content_length",
@@ -355,7 +361,7 @@ bool ArchiveReader::read_arc_header() {
   size_t nl = view.find('\n');
   if (nl == std::string_view::npos) nl = view.size();
   auto fields = arc_fields(view.substr(0, nl));
-  record_.clear();
+  clear_record(*impl_, record_);
   record_.format = Format::arc;
   size_t n = fields.size();
   // v2 lines have 10 fields: URL IP DATE MIME STATUS CHECKSUM LOCATION OFFSET FILENAME LENGTH.
@@ -456,7 +462,7 @@ void ArchiveReader::parse_http() {
       im.stream->peek(static_cast<size_t>(std::min<uint64_t>(len, kScanWindow)));
   bool whole = view.size() >= len;
   view = view.substr(0, static_cast<size_t>(std::min<uint64_t>(view.size(), len)));
-  im.http_head_len = parse_http_head(view, whole, record_.http);
+  im.http_head_len = parse_http_head(view, whole, record_.http, &im.http_headers);
 }
 
 // Record::length from where the record (with its separator) ends on disk.
