@@ -32,6 +32,9 @@ std::optional<std::string> idn_to_ascii(std::string_view host);
 // Decodes every %XX escape to its byte (bad escapes stay as written).
 std::string percent_decode(std::string_view s);
 
+// Whether a '/'-separated segment of the path is "." or "..".
+bool has_dot_segment(std::string_view path);
+
 // RFC 3986 remove_dot_segments on an absolute path.
 std::string remove_dot_segments(std::string_view path);
 

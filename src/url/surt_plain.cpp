@@ -2,7 +2,6 @@
 // path of URL-safe characters: every Heritrix fix-up (trimming, escaping, IDNA, ports, dot
 // segments) leaves them as they are, so the key is the reversed host and the lower-cased
 // path, without the fix-up's allocations and re-parsing.
-#include <algorithm>
 #include <string>
 
 #include "url/detail.hpp"
@@ -38,17 +37,6 @@ bool all_safe(std::string_view s, bool query) {
   for (char c : s)
     if (!lax_safe(static_cast<unsigned char>(c), query)) return false;
   return true;
-}
-
-// A "." or ".." segment, which UsableURI would remove.
-bool has_dot_segment(std::string_view path) {
-  for (std::size_t start = 1; start <= path.size();) {
-    std::size_t end = std::min(path.find('/', start), path.size());
-    std::string_view segment = path.substr(start, end - start);
-    if (segment == "." || segment == "..") return true;
-    start = end + 1;
-  }
-  return false;
 }
 
 bool printable_ascii(std::string_view s) {
