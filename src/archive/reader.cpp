@@ -301,23 +301,69 @@ std::string date14(std::string_view iso) {
   return ts ? *ts : std::string();
 }
 
+// The WARC headers a Record has fields for.
+enum WarcName : size_t {
+  kType,
+  kTargetUri,
+  kDate,
+  kRecordId,
+  kContentType,
+  kIpAddress,
+  kBlockDigest,
+  kPayloadDigest,
+  kRefersTo,
+  kRefersToTargetUri,
+  kRefersToDate,
+  kProfile,
+  kTruncated,
+  kWarcinfoId,
+  kWarcNames
+};
+constexpr std::array<std::string_view, kWarcNames> kWarcNameText{
+    "WARC-Type",      "WARC-Target-URI",           "WARC-Date",           "WARC-Record-ID",
+    "Content-Type",   "WARC-IP-Address",           "WARC-Block-Digest",   "WARC-Payload-Digest",
+    "WARC-Refers-To", "WARC-Refers-To-Target-URI", "WARC-Refers-To-Date", "WARC-Profile",
+    "WARC-Truncated", "WARC-Warcinfo-ID"};
+
+bool same_name(std::string_view a, std::string_view b) {  // ASCII case-insensitive
+  return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
+}
+
+// The first line's value of each name, in one pass over the lines: one look-up per name
+// scanned every line ~15 times per record (~2 % of reading the sample's small records).
+std::array<std::string_view, kWarcNames> first_values(const std::vector<Header>& headers) {
+  std::array<std::string_view, kWarcNames> values{};
+  std::array<bool, kWarcNames> seen{};
+  for (const auto& [name, value] : headers) {
+    for (size_t i = 0; i < kWarcNames; ++i) {
+      if (!seen[i] && same_name(name, kWarcNameText[i])) {
+        seen[i] = true;
+        values[i] = value;
+        break;
+      }
+    }
+  }
+  return values;
+}
+
 void fill_warc_record(Record& r) {
-  r.type_name = r.header("WARC-Type");
+  std::array<std::string_view, kWarcNames> v = first_values(r.headers);
+  r.type_name = v[kType];
   r.type = record_type_from_string(r.type_name);
-  clean_uri(r.header("WARC-Target-URI"), r.target_uri);
-  r.date_raw = r.header("WARC-Date");
+  clean_uri(v[kTargetUri], r.target_uri);
+  r.date_raw = v[kDate];
   r.date = date14(r.date_raw);
-  r.record_id = r.header("WARC-Record-ID");
-  r.content_type = r.header("Content-Type");
-  r.ip_address = r.header("WARC-IP-Address");
-  r.block_digest = r.header("WARC-Block-Digest");
-  r.payload_digest = r.header("WARC-Payload-Digest");
-  r.refers_to = r.header("WARC-Refers-To");
-  clean_uri(r.header("WARC-Refers-To-Target-URI"), r.refers_to_target_uri);
-  r.refers_to_date = date14(r.header("WARC-Refers-To-Date"));
-  r.profile = r.header("WARC-Profile");
-  r.truncated = r.header("WARC-Truncated");
-  r.warcinfo_id = r.header("WARC-Warcinfo-ID");
+  r.record_id = v[kRecordId];
+  r.content_type = v[kContentType];
+  r.ip_address = v[kIpAddress];
+  r.block_digest = v[kBlockDigest];
+  r.payload_digest = v[kPayloadDigest];
+  r.refers_to = v[kRefersTo];
+  clean_uri(v[kRefersToTargetUri], r.refers_to_target_uri);
+  r.refers_to_date = date14(v[kRefersToDate]);
+  r.profile = v[kProfile];
+  r.truncated = v[kTruncated];
+  r.warcinfo_id = v[kWarcinfoId];
 }
 
 }  // namespace

@@ -6,13 +6,13 @@
 
 namespace strata::url::detail {
 
-inline bool is_ascii_alpha(char c) {
+constexpr bool is_ascii_alpha(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
-inline bool is_ascii_digit(char c) {
+constexpr bool is_ascii_digit(char c) {
   return c >= '0' && c <= '9';
 }
-inline char lower_ascii(char c) {
+constexpr char lower_ascii(char c) {
   return (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c;
 }
 
