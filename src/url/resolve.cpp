@@ -65,24 +65,32 @@ Parsed split(std::string_view rest, std::string scheme) {
 }
 
 // Lower-cases the host of an authority, keeping userinfo and dropping a default port.
-std::string normalize_authority(const std::string& scheme, std::string_view auth) {
+// Appended to `out`, where resolution builds its result.
+void append_authority(const std::string& scheme, std::string_view auth, std::string& out) {
   std::size_t at = auth.rfind('@');
-  std::string userinfo = at == std::string_view::npos ? "" : std::string(auth.substr(0, at + 1));
+  if (at != std::string_view::npos) out.append(auth.substr(0, at + 1));  // userinfo
   std::string_view hostport = auth.substr(at == std::string_view::npos ? 0 : at + 1);
   std::size_t colon = hostport.rfind(':');
   if (colon != std::string_view::npos && hostport.find(']', colon) != std::string_view::npos)
     colon = std::string_view::npos;  // inside an IPv6 literal
-  std::string host = to_lower_ascii(hostport.substr(0, colon));
-  std::string port = colon == std::string_view::npos ? "" : std::string(hostport.substr(colon + 1));
-  if ((scheme == "http" && port == "80") || (scheme == "https" && port == "443")) port.clear();
-  return userinfo + host + (port.empty() ? "" : ":" + port);
+  for (char c : hostport.substr(0, colon)) out += lower_ascii(c);
+  std::string_view port =
+      colon == std::string_view::npos ? std::string_view() : hostport.substr(colon + 1);
+  if ((scheme == "http" && port == "80") || (scheme == "https" && port == "443")) port = {};
+  if (!port.empty()) out.append(":").append(port);
+}
+
+std::string normalize_authority(const std::string& scheme, std::string_view auth) {
+  std::string out;
+  append_authority(scheme, auth, out);
+  return out;
 }
 
 std::string serialize(const Parsed& p) {
   std::string out;
   out.reserve(p.scheme.size() + p.path.size() + 64);
   out.append(p.scheme).append(":");
-  if (p.authority) out.append("//").append(normalize_authority(p.scheme, *p.authority));
+  if (p.authority) append_authority(p.scheme, *p.authority, out.append("//"));
   std::string_view path = p.path;
   if (p.authority && path.empty() && special(p.scheme)) path = "/";
   if ((p.authority || path.starts_with('/')) && has_dot_segment(path))
