@@ -9,6 +9,7 @@
 #include "extract/mime_sniff.hpp"
 #include "extract/page_extract.hpp"
 #include "extract/records.hpp"
+#include "extract/ref_stats.hpp"
 #include "url/url.hpp"
 
 namespace strata::extract {
@@ -190,25 +191,11 @@ void RecordExtractor::page(const Record& rec, const std::string& payload) {
   PageInput in{rec.target_uri, rec.date, options_.collection, file_, rec.offset,
                rec.length,     text.utf8};
   PageExtraction pe = extract_page_full(in, c_, keys_, options_.refs);
+  RefStats stats(c_);
   size_t next_inline = 0;
   for (const PageReference& ref : pe.refs) {
     out_.write(ref);
-    c_.add("refs_written");
-    c_.add("stats_refs");
-    if (!ref.imgAlt.empty()) c_.add("stats_with_alt");
-    if (!ref.imgTitle.empty()) c_.add("stats_with_title");
-    if (!ref.imgAlt.empty() || !ref.imgTitle.empty()) c_.add("stats_with_alt_or_title");
-    if (!ref.imgCaption.empty()) c_.add("stats_with_caption");
-    if (!ref.imgAlt.empty() || !ref.imgTitle.empty() || !ref.imgCaption.empty())
-      c_.add("stats_with_any");
-    if (looks_mis_encoded(ref.imgCaption) || looks_mis_encoded(ref.imgAlt) ||
-        looks_mis_encoded(ref.imgTitle))
-      c_.add("refs_text_mis_encoded");
-    if (!ref.imgCaption.empty()) {
-      if (looks_mis_encoded(ref.imgCaption)) c_.add("refs_caption_mis_encoded");
-      // Arquivo's own measure (UTF8_MISMATCH on captions, 1.48 % in the paper).
-      if (has_arquivo_mojibake_pattern(ref.imgCaption)) c_.add("refs_caption_arquivo_mojibake");
-    }
+    stats.count(ref);
     if (ref.inline_ && next_inline < pe.inline_uris.size())
       inline_image(ref, pe.inline_uris[next_inline++]);
   }
