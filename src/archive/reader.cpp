@@ -561,9 +561,11 @@ PayloadStatus ArchiveReader::read_block(std::string& out, size_t cap) {
     im.stream->skip(left);
     return PayloadStatus::oversized;
   }
-  out.reserve(static_cast<size_t>(left));
-  char buf[1 << 16];
-  while (size_t got = read_block_some(buf, sizeof buf)) out.append(buf, got);
+  // Straight into `out`, whose storage a caller may keep from record to record.
+  out.resize(static_cast<size_t>(left));
+  size_t filled = 0;
+  while (size_t got = read_block_some(out.data() + filled, out.size() - filled)) filled += got;
+  out.resize(filled);
   if (out.size() < left) {
     if (!im.truncation_reported)
       report(record_.offset, "truncated_record", "file ends inside the record block");
@@ -591,35 +593,32 @@ PayloadStatus ArchiveReader::read_payload(std::string& out, size_t cap) {
   if (!im.have_record || im.block_touched) return PayloadStatus::ok;
   uint64_t head = std::min<uint64_t>(im.http_head_len, block_left());
   im.stream->skip(head);
-  std::string raw;
-  PayloadStatus status = read_block(raw, cap);
-  if (status == PayloadStatus::oversized || !record_.http.present) {
-    out = std::move(raw);
-    return status;
-  }
+  PayloadStatus status = read_block(out, cap);  // the raw block, then undone in place
+  if (status == PayloadStatus::oversized || !record_.http.present) return status;
   const HttpHead& http = record_.http;
   bool declared = strcasestr(std::string(http.header("Transfer-Encoding")).c_str(), "chunked");
-  if (!raw.empty() && (declared || looks_chunked(std::string_view(raw).substr(0, 4096)))) {
+  if (!out.empty() && (declared || looks_chunked(std::string_view(out).substr(0, 4096)))) {
     std::string plain;
-    DechunkResult r = dechunk(raw, plain);
-    if (r != DechunkResult::invalid) raw.swap(plain);
+    DechunkResult r = dechunk(out, plain);
+    if (r != DechunkResult::invalid) out.swap(plain);
     if (r == DechunkResult::truncated) counters_.add("payload.chunked_truncated");
     if (r == DechunkResult::invalid) counters_.add("payload.chunked_declared_not_chunked");
   }
   std::string_view coding = http.header("Content-Encoding");
-  if (!coding.empty() && !raw.empty()) {
+  if (!coding.empty() && !out.empty()) {
     std::string decoded;
-    DecodeResult r = decode_content(coding, raw, decoded, cap);
-    if (r == DecodeResult::oversized) return PayloadStatus::oversized;
+    DecodeResult r = decode_content(coding, out, decoded, cap);
+    if (r == DecodeResult::oversized) {
+      out.clear();
+      return PayloadStatus::oversized;
+    }
     if (r == DecodeResult::failed) {
       report(record_.offset, "content_decoding_failed",
              "Content-Encoding '" + std::string(coding) + "' could not be undone; raw bytes kept");
-      out = std::move(raw);
       return PayloadStatus::decode_failed;
     }
-    raw.swap(decoded);
+    out.swap(decoded);
   }
-  out = std::move(raw);
   return status;
 }
 

@@ -89,6 +89,8 @@ class RecordExtractor {
   LineWriter out_;
   Counters& c_;
   UrlKeys keys_;
+  static constexpr size_t kKeptPayloadBytes = 4 << 20;
+  std::string payload_;
 };
 
 bool RecordExtractor::describe(ImageCapture& img, std::string_view bytes, bool is_inline) {
@@ -213,7 +215,9 @@ void RecordExtractor::record(archive::ArchiveReader& reader) {
   if (rec.type != RecordType::response && rec.type != RecordType::resource) return;
   // ARC files carry dns:/filedesc: records as resources; only web URLs can be images/pages.
   std::string mime = reported_mime(rec);
-  std::string payload;
+  // The payload keeps its storage from record to record, but not a rare large one's.
+  if (payload_.capacity() > kKeptPayloadBytes) payload_ = std::string();
+  std::string& payload = payload_;
   archive::PayloadStatus status = reader.read_payload(payload, options_.max_payload);
   reader.finish_record();
   if (counts_as_failure(status)) {
