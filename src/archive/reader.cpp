@@ -500,9 +500,9 @@ void ArchiveReader::after_header(uint64_t start) {
 void ArchiveReader::parse_http() {
   Impl& im = *impl_;
   RecordType t = record_.type;
-  if (!options_.parse_http ||
-      !(t == RecordType::response || t == RecordType::request || t == RecordType::revisit))
-    return;
+  bool wanted = t == RecordType::response || t == RecordType::revisit ||
+                (t == RecordType::request && options_.parse_http_requests);
+  if (!options_.parse_http || !wanted) return;
   uint64_t len = im.block_end - im.block_start;
   std::string_view view =
       im.stream->peek(static_cast<size_t>(std::min<uint64_t>(len, kScanWindow)));

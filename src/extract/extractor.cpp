@@ -244,6 +244,7 @@ bool extract_archive(const std::filesystem::path& path, const std::string& file_
                      const ProblemSink& problems, const ProgressFn& progress) {
   archive::ReaderOptions ropts;
   ropts.payload_cap = options.max_payload;
+  ropts.parse_http_requests = false;  // a third of a crawl's records, never looked at here
   auto reader = archive::ArchiveReader::open(path, ropts, problems);
   counters.add("archives");
   if (!reader->usable()) {
