@@ -1,7 +1,9 @@
 #include "extract/records.hpp"
 
 #include <charconv>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <string_view>
 #include <type_traits>
 
@@ -83,10 +85,25 @@ Json object_of(const Record& r) {
   return j;
 }
 
-// Printable ASCII without '"' or '\\': what the dump writes unchanged.
+// Whether any byte of the word is zero (exact: no false positives for the whole word).
+constexpr uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
+bool has_zero_byte(uint64_t word) {
+  return ((word - kOnes) & ~word & kHighs) != 0;
+}
+
+// Printable ASCII without '"' or '\\': what the dump writes unchanged. Eight bytes at a time:
+// every string of every line is tested.
 bool needs_no_escape(std::string_view s) {
-  for (char c : s)
-    if (c < 0x20 || c > 0x7E || c == '"' || c == '\\') return false;
+  size_t i = 0;
+  for (uint64_t w = 0; i + 8 <= s.size(); i += 8) {
+    std::memcpy(&w, s.data() + i, 8);
+    // A byte >= 0x80, < 0x20 (borrows into its high bit), 0x7F, '"' or '\\'.
+    if ((w & kHighs) || ((w - kOnes * 0x20) & ~w & kHighs) || has_zero_byte(w ^ (kOnes * 0x7F)) ||
+        has_zero_byte(w ^ (kOnes * '"')) || has_zero_byte(w ^ (kOnes * '\\')))
+      return false;
+  }
+  for (; i < s.size(); ++i)
+    if (s[i] < 0x20 || s[i] > 0x7E || s[i] == '"' || s[i] == '\\') return false;
   return true;
 }
 
