@@ -62,13 +62,14 @@ std::optional<std::string> plain_surt(std::string_view url) {
   std::string_view query = q == std::string_view::npos ? "" : rest.substr(q + 1);
   if (!all_safe(path, false) || !all_safe(query, true) || has_dot_segment(path))
     return std::nullopt;
-  std::string key = "(" + reverse_host(host);
-  // An empty path is "/"; the bare host "(com,example,)/" is cut to "(com,example,".
-  if (path.size() <= 1 && query.empty()) return to_lower_ascii(key);
-  key += ')';
-  key += path.empty() ? std::string_view("/") : path;
+  std::string key = "(" + reverse_host(host) + ")";
+  key += path.empty() ? std::string_view("/") : path;  // an empty path is "/"
   if (!query.empty()) key.append("?").append(query);
   for (char& c : key) c = lower_ascii(c);
+  // SURTTokenizer's key trimming, as in heritrix_surt: a key ending in ",)/" (the host root,
+  // or a path or query that ends so) loses it, and a key left without '/' gets a ','.
+  if (key.ends_with(",)/")) key.resize(key.size() - 3);
+  if (key.find('/') == std::string::npos) key += ',';
   return key;
 }
 
