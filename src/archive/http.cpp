@@ -62,7 +62,7 @@ size_t head_end(std::string_view data) {
   return std::string_view::npos;
 }
 
-void parse_header_lines(std::string_view head, HttpHead& out) {
+void parse_header_lines(std::string_view head, HttpHead& out, HeaderPool* pool) {
   size_t pos = head.find('\n');
   while (pos != std::string_view::npos && pos + 1 < head.size()) {
     size_t start = pos + 1;
@@ -78,8 +78,7 @@ void parse_header_lines(std::string_view head, HttpHead& out) {
     }
     size_t colon = line.find(':');
     if (colon == std::string_view::npos) continue;  // garbage line: ignored like browsers do
-    out.headers.emplace_back(std::string(trim(line.substr(0, colon))),
-                             std::string(trim(line.substr(colon + 1))));
+    add_header(out.headers, pool, trim(line.substr(0, colon)), trim(line.substr(colon + 1)));
   }
 }
 
@@ -207,7 +206,7 @@ void split_content_type(std::string_view value, std::string& mime, std::string& 
   }
 }
 
-size_t parse_http_head(std::string_view data, bool whole, HttpHead& head) {
+size_t parse_http_head(std::string_view data, bool whole, HttpHead& head, HeaderPool* pool) {
   head.clear();
   size_t nl = data.find('\n');
   std::string_view first = data.substr(0, nl);
@@ -222,7 +221,7 @@ size_t parse_http_head(std::string_view data, bool whole, HttpHead& head) {
   head.present = true;
   head.status_line = first;
   if (response) head.status = parse_status(first);
-  parse_header_lines(data.substr(0, end), head);
+  parse_header_lines(data.substr(0, end), head, pool);
   split_content_type(head.header("Content-Type"), head.mime, head.charset);
   return end;
 }

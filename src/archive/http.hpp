@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "archive/header_pool.hpp"
 #include "archive/record.hpp"
 
 namespace strata::archive {
@@ -13,7 +14,9 @@ namespace strata::archive {
 // Parses the HTTP head at the start of `data` (a prefix of the block; `whole` when it is the
 // entire block). Returns the head length including the blank line, or 0 when `data` does not
 // start with an HTTP message. A whole block without a blank line is all head (revisits).
-size_t parse_http_head(std::string_view data, bool whole, HttpHead& head);
+// Header lines reuse the strings of `pool` when one is given.
+size_t parse_http_head(std::string_view data, bool whole, HttpHead& head,
+                       HeaderPool* pool = nullptr);
 
 // Content-Type value -> lower-case mime without parameters, and the charset parameter.
 void split_content_type(std::string_view value, std::string& mime, std::string& charset);

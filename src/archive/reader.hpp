@@ -23,6 +23,7 @@ struct ReaderOptions {
   // for bigger ones it is known after the block was read or skipped.
   size_t prebuffer_bytes = 4 << 20;
   bool parse_http = true;
+  bool parse_http_requests = true;  // false: request records' heads are left unparsed
 };
 
 enum class PayloadStatus {

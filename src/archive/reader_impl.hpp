@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "archive/header_pool.hpp"
 #include "archive/reader.hpp"
 #include "archive/stream.hpp"
 
@@ -31,7 +32,8 @@ struct ArchiveReader::Impl {
   uint64_t block_start = 0;
   uint64_t block_end = 0;
   uint64_t http_head_len = 0;
-  uint64_t bytes_before = 0;  // compressed bytes of finished WACZ entries
+  uint64_t bytes_before = 0;              // compressed bytes of finished WACZ entries
+  HeaderPool warc_headers, http_headers;  // the header lines' strings, reused per record
   // WACZ
   zip_t* zip = nullptr;
   std::vector<zip_uint64_t> entries;

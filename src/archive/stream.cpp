@@ -196,6 +196,7 @@ bool Stream::start_member(const char* magic, size_t magic_len) {
 
 void Stream::member_failed(const char* kind, const std::string& detail) {
   Member& m = members_.back();
+  if (!m.broken) ++broken_members_;
   m.broken = true;
   m.disk_end = compressed_position();
   uint64_t disk_start = m.disk_start;  // `m` dangles after the push_back below
@@ -389,6 +390,7 @@ uint64_t Stream::disk_end(uint64_t pos) const {
 }
 
 uint64_t Stream::next_break(uint64_t pos) const {
+  if (broken_members_ == 0) return UINT64_MAX;  // nearly always: skip the scan per record
   // Members before the one holding `pos` are followed by members starting at or before it.
   auto it = members_after(pos);
   if (it != members_.begin()) --it;
@@ -410,6 +412,7 @@ void Stream::forget_before(uint64_t pos) {
          members_[drop].disk_end != 0)
     ++drop;
   // Keep one member before `pos` so disk_offset(pos) still resolves.
+  for (size_t i = 0; i < drop; ++i) broken_members_ -= members_[i].broken ? 1 : 0;
   if (drop > 0) members_.erase(members_.begin(), members_.begin() + static_cast<long>(drop));
 }
 

@@ -93,6 +93,7 @@ class Stream {
   // A deque: the reader forgets the oldest member at every record, and a vector's front
   // erase moved the ~100 members decoded ahead each time.
   std::deque<Member> members_;
+  size_t broken_members_ = 0;  // of members_
   bool in_member_ = false;
   bool quiet_junk_ = false;  // the bytes after a corrupt member were already reported
   struct Codecs;

@@ -7,6 +7,7 @@
 #include <gumbo.h>
 
 #include <chrono>
+#include <memory_resource>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -66,8 +67,10 @@ class CaptionExtractor {
   bool spent_ = false;
   size_t timed_out_ = 0;
   TextCache cache_;
-  std::unordered_map<const GumboNode*, Level> levels_;
-  std::unordered_map<const GumboNode*, const GumboNode*> prev_text_, next_text_;
+  std::pmr::monotonic_buffer_resource arena_;  // the memos' entries, freed with the page
+  std::pmr::unordered_map<const GumboNode*, Level> levels_{&arena_};
+  std::pmr::unordered_map<const GumboNode*, const GumboNode*> prev_text_{&arena_},
+      next_text_{&arena_};
   TextSummary empty_;
 };
 

@@ -102,6 +102,10 @@ bool has_arquivo_mojibake_pattern(std::string_view utf8) {
   static const std::array<std::string_view, 20> kPatterns{"Ã©", "Ã¡", "Ã£", "Ã§", "Ã°", "Ãµ", "Ã´",
                                                           "Ã³", "Â®", "Ã‡", "ÃŠ", "Ã•", "Ã¨", "Ãª",
                                                           "Ã«", "Ã±", "Ã¹", "Ãº", "Ã»", "Â£"};
+  // Every pattern starts with "Ã" or "Â": most texts hold neither.
+  if (utf8.find("\xC3\x83") == std::string_view::npos &&
+      utf8.find("\xC3\x82") == std::string_view::npos)
+    return false;
   for (std::string_view pattern : kPatterns)
     if (utf8.find(pattern) != std::string_view::npos) return true;
   return false;

@@ -9,6 +9,7 @@
 #include "extract/mime_sniff.hpp"
 #include "extract/page_extract.hpp"
 #include "extract/records.hpp"
+#include "extract/ref_stats.hpp"
 #include "url/url.hpp"
 
 namespace strata::extract {
@@ -88,6 +89,8 @@ class RecordExtractor {
   LineWriter out_;
   Counters& c_;
   UrlKeys keys_;
+  static constexpr size_t kKeptPayloadBytes = 4 << 20;
+  std::string payload_;
 };
 
 bool RecordExtractor::describe(ImageCapture& img, std::string_view bytes, bool is_inline) {
@@ -190,25 +193,11 @@ void RecordExtractor::page(const Record& rec, const std::string& payload) {
   PageInput in{rec.target_uri, rec.date, options_.collection, file_, rec.offset,
                rec.length,     text.utf8};
   PageExtraction pe = extract_page_full(in, c_, keys_, options_.refs);
+  RefStats stats(c_);
   size_t next_inline = 0;
   for (const PageReference& ref : pe.refs) {
     out_.write(ref);
-    c_.add("refs_written");
-    c_.add("stats_refs");
-    if (!ref.imgAlt.empty()) c_.add("stats_with_alt");
-    if (!ref.imgTitle.empty()) c_.add("stats_with_title");
-    if (!ref.imgAlt.empty() || !ref.imgTitle.empty()) c_.add("stats_with_alt_or_title");
-    if (!ref.imgCaption.empty()) c_.add("stats_with_caption");
-    if (!ref.imgAlt.empty() || !ref.imgTitle.empty() || !ref.imgCaption.empty())
-      c_.add("stats_with_any");
-    if (looks_mis_encoded(ref.imgCaption) || looks_mis_encoded(ref.imgAlt) ||
-        looks_mis_encoded(ref.imgTitle))
-      c_.add("refs_text_mis_encoded");
-    if (!ref.imgCaption.empty()) {
-      if (looks_mis_encoded(ref.imgCaption)) c_.add("refs_caption_mis_encoded");
-      // Arquivo's own measure (UTF8_MISMATCH on captions, 1.48 % in the paper).
-      if (has_arquivo_mojibake_pattern(ref.imgCaption)) c_.add("refs_caption_arquivo_mojibake");
-    }
+    stats.count(ref);
     if (ref.inline_ && next_inline < pe.inline_uris.size())
       inline_image(ref, pe.inline_uris[next_inline++]);
   }
@@ -226,7 +215,9 @@ void RecordExtractor::record(archive::ArchiveReader& reader) {
   if (rec.type != RecordType::response && rec.type != RecordType::resource) return;
   // ARC files carry dns:/filedesc: records as resources; only web URLs can be images/pages.
   std::string mime = reported_mime(rec);
-  std::string payload;
+  // The payload keeps its storage from record to record, but not a rare large one's.
+  if (payload_.capacity() > kKeptPayloadBytes) payload_ = std::string();
+  std::string& payload = payload_;
   archive::PayloadStatus status = reader.read_payload(payload, options_.max_payload);
   reader.finish_record();
   if (counts_as_failure(status)) {
@@ -253,6 +244,7 @@ bool extract_archive(const std::filesystem::path& path, const std::string& file_
                      const ProblemSink& problems, const ProgressFn& progress) {
   archive::ReaderOptions ropts;
   ropts.payload_cap = options.max_payload;
+  ropts.parse_http_requests = false;  // a third of a crawl's records, never looked at here
   auto reader = archive::ArchiveReader::open(path, ropts, problems);
   counters.add("archives");
   if (!reader->usable()) {

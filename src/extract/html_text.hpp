@@ -10,6 +10,7 @@
 #include <gumbo.h>
 
 #include <cstddef>
+#include <memory_resource>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -45,8 +46,11 @@ class TextCache {
   bool has_text(const GumboNode* node);
 
  private:
-  std::unordered_map<const GumboNode*, TextSummary> text_;
-  std::unordered_map<const GumboNode*, bool> has_text_;
+  // The maps' entries (one per node of a subtree with an image) come from a page-long
+  // arena, freed at once: no malloc/free per node.
+  std::pmr::monotonic_buffer_resource arena_;
+  std::pmr::unordered_map<const GumboNode*, TextSummary> text_{&arena_};
+  std::pmr::unordered_map<const GumboNode*, bool> has_text_{&arena_};
 };
 
 // jsoup Tag.isBlock() for a known tag name (unknown tags are inline).

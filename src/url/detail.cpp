@@ -2,6 +2,7 @@
 
 #include <idn2.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <vector>
 
@@ -75,7 +76,18 @@ std::string percent_decode(std::string_view s) {
   return out;
 }
 
+bool has_dot_segment(std::string_view path) {
+  for (std::size_t start = 0;;) {
+    std::size_t end = std::min(path.find('/', start), path.size());
+    std::string_view segment = path.substr(start, end - start);
+    if (segment == "." || segment == "..") return true;
+    if (end == path.size()) return false;
+    start = end + 1;
+  }
+}
+
 std::string remove_dot_segments(std::string_view path) {
+  if (!has_dot_segment(path)) return std::string(path);  // most paths: nothing to remove
   std::vector<std::string_view> kept;
   bool leading_slash = !path.empty() && path[0] == '/';
   std::size_t pos = leading_slash ? 1 : 0;

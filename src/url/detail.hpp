@@ -6,13 +6,13 @@
 
 namespace strata::url::detail {
 
-inline bool is_ascii_alpha(char c) {
+constexpr bool is_ascii_alpha(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
-inline bool is_ascii_digit(char c) {
+constexpr bool is_ascii_digit(char c) {
   return c >= '0' && c <= '9';
 }
-inline char lower_ascii(char c) {
+constexpr char lower_ascii(char c) {
   return (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c;
 }
 
@@ -31,6 +31,9 @@ std::optional<std::string> idn_to_ascii(std::string_view host);
 
 // Decodes every %XX escape to its byte (bad escapes stay as written).
 std::string percent_decode(std::string_view s);
+
+// Whether a '/'-separated segment of the path is "." or "..".
+bool has_dot_segment(std::string_view path);
 
 // RFC 3986 remove_dot_segments on an absolute path.
 std::string remove_dot_segments(std::string_view path);

@@ -1,6 +1,7 @@
 // A faithful re-implementation of the parts of Heritrix's UsableURIFactory that decide the
 // SURT Arquivo computes. Each step names the Java code it mirrors, because compatibility,
 // not elegance, is the point: a different key would split one image into two documents.
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -111,13 +112,24 @@ Parts split_rfc2396(std::string_view uri) {
   return p;
 }
 
-// Characters LaxURLCodec leaves alone (EXPANDED_URI_SAFE; QUERY_SAFE adds {}[]^?).
+}  // namespace
+
 bool lax_safe(unsigned char c, bool query) {
-  if (is_ascii_alpha(char(c)) || is_ascii_digit(char(c))) return true;
-  static constexpr std::string_view safe = "-~_.*/=&+,:;@$!)(%|'";
-  if (safe.find(char(c)) != std::string_view::npos) return true;
-  return query && std::string_view("{}[]^?").find(char(c)) != std::string_view::npos;
+  // One table look-up per character: every URL's path and query go through this.
+  enum : uint8_t { kQuerySafe = 1, kSafe = 3 };
+  static constexpr std::array<uint8_t, 256> kTable = [] {
+    std::array<uint8_t, 256> t{};
+    for (int b = 0; b < 256; ++b)
+      if (is_ascii_alpha(char(b)) || is_ascii_digit(char(b))) t[b] = kSafe;
+    for (char b : std::string_view("-~_.*/=&+,:;@$!)(%|'"))
+      t[static_cast<unsigned char>(b)] = kSafe;
+    for (char b : std::string_view("{}[]^?")) t[static_cast<unsigned char>(b)] = kQuerySafe;
+    return t;
+  }();
+  return kTable[c] == kSafe || (query && kTable[c] == kQuerySafe);
 }
+
+namespace {
 
 // ensureMinimalEscaping: unsafe bytes of the UTF-8 form become %XX (upper-case hex).
 std::string minimal_escape(std::string_view s, bool query) {

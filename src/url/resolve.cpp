@@ -28,8 +28,10 @@ std::string clean(std::string_view s) {
   std::size_t b = 0, e = s.size();
   while (b < e && static_cast<unsigned char>(s[b]) <= ' ') ++b;
   while (e > b && static_cast<unsigned char>(s[e - 1]) <= ' ') --e;
+  std::string_view kept = s.substr(b, e - b);
+  if (kept.find_first_of("\t\n\r") == std::string_view::npos) return std::string(kept);
   std::string out;
-  for (char c : s.substr(b, e - b))
+  for (char c : kept)
     if (c != '\t' && c != '\n' && c != '\r') out += c;
   return out;
 }
@@ -63,28 +65,40 @@ Parsed split(std::string_view rest, std::string scheme) {
 }
 
 // Lower-cases the host of an authority, keeping userinfo and dropping a default port.
-std::string normalize_authority(const std::string& scheme, std::string_view auth) {
+// Appended to `out`, where resolution builds its result.
+void append_authority(const std::string& scheme, std::string_view auth, std::string& out) {
   std::size_t at = auth.rfind('@');
-  std::string userinfo = at == std::string_view::npos ? "" : std::string(auth.substr(0, at + 1));
+  if (at != std::string_view::npos) out.append(auth.substr(0, at + 1));  // userinfo
   std::string_view hostport = auth.substr(at == std::string_view::npos ? 0 : at + 1);
   std::size_t colon = hostport.rfind(':');
   if (colon != std::string_view::npos && hostport.find(']', colon) != std::string_view::npos)
     colon = std::string_view::npos;  // inside an IPv6 literal
-  std::string host = to_lower_ascii(hostport.substr(0, colon));
-  std::string port = colon == std::string_view::npos ? "" : std::string(hostport.substr(colon + 1));
-  if ((scheme == "http" && port == "80") || (scheme == "https" && port == "443")) port.clear();
-  return userinfo + host + (port.empty() ? "" : ":" + port);
+  for (char c : hostport.substr(0, colon)) out += lower_ascii(c);
+  std::string_view port =
+      colon == std::string_view::npos ? std::string_view() : hostport.substr(colon + 1);
+  if ((scheme == "http" && port == "80") || (scheme == "https" && port == "443")) port = {};
+  if (!port.empty()) out.append(":").append(port);
+}
+
+std::string normalize_authority(const std::string& scheme, std::string_view auth) {
+  std::string out;
+  append_authority(scheme, auth, out);
+  return out;
 }
 
 std::string serialize(const Parsed& p) {
-  std::string out = p.scheme + ":";
-  if (p.authority) out += "//" + normalize_authority(p.scheme, *p.authority);
-  std::string path = p.path;
+  std::string out;
+  out.reserve(p.scheme.size() + p.path.size() + 64);
+  out.append(p.scheme).append(":");
+  if (p.authority) append_authority(p.scheme, *p.authority, out.append("//"));
+  std::string_view path = p.path;
   if (p.authority && path.empty() && special(p.scheme)) path = "/";
-  if (p.authority || path.starts_with('/')) path = remove_dot_segments(path);
-  out += path;
-  if (p.query) out += "?" + *p.query;
-  if (p.fragment) out += "#" + *p.fragment;
+  if ((p.authority || path.starts_with('/')) && has_dot_segment(path))
+    out += remove_dot_segments(path);
+  else
+    out += path;
+  if (p.query) out.append("?").append(*p.query);
+  if (p.fragment) out.append("#").append(*p.fragment);
   return out;
 }
 
@@ -109,12 +123,24 @@ std::string merge_paths(const Parsed& base, std::string_view rel_path) {
   return (slash == std::string::npos ? "" : base.path.substr(0, slash + 1)) + std::string(rel_path);
 }
 
+// The parse of the last base URL: a page resolves all its references against one base.
+const std::optional<Parsed>& parsed_base(std::string_view base_in) {
+  thread_local std::string last_base;
+  thread_local std::optional<Parsed> last_parsed;
+  thread_local bool cached = false;
+  if (!cached || base_in != last_base) {
+    last_base = base_in;
+    last_parsed = parse_absolute(clean(base_in));
+    cached = true;
+  }
+  return last_parsed;
+}
+
 }  // namespace
 
 std::optional<std::string> resolve(std::string_view base_in, std::string_view relative_in) {
   std::string rel = clean(relative_in);
-  std::string base_str = clean(base_in);
-  auto base = parse_absolute(base_str);
+  const std::optional<Parsed>& base = parsed_base(base_in);
   bool base_ok = base && base->authority && !base->authority->empty();
   if (std::size_t n = scheme_length(rel)) {
     std::string scheme = to_lower_ascii(rel.substr(0, n));
@@ -178,7 +204,11 @@ bool has_image_extension(std::string_view url) {
   std::string_view last = slash == std::string_view::npos ? path : path.substr(slash + 1);
   std::size_t dot = last.rfind('.');
   if (dot == std::string_view::npos) return false;
-  std::string ext = to_lower_ascii(last.substr(dot + 1));
+  std::string_view written = last.substr(dot + 1);
+  if (written.size() > 4) return false;  // no image extension is longer
+  char lowered[4];
+  for (std::size_t i = 0; i < written.size(); ++i) lowered[i] = lower_ascii(written[i]);
+  std::string_view ext(lowered, written.size());
   static constexpr std::array<std::string_view, 11> kImageExtensions = {
       "jpg", "jpeg", "png", "tif", "tiff", "gif", "svg", "webp", "bmp", "ico", "avif"};
   return std::find(kImageExtensions.begin(), kImageExtensions.end(), ext) != kImageExtensions.end();

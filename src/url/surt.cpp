@@ -50,7 +50,8 @@ std::size_t dotted_quad(std::string_view s) {
   return i;
 }
 
-// SURT.fromURI's host reversal: each dot-separated segment, last first, followed by ','.
+}  // namespace
+
 std::string reverse_host(std::string_view host) {
   std::string out;
   std::size_t seg_end = host.size();
@@ -61,8 +62,6 @@ std::string reverse_host(std::string_view host) {
   }
   return out;
 }
-
-}  // namespace
 
 std::string surt_from_uri(std::string_view s) {
   std::size_t scheme_end = 0;
@@ -144,6 +143,13 @@ bool java_blank(std::string_view s) {
 
 }  // namespace
 
+std::string detail::heritrix_surt(std::string_view url) {
+  auto key = prefix_key(url);
+  if (!key) return std::string(url);
+  // SURT.toSURT: a bare host prefix "(pt,iol" gets its closing comma back.
+  return key->find('/') != std::string::npos ? *key : *key + ",";
+}
+
 std::string surt(std::string_view input) {
   if (input.starts_with("data:") || input.starts_with("hash:")) return std::string(input);
   std::string_view url = input;
@@ -160,10 +166,8 @@ std::string surt(std::string_view input) {
     }
   }
   if (java_blank(url) || url.starts_with("(")) return std::string(url);
-  auto key = prefix_key(url);
-  if (!key) return std::string(url);
-  // SURT.toSURT: a bare host prefix "(pt,iol" gets its closing comma back.
-  return key->find('/') != std::string::npos ? *key : *key + ",";
+  if (auto plain = detail::plain_surt(url)) return *plain;
+  return detail::heritrix_surt(url);
 }
 
 uint32_t next_code_point(std::string_view s, std::size_t& i) {

@@ -92,7 +92,11 @@ bool separator(UChar32 cp) {
 
 std::string url_tokens(std::string_view url) {
   if (url.starts_with("data:") || url.starts_with("hash:")) return "";
-  std::string text = decode_valid_utf8(strip_scheme_and_www(url));
+  std::string_view stripped = strip_scheme_and_www(url);
+  // Without an escape the decoding gives the text back as it is.
+  std::string decoded;
+  if (stripped.find('%') != std::string_view::npos) decoded = decode_valid_utf8(stripped);
+  std::string_view text = decoded.empty() ? stripped : decoded;
   std::string out;
   bool pending_space = false;
   const auto* data = reinterpret_cast<const uint8_t*>(text.data());
@@ -107,7 +111,7 @@ std::string url_tokens(std::string_view url) {
     }
     if (pending_space) out += ' ';
     pending_space = false;
-    out.append(text, start, i - start);
+    out.append(text.substr(start, i - start));
   }
   return out;
 }
