@@ -1,13 +1,10 @@
 #include "extract/records.hpp"
 
 #include <charconv>
-#include <cstdint>
-#include <cstdio>
-#include <cstring>
 #include <string_view>
 #include <type_traits>
 
-#include "extract/charset_utf8.hpp"
+#include "extract/json_string.hpp"
 
 namespace strata::extract {
 
@@ -85,80 +82,7 @@ Json object_of(const Record& r) {
   return j;
 }
 
-// Whether any byte of the word is zero (exact: no false positives for the whole word).
-constexpr uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
-bool has_zero_byte(uint64_t word) {
-  return ((word - kOnes) & ~word & kHighs) != 0;
-}
-
-// Printable ASCII without '"' or '\\': what the dump writes unchanged. Eight bytes at a time:
-// every string of every line is tested.
-bool needs_no_escape(std::string_view s) {
-  size_t i = 0;
-  for (uint64_t w = 0; i + 8 <= s.size(); i += 8) {
-    std::memcpy(&w, s.data() + i, 8);
-    // A byte >= 0x80, < 0x20 (borrows into its high bit), 0x7F, '"' or '\\'.
-    if ((w & kHighs) || ((w - kOnes * 0x20) & ~w & kHighs) || has_zero_byte(w ^ (kOnes * 0x7F)) ||
-        has_zero_byte(w ^ (kOnes * '"')) || has_zero_byte(w ^ (kOnes * '\\')))
-      return false;
-  }
-  for (; i < s.size(); ++i)
-    if (s[i] < 0x20 || s[i] > 0x7E || s[i] == '"' || s[i] == '\\') return false;
-  return true;
-}
-
-bool valid_utf8(std::string_view s) {
-  for (size_t pos = charset_detail::skip_ascii(s, 0); pos < s.size();
-       pos = charset_detail::skip_ascii(s, pos)) {
-    int length = charset_detail::utf8_sequence_length(s, pos);
-    if (length == 0) return false;
-    pos += static_cast<size_t>(length);
-  }
-  return true;
-}
-
-// What nlohmann's dump writes for a character of a valid UTF-8 string (ensure_ascii off), or
-// nullptr for the character itself.
-const char* escape_of(char c) {
-  switch (c) {
-    case '"':
-      return "\\\"";
-    case '\\':
-      return "\\\\";
-    case '\b':
-      return "\\b";
-    case '\t':
-      return "\\t";
-    case '\n':
-      return "\\n";
-    case '\f':
-      return "\\f";
-    case '\r':
-      return "\\r";
-    default:
-      return nullptr;
-  }
-}
-
-// The quoted dump of a valid UTF-8 string: '"', '\\' and control characters escaped.
-void append_escaped(std::string_view s, std::string& out) {
-  out += '"';
-  for (char c : s) {
-    if (const char* escape = escape_of(c)) {
-      out += escape;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char code[8];
-      std::snprintf(code, sizeof code, "\\u%04x", static_cast<unsigned>(c));
-      out += code;
-    } else {
-      out += c;
-    }
-  }
-  out += '"';
-}
-
-// The dump of object_of(r) (invalid UTF-8 replaced) without building the object: only
-// strings that are not valid UTF-8 go through nlohmann's serializer, for its replacements.
+// The dump of object_of(r) (invalid UTF-8 replaced) without building the object.
 template <typename Record>
 void append_line(const Record& r, std::string& out) {
   char separator = '{';
@@ -174,14 +98,8 @@ void append_line(const Record& r, std::string& out) {
     } else if constexpr (std::is_integral_v<T>) {
       char digits[24];
       out.append(digits, std::to_chars(digits, digits + sizeof digits, value).ptr);
-    } else if (std::string_view text(value); needs_no_escape(text)) {
-      out += '"';
-      out += text;
-      out += '"';
-    } else if (valid_utf8(text)) {
-      append_escaped(text, out);
     } else {
-      out += Json(text).dump(-1, ' ', false, Json::error_handler_t::replace);
+      append_json_string(value, out);
     }
   });
   out += "}\n";

@@ -1,88 +1,17 @@
 #include "merge/document_json.hpp"
 
-#include <algorithm>
-#include <array>
 #include <charconv>
 #include <string_view>
 #include <type_traits>
 #include <vector>
 
+#include "extract/json_string.hpp"
+
 namespace strata::merge {
 namespace {
 
-// Bytes copied as they are: printable ASCII but '"' and '\\'. One table look-up per byte
-// finds the common case (nothing to escape, all ASCII) in a single pass.
-constexpr auto kPlain = [] {
-  std::array<bool, 256> plain{};
-  for (int c = 0x20; c < 0x80; ++c) plain[c] = c != '"' && c != '\\';
-  return plain;
-}();
-
-bool is_plain(std::string_view s) {
-  return std::all_of(s.begin(), s.end(),
-                     [](char c) { return kPlain[static_cast<unsigned char>(c)]; });
-}
-
-bool is_ascii(std::string_view s) {
-  return std::all_of(s.begin(), s.end(),
-                     [](char c) { return static_cast<unsigned char>(c) < 0x80; });
-}
-
-void append_escaped(std::string_view s, std::string& out) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  for (char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += "\\u00";
-          out += kHex[c >> 4];
-          out += kHex[c & 15];
-        } else {
-          out += c;
-        }
-    }
-  }
-}
-
-// ASCII is escaped here exactly as nlohmann does; any other string goes through nlohmann, so
-// its UTF-8 checks and replacement of invalid bytes stay the reference.
-void append_string(std::string_view s, std::string& out) {
-  if (is_plain(s)) {  // most values: copied whole
-    out += '"';
-    out.append(s);
-    out += '"';
-  } else if (!is_ascii(s)) {
-    out += Json(std::string(s)).dump(-1, ' ', false, Json::error_handler_t::replace);
-  } else {
-    out += '"';
-    append_escaped(s, out);
-    out += '"';
-  }
-}
-
 void append_value(std::string_view s, std::string& out) {
-  append_string(s, out);
+  extract::append_json_string(s, out);
 }
 
 void append_value(bool b, std::string& out) {
@@ -101,7 +30,7 @@ void append_value(const std::vector<S>& values, std::string& out) {
   out += '[';
   for (size_t i = 0; i < values.size(); ++i) {
     if (i) out += ',';
-    append_string(values[i], out);
+    extract::append_json_string(values[i], out);
   }
   out += ']';
 }

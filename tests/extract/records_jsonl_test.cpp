@@ -1,6 +1,5 @@
 #include <gtest/gtest.h>
 
-#include <random>
 #include <string>
 
 #include "extract/records.hpp"
@@ -49,40 +48,6 @@ TEST(RecordsJsonl, AppendedLinesFollowWhatIsThere) {
   append_jsonl(ref, out);
   append_jsonl(rev, out);
   EXPECT_EQ(out, "earlier line\n" + dumped(ref) + dumped(rev));
-}
-
-// Strings of every kind (ASCII, controls, valid and broken UTF-8): the line's own escaping
-// must be the dump's.
-TEST(RecordsJsonl, EscapingIsTheDumpsOnRandomText) {
-  const std::string pieces[] = {"a",
-                                " ",
-                                "\"",
-                                "\\",
-                                "\x01",
-                                "\x1f",
-                                "\x7f",
-                                "\t",
-                                "\n",
-                                "\b",
-                                "\f",
-                                "\r",
-                                "é",
-                                "日",
-                                "😀",
-                                "\xC3",
-                                "\xFF",
-                                "\xED\xA0\x80",
-                                "\xF4\x90\x80\x80",
-                                "\xC0\xAF",
-                                "\xE2\x82",
-                                "\x80",
-                                "/"};
-  std::mt19937 rng(5);
-  for (int n = 0; n < 20000; ++n) {
-    PageReference ref;
-    for (size_t k = rng() % 10; k > 0; --k) ref.imgCaption += pieces[rng() % std::size(pieces)];
-    ASSERT_EQ(to_jsonl(ref), dumped(ref)) << ref.imgCaption;
-  }
 }
 
 }  // namespace

@@ -1,0 +1,89 @@
+#include "extract/json_string.hpp"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+
+#include "core/json.hpp"
+#include "extract/charset.hpp"
+
+namespace strata::extract {
+namespace {
+
+// Whether any byte of the word is zero (exact: no false positives for the whole word).
+constexpr uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
+bool has_zero_byte(uint64_t word) {
+  return ((word - kOnes) & ~word & kHighs) != 0;
+}
+
+// Printable ASCII without '"' or '\\': what the dump writes unchanged. Eight bytes at a time:
+// every string of every line is tested.
+bool needs_no_escape(std::string_view s) {
+  size_t i = 0;
+  for (uint64_t w = 0; i + 8 <= s.size(); i += 8) {
+    std::memcpy(&w, s.data() + i, 8);
+    // A byte >= 0x80, < 0x20 (borrows into its high bit), 0x7F, '"' or '\\'.
+    if ((w & kHighs) || ((w - kOnes * 0x20) & ~w & kHighs) || has_zero_byte(w ^ (kOnes * 0x7F)) ||
+        has_zero_byte(w ^ (kOnes * '"')) || has_zero_byte(w ^ (kOnes * '\\')))
+      return false;
+  }
+  for (; i < s.size(); ++i)
+    if (s[i] < 0x20 || s[i] > 0x7E || s[i] == '"' || s[i] == '\\') return false;
+  return true;
+}
+
+// What the dump writes for a character of a valid UTF-8 string, or nullptr for the character
+// itself.
+const char* escape_of(char c) {
+  switch (c) {
+    case '"':
+      return "\\\"";
+    case '\\':
+      return "\\\\";
+    case '\b':
+      return "\\b";
+    case '\t':
+      return "\\t";
+    case '\n':
+      return "\\n";
+    case '\f':
+      return "\\f";
+    case '\r':
+      return "\\r";
+    default:
+      return nullptr;
+  }
+}
+
+void append_escaped(std::string_view s, std::string& out) {
+  for (char c : s) {
+    if (const char* escape = escape_of(c)) {
+      out += escape;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char code[8];
+      std::snprintf(code, sizeof code, "\\u%04x", static_cast<unsigned>(c));
+      out += code;
+    } else {
+      out += c;
+    }
+  }
+}
+
+}  // namespace
+
+void append_json_string(std::string_view s, std::string& out) {
+  bool plain = needs_no_escape(s);
+  if (!plain && !is_valid_utf8(s)) {
+    // Only nlohmann's serializer is the reference for replacing invalid bytes.
+    out += Json(std::string(s)).dump(-1, ' ', false, Json::error_handler_t::replace);
+    return;
+  }
+  out += '"';
+  if (plain)
+    out.append(s);
+  else
+    append_escaped(s, out);
+  out += '"';
+}
+
+}  // namespace strata::extract

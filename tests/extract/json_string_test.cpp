@@ -1,0 +1,50 @@
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+#include "core/json.hpp"
+#include "extract/json_string.hpp"
+
+namespace strata::extract {
+namespace {
+
+// Strings of every kind (ASCII, controls, valid and broken UTF-8): the escaping must be the
+// dump's, character for character.
+TEST(JsonString, EscapingIsTheDumpsOnRandomText) {
+  const std::string pieces[] = {"a",
+                                " ",
+                                "\"",
+                                "\\",
+                                "\x01",
+                                "\x1f",
+                                "\x7f",
+                                "\t",
+                                "\n",
+                                "\b",
+                                "\f",
+                                "\r",
+                                "é",
+                                "日",
+                                "😀",
+                                "\xC3",
+                                "\xFF",
+                                "\xED\xA0\x80",
+                                "\xF4\x90\x80\x80",
+                                "\xC0\xAF",
+                                "\xE2\x82",
+                                "\x80",
+                                "/"};
+  std::mt19937 rng(5);
+  for (int n = 0; n < 20000; ++n) {
+    std::string text;
+    for (size_t k = rng() % 10; k > 0; --k) text += pieces[rng() % std::size(pieces)];
+    std::string out = "prefix";
+    append_json_string(text, out);
+    ASSERT_EQ(out, "prefix" + Json(text).dump(-1, ' ', false, Json::error_handler_t::replace))
+        << text;
+  }
+}
+
+}  // namespace
+}  // namespace strata::extract
