@@ -173,22 +173,23 @@ SpillBuffer::SpillBuffer(RunSet& runs, uint64_t budget)
       areas_(std::clamp<uint64_t>(arena_capacity_ / 16 / chunk_, 1, kMaxAreas)) {}
 
 void SpillBuffer::add(std::string_view key, std::string_view value, bool stable) {
-  if (stable) return add_entry(claim_record(key, 0), key, value);
+  if (stable) return add_entry(claim_record(key, 0, false), key, value);
   add_written(key, value.size(), [&](char* out) { std::memcpy(out, value.data(), value.size()); });
 }
 
-SpillBuffer::Slot SpillBuffer::claim_record(std::string_view key, size_t value_size) {
+SpillBuffer::Slot SpillBuffer::claim_record(std::string_view key, size_t value_size,
+                                            bool key_in_value) {
   if (!buffer_) {
     buffer_ = std::make_unique<MemoryRun>();
     buffer_->entries.reserve(entry_capacity_);
   }
   RunSet::Place place = runs_.place(key);
+  if (key_in_value) return {place, nullptr, claim(area_of(place.rank), value_size)};
   bool new_key = last_key_.data() == nullptr || key != last_key_;
   char* bytes = claim(area_of(place.rank), (new_key ? key.size() : 0) + value_size);
   if (!new_key) return {place, last_key_.data(), bytes};
   std::memcpy(bytes, key.data(), key.size());
-  last_key_ = {bytes, key.size()};
-  return {place, bytes, bytes + key.size()};
+  return {place, keep_key(bytes, key.size()), bytes + key.size()};
 }
 
 void SpillBuffer::add_entry(const Slot& slot, std::string_view key, std::string_view value) {
