@@ -3,6 +3,9 @@
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
+#include <variant>
+
+#include "merge/sorter.hpp"
 
 namespace strata::merge {
 namespace {
@@ -165,6 +168,19 @@ void encode(const Record& record, std::string& out) {
   size_t at = out.size();
   out.resize(at + encoded_size(record));
   encode(record, out.data() + at);
+}
+
+size_t key_offset(const Record& record, const std::string& key) {
+  const std::string* img_surt = std::visit(
+      [](const auto& r) -> const std::string* {
+        if constexpr (requires { r.imgSurt; })
+          return &r.imgSurt;
+        else
+          return nullptr;
+      },
+      record);
+  if (img_surt != &key) return kKeyApart;
+  return 1 + (key.size() < kLongString ? 1 : 5);  // the tag byte, then the length
 }
 
 void decode(std::string_view bytes, Record& out) {

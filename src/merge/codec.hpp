@@ -27,6 +27,10 @@ void encode(const Record& record, std::string& out);
 // The encoded record's size, and the encoding written in place (exactly that many bytes).
 size_t encoded_size(const Record& record);
 void encode(const Record& record, char* out);
+// Where `key` starts in the record's encoding when it is the record's own imgSurt (its first
+// field: captures, references, revisits without refersToSurt), so that phase 1 stores the SURT
+// key once; kKeyApart (sorter.hpp) otherwise.
+size_t key_offset(const Record& record, const std::string& key);
 // Throws std::runtime_error on truncated or unknown input.
 void decode(std::string_view bytes, Record& out);
 

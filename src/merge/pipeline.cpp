@@ -77,8 +77,9 @@ void read_sources(const std::vector<Source>& sources, const MergeOptions& option
           ++counts.by_kind[record.index()];
           const std::string& key = surt_key(record);
           if (key.empty()) return void(++counts.without_surt);
-          buffers[w]->add_written(key, encoded_size(record),
-                                  [&record](char* out) { encode(record, out); });
+          buffers[w]->add_written(
+              key, encoded_size(record), [&record](char* out) { encode(record, out); },
+              key_offset(record, key));
         },
         local);
     counts.add_to(local);

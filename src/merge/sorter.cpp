@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <functional>
 #include <new>
@@ -44,6 +45,51 @@ void prefetch(const MemoryRun& run, size_t i, size_t end) {
   const SpillEntry& e = run.entries[i];
   __builtin_prefetch(e.key);
   for (uint32_t line = 0; line < e.value_size; line += 64) __builtin_prefetch(e.value + line);
+}
+
+bool rank_before(const SpillEntry& a, const SpillEntry& b) {
+  return std::tie(a.partition, a.rank, a.tag) < std::tie(b.partition, b.rank, b.tag);
+}
+
+// Orders entries by (partition, rank, tag): one in-place radix pass (American flag sort) puts
+// them into buckets by partition and the top bits in which their ranks differ, then each
+// bucket is sorted. std::sort's log n passes over the entries were ~8% of the merge.
+void sort_by_rank(std::vector<SpillEntry>& entries) {
+  if (entries.size() < 2) return;
+  uint64_t differing = 0;  // the rank bits that are not the same in all entries
+  uint32_t partitions = 0;
+  for (const auto& e : entries) {
+    differing |= e.rank ^ entries[0].rank;
+    partitions = std::max(partitions, e.partition + 1);
+  }
+  // At most 2^8 buckets a partition: the places the pass writes to (one cache line each) stay
+  // in the L1/L2 caches (a microbenchmark of 1M entries: 2^8 1.25x faster than std::sort, 2^10
+  // even, 2^12 and more slower, every swap a cache miss).
+  int bits = std::clamp(static_cast<int>(std::bit_width(entries.size() / 64)), 1, 8);
+  int shift = std::max(0, static_cast<int>(std::bit_width(differing)) - bits);
+  uint64_t mask = (uint64_t{1} << bits) - 1;
+  auto bucket_of = [&](const SpillEntry& e) {
+    return (static_cast<size_t>(e.partition) << bits) | ((e.rank >> shift) & mask);
+  };
+  size_t buckets = static_cast<size_t>(partitions) << bits;
+  std::vector<size_t> next(buckets + 1, 0), end(buckets);
+  for (const auto& e : entries) ++next[bucket_of(e) + 1];
+  for (size_t b = 0; b < buckets; ++b) end[b] = next[b + 1] += next[b];
+  for (size_t b = 0; b < buckets; ++b) {
+    // Each swap puts one entry into its bucket for good.
+    while (next[b] < end[b]) {
+      SpillEntry& e = entries[next[b]];
+      size_t to = bucket_of(e);
+      if (to == b)
+        ++next[b];
+      else
+        std::swap(e, entries[next[to]++]);
+    }
+  }
+  for (size_t b = 0, begin = 0; b < buckets; begin = end[b++])
+    if (end[b] - begin > 1)
+      std::sort(entries.begin() + static_cast<std::ptrdiff_t>(begin),
+                entries.begin() + static_cast<std::ptrdiff_t>(end[b]), rank_before);
 }
 
 }  // namespace
@@ -127,22 +173,23 @@ SpillBuffer::SpillBuffer(RunSet& runs, uint64_t budget)
       areas_(std::clamp<uint64_t>(arena_capacity_ / 16 / chunk_, 1, kMaxAreas)) {}
 
 void SpillBuffer::add(std::string_view key, std::string_view value, bool stable) {
-  if (stable) return add_entry(claim_record(key, 0), key, value);
+  if (stable) return add_entry(claim_record(key, 0, false), key, value);
   add_written(key, value.size(), [&](char* out) { std::memcpy(out, value.data(), value.size()); });
 }
 
-SpillBuffer::Slot SpillBuffer::claim_record(std::string_view key, size_t value_size) {
+SpillBuffer::Slot SpillBuffer::claim_record(std::string_view key, size_t value_size,
+                                            bool key_in_value) {
   if (!buffer_) {
     buffer_ = std::make_unique<MemoryRun>();
     buffer_->entries.reserve(entry_capacity_);
   }
   RunSet::Place place = runs_.place(key);
+  if (key_in_value) return {place, nullptr, claim(area_of(place.rank), value_size)};
   bool new_key = last_key_.data() == nullptr || key != last_key_;
   char* bytes = claim(area_of(place.rank), (new_key ? key.size() : 0) + value_size);
   if (!new_key) return {place, last_key_.data(), bytes};
   std::memcpy(bytes, key.data(), key.size());
-  last_key_ = {bytes, key.size()};
-  return {place, bytes, bytes + key.size()};
+  return {place, keep_key(bytes, key.size()), bytes + key.size()};
 }
 
 void SpillBuffer::add_entry(const Slot& slot, std::string_view key, std::string_view value) {
@@ -200,9 +247,7 @@ void SpillBuffer::sort() {
   // Integers first. Equal ranks almost always mean equal keys, so the keys (in the arena: a
   // cache miss each) are compared once per entry afterwards, and only a range of entries
   // whose ranks collide is sorted again by the full order.
-  std::sort(entries.begin(), entries.end(), [](const SpillEntry& a, const SpillEntry& b) {
-    return std::tie(a.partition, a.rank, a.tag) < std::tie(b.partition, b.rank, b.tag);
-  });
+  sort_by_rank(entries);
   for (size_t i = 0, j; i < entries.size(); i = j) {
     bool one_key = true;
     for (j = i + 1; j < entries.size() && entries[j].partition == entries[i].partition &&

@@ -15,6 +15,9 @@
 
 namespace strata::merge {
 
+// SpillBuffer::add_written: the key is not inside the value.
+inline constexpr size_t kKeyApart = SIZE_MAX;
+
 // How keys are ordered within a partition: by hash (cheapest; when only grouping matters) or
 // lexicographically (when the reducer's output must come out sorted by key).
 enum class KeyOrder { hashed, lexicographic };
@@ -22,7 +25,8 @@ enum class KeyOrder { hashed, lexicographic };
 struct SpillEntry {
   uint64_t rank;  // KeyOrder: a hash of the key, or its first 8 bytes big-endian
   const char* key;
-  const char* value;  // after the key in the buffer's arena, or in an earlier in-memory run
+  const char* value;  // in the buffer's arena (the key before it or inside it), or in an
+                      // earlier in-memory run
   uint32_t partition;
   uint32_t key_size;
   uint32_t value_size;
@@ -96,11 +100,14 @@ class SpillBuffer {
   // job): the entry points at it instead of a copy. A key equal to the previous one is stored
   // once (job 2 gets many values per key in a row).
   void add(std::string_view key, std::string_view value, bool stable = false);
-  // Adds a value of `size` bytes that `write(char*)` puts in place (no staging copy).
+  // Adds a value of `size` bytes that `write(char*)` puts in place (no staging copy). When the
+  // value holds the key at byte `key_at` (phase 1's records start with their SURT), the key is
+  // not stored beside it.
   template <typename Write>
-  void add_written(std::string_view key, size_t size, Write&& write) {
-    Slot slot = claim_record(key, size);
+  void add_written(std::string_view key, size_t size, Write&& write, size_t key_at = kKeyApart) {
+    Slot slot = claim_record(key, size, key_at != kKeyApart);
     write(slot.value);
+    if (key_at != kKeyApart) slot.key = keep_key(slot.value + key_at, key.size());
     add_entry(slot, key, {slot.value, size});
   }
   // Hands the remaining entries to the RunSet: as an in-memory run, or as a file when this
@@ -114,8 +121,14 @@ class SpillBuffer {
     const char* key;
     char* value;
   };
-  // Stores the key (unless it repeats the last one) and claims `value_size` bytes after it.
-  Slot claim_record(std::string_view key, size_t value_size);
+  // Stores the key (unless it repeats the last one or lies in the value) and claims
+  // `value_size` bytes after it.
+  Slot claim_record(std::string_view key, size_t value_size, bool key_in_value);
+  // The key at `key`, stored: the next record with the same key points at it.
+  const char* keep_key(const char* key, size_t size) {
+    last_key_ = {key, size};
+    return key;
+  }
   void add_entry(const Slot& slot, std::string_view key, std::string_view value);
   void sort();
   void spill();
