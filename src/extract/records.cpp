@@ -1,6 +1,7 @@
 #include "extract/records.hpp"
 
 #include <charconv>
+#include <concepts>
 #include <string_view>
 #include <type_traits>
 
@@ -41,8 +42,12 @@ void fields(const ImageCapture& r, Field&& field) {
   field("inline", r.inline_);
 }
 
-template <typename Field>
-void fields(const ImageRevisit& r, Field&& field) {
+template <typename Revisit>
+concept RevisitFields =
+    std::same_as<Revisit, ImageRevisit> || std::same_as<Revisit, ImageRevisitView>;
+
+template <RevisitFields Revisit, typename Field>
+void fields(const Revisit& r, Field&& field) {
   field("type", "revisit");
   where_captured(r, field);
   field("warcDigest", r.warcDigest);
@@ -52,8 +57,12 @@ void fields(const ImageRevisit& r, Field&& field) {
   field("mimeReported", r.mimeReported);
 }
 
-template <typename Field>
-void fields(const PageReference& r, Field&& field) {
+template <typename Reference>
+concept ReferenceFields =
+    std::same_as<Reference, PageReference> || std::same_as<Reference, PageReferenceView>;
+
+template <ReferenceFields Reference, typename Field>
+void fields(const Reference& r, Field&& field) {
   field("type", "ref");
   field("imgSurt", r.imgSurt);
   field("imgUrl", r.imgUrl);
@@ -140,7 +149,13 @@ void append_jsonl(const ImageCapture& r, std::string& out) {
 void append_jsonl(const ImageRevisit& r, std::string& out) {
   append_line(r, out);
 }
+void append_jsonl(const ImageRevisitView& r, std::string& out) {
+  append_line(r, out);
+}
 void append_jsonl(const PageReference& r, std::string& out) {
+  append_line(r, out);
+}
+void append_jsonl(const PageReferenceView& r, std::string& out) {
   append_line(r, out);
 }
 

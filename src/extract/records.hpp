@@ -4,6 +4,7 @@
 // mirror the files exactly.
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "core/json.hpp"
 
@@ -48,6 +49,23 @@ struct ImageRevisit {
   std::string mimeReported;
 };
 
+// An ImageRevisit whose fields are views (into the record being read): extraction writes a
+// line per image revisit, and copying its eleven strings first cost as much as the line.
+struct ImageRevisitView {
+  std::string_view imgSurt;
+  std::string_view imgUrl;
+  std::string_view timestamp;
+  std::string_view collection;
+  std::string_view file;
+  uint64_t offset = 0;
+  uint64_t length = 0;
+  std::string_view warcDigest;
+  std::string_view refersToUrl;
+  std::string_view refersToSurt;
+  std::string_view refersToDate;
+  std::string_view mimeReported;
+};
+
 // One reference from an HTML page to an image, with the words that describe it.
 struct PageReference {
   std::string imgSurt;
@@ -70,6 +88,29 @@ struct PageReference {
   bool inline_ = false;  // the image is a data: URI (JSON key "inline")
 };
 
+// A PageReference whose fields are views (into the page and its references): extraction
+// writes a line per reference, and copying the page's fields into each cost more than the line.
+struct PageReferenceView {
+  std::string_view imgSurt;
+  std::string_view imgUrl;
+  std::string_view imgUrlTokens;
+  std::string_view imgAlt;
+  std::string_view imgTitle;
+  std::string_view imgCaption;
+  std::string_view tag;
+  std::string_view pageUrl;
+  std::string_view pageTimestamp;
+  std::string_view pageTitle;
+  std::string_view pageUrlTokens;
+  std::string_view pageHost;
+  int imagesInPage = 0;
+  std::string_view collection;
+  std::string_view file;
+  uint64_t offset = 0;
+  uint64_t length = 0;
+  bool inline_ = false;
+};
+
 // JSON: {"type":"image"|"revisit"|"ref", ...fields}.
 Json to_json(const ImageCapture& r);
 Json to_json(const ImageRevisit& r);
@@ -82,7 +123,9 @@ std::string to_jsonl(const PageReference& r);
 // The same line appended to `out` (extraction gathers its lines in blocks).
 void append_jsonl(const ImageCapture& r, std::string& out);
 void append_jsonl(const ImageRevisit& r, std::string& out);
+void append_jsonl(const ImageRevisitView& r, std::string& out);
 void append_jsonl(const PageReference& r, std::string& out);
+void append_jsonl(const PageReferenceView& r, std::string& out);
 bool from_json(const Json& j, ImageCapture& out);
 bool from_json(const Json& j, ImageRevisit& out);
 bool from_json(const Json& j, PageReference& out);
