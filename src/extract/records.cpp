@@ -1,7 +1,6 @@
 #include "extract/records.hpp"
 
 #include <charconv>
-#include <concepts>
 #include <string_view>
 #include <type_traits>
 
@@ -42,12 +41,8 @@ void fields(const ImageCapture& r, Field&& field) {
   field("inline", r.inline_);
 }
 
-template <typename Revisit>
-concept RevisitFields =
-    std::same_as<Revisit, ImageRevisit> || std::same_as<Revisit, ImageRevisitView>;
-
-template <RevisitFields Revisit, typename Field>
-void fields(const Revisit& r, Field&& field) {
+template <typename Text, typename Field>
+void fields(const BasicImageRevisit<Text>& r, Field&& field) {
   field("type", "revisit");
   where_captured(r, field);
   field("warcDigest", r.warcDigest);
@@ -57,12 +52,8 @@ void fields(const Revisit& r, Field&& field) {
   field("mimeReported", r.mimeReported);
 }
 
-template <typename Reference>
-concept ReferenceFields =
-    std::same_as<Reference, PageReference> || std::same_as<Reference, PageReferenceView>;
-
-template <ReferenceFields Reference, typename Field>
-void fields(const Reference& r, Field&& field) {
+template <typename Text, typename Field>
+void fields(const BasicPageReference<Text>& r, Field&& field) {
   field("type", "ref");
   field("imgSurt", r.imgSurt);
   field("imgUrl", r.imgUrl);

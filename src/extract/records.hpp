@@ -34,82 +34,54 @@ struct ImageCapture {
 
 // A revisit record that may repeat an image: merge resolves it to the capture with the same
 // warcDigest (under refersToUrl's SURT, or imgSurt), adding a capture time to that image.
-struct ImageRevisit {
-  std::string imgSurt;
-  std::string imgUrl;
-  std::string timestamp;
-  std::string collection;
-  std::string file;
+// Text: std::string, or std::string_view for the view extraction writes its lines from
+// (copying the record's fields first cost as much as the line).
+template <typename Text>
+struct BasicImageRevisit {
+  Text imgSurt;
+  Text imgUrl;
+  Text timestamp;
+  Text collection;
+  Text file;
   uint64_t offset = 0;
   uint64_t length = 0;
-  std::string warcDigest;
-  std::string refersToUrl;
-  std::string refersToSurt;
-  std::string refersToDate;
-  std::string mimeReported;
+  Text warcDigest;
+  Text refersToUrl;
+  Text refersToSurt;
+  Text refersToDate;
+  Text mimeReported;
 };
 
-// An ImageRevisit whose fields are views (into the record being read): extraction writes a
-// line per image revisit, and copying its eleven strings first cost as much as the line.
-struct ImageRevisitView {
-  std::string_view imgSurt;
-  std::string_view imgUrl;
-  std::string_view timestamp;
-  std::string_view collection;
-  std::string_view file;
-  uint64_t offset = 0;
-  uint64_t length = 0;
-  std::string_view warcDigest;
-  std::string_view refersToUrl;
-  std::string_view refersToSurt;
-  std::string_view refersToDate;
-  std::string_view mimeReported;
-};
+using ImageRevisit = BasicImageRevisit<std::string>;
+using ImageRevisitView = BasicImageRevisit<std::string_view>;
 
 // One reference from an HTML page to an image, with the words that describe it.
-struct PageReference {
-  std::string imgSurt;
-  std::string imgUrl;
-  std::string imgUrlTokens;
-  std::string imgAlt;
-  std::string imgTitle;
-  std::string imgCaption;
-  std::string tag;  // "img", "source" (picture/srcset), "a", "css", "inline"
-  std::string pageUrl;
-  std::string pageTimestamp;  // 14 digits
-  std::string pageTitle;
-  std::string pageUrlTokens;
-  std::string pageHost;
+// Text as for BasicImageRevisit: extraction writes a line per reference from views of the
+// page's fields, where copying them into each reference cost more than the line.
+template <typename Text>
+struct BasicPageReference {
+  Text imgSurt;
+  Text imgUrl;
+  Text imgUrlTokens;
+  Text imgAlt;
+  Text imgTitle;
+  Text imgCaption;
+  Text tag;  // "img", "source" (picture/srcset), "a", "css", "inline"
+  Text pageUrl;
+  Text pageTimestamp;  // 14 digits
+  Text pageTitle;
+  Text pageUrlTokens;
+  Text pageHost;
   int imagesInPage = 0;  // <img> elements in the page
-  std::string collection;
-  std::string file;  // the page's archive file and record offset
+  Text collection;
+  Text file;  // the page's archive file and record offset
   uint64_t offset = 0;
   uint64_t length = 0;
   bool inline_ = false;  // the image is a data: URI (JSON key "inline")
 };
 
-// A PageReference whose fields are views (into the page and its references): extraction
-// writes a line per reference, and copying the page's fields into each cost more than the line.
-struct PageReferenceView {
-  std::string_view imgSurt;
-  std::string_view imgUrl;
-  std::string_view imgUrlTokens;
-  std::string_view imgAlt;
-  std::string_view imgTitle;
-  std::string_view imgCaption;
-  std::string_view tag;
-  std::string_view pageUrl;
-  std::string_view pageTimestamp;
-  std::string_view pageTitle;
-  std::string_view pageUrlTokens;
-  std::string_view pageHost;
-  int imagesInPage = 0;
-  std::string_view collection;
-  std::string_view file;
-  uint64_t offset = 0;
-  uint64_t length = 0;
-  bool inline_ = false;
-};
+using PageReference = BasicPageReference<std::string>;
+using PageReferenceView = BasicPageReference<std::string_view>;
 
 // JSON: {"type":"image"|"revisit"|"ref", ...fields}.
 Json to_json(const ImageCapture& r);
