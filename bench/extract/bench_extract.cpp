@@ -9,7 +9,7 @@
 //               (read_payload), HTML decoding (decode_html), gumbo parse alone (script
 //               contents cut, as extraction does) of the pages the prescan does not skip
 //               (the floor of the HTML path), references +
-//               captions (extract_page_full, which parses again, less the parse alone),
+//               captions (visit_page_references, which parses again, less the parse alone),
 //               image (mime sniff, header, SHA-256)
 // Besides wall time, every scenario reports its CPU time: on a shared machine the wall time
 // includes waiting for a core, the CPU time does not.
@@ -64,7 +64,7 @@ struct Pass {
   uint64_t html_nodes = 0;                      // keeps the parse-alone result alive
   uint64_t parsed_pages = 0, parsed_bytes = 0;  // pages the prescan sends to gumbo
   double cpu_s = 0;                             // CPU time of the pass
-  // phases pass only (seconds): t_html is extract_page_full, which includes a parse
+  // phases pass only (seconds): t_html is visit_page_references, which includes a parse
   double t_read = 0, t_decode = 0, t_parse = 0, t_html = 0, t_image = 0;
 };
 
@@ -174,7 +174,9 @@ Pass phase_pass(const std::vector<fs::path>& files, bool timed) {
         t0 = cpu_now();
         strata::extract::PageInput in{rec.target_uri, rec.date,   "bench",  p.string(),
                                       rec.offset,     rec.length, text.utf8};
-        r.refs += strata::extract::extract_page_full(in, c, keys, ropts).refs.size();
+        strata::extract::visit_page_references(
+            in, c, keys, ropts,
+            [&r](const strata::extract::PageReferenceView&, std::string_view) { ++r.refs; });
         r.t_html += since(t0);
         // The parse alone, on the pages extraction parses (the rest the prescan skips). It
         // runs second, so both parses find the allocator equally warm.
@@ -223,7 +225,7 @@ void report(const char* label, const std::vector<fs::path>& files, int runs, boo
   Figures ph = measure(runs, [&] { return cpu_timed([&] { return phase_pass(files, true); }); });
   row("phases", ph);
   const Pass& q = ph.pass;
-  double refs_only = std::max(0.0, q.t_html - q.t_parse);  // extract_page_full less its parse
+  double refs_only = std::max(0.0, q.t_html - q.t_parse);  // visit_page_references less its parse
   double sum = q.t_read + q.t_decode + q.t_html + q.t_image;
   auto share = [&](double t) { return sum > 0 ? 100.0 * t / sum : 0.0; };
   double per_page = q.parsed_pages ? 1e3 / static_cast<double>(q.parsed_pages) : 0.0;

@@ -80,7 +80,7 @@ class RecordExtractor {
   void image(const Record& rec, const std::string& mime, const std::string& payload);
   void revisit(const Record& rec, const std::string& mime);
   void page(const Record& rec, const std::string& payload);
-  void inline_image(const PageReference& ref, const std::string& uri);
+  void inline_image(const PageReferenceView& ref, std::string_view uri);
   // Fills mimeDetected/width/height/digest/size and applies the gates; false = drop.
   bool describe(ImageCapture& img, std::string_view bytes, bool is_inline);
 
@@ -89,6 +89,7 @@ class RecordExtractor {
   LineWriter out_;
   Counters& c_;
   UrlKeys keys_;
+  std::string revisit_surt_;
   static constexpr size_t kKeptPayloadBytes = 4 << 20;
   std::string payload_;
 };
@@ -145,9 +146,11 @@ void RecordExtractor::image(const Record& rec, const std::string& mime,
 }
 
 void RecordExtractor::revisit(const Record& rec, const std::string& mime) {
-  ImageRevisit r;
+  ImageRevisitView r;
   r.imgUrl = rec.target_uri;
-  r.imgSurt = keys_.surt(rec.target_uri);
+  // Kept: the refersTo look-up below may empty the memo the SURT lives in.
+  revisit_surt_ = keys_.surt(rec.target_uri);
+  r.imgSurt = revisit_surt_;
   r.timestamp = rec.date;
   r.collection = options_.collection;
   r.file = file_;
@@ -155,14 +158,14 @@ void RecordExtractor::revisit(const Record& rec, const std::string& mime) {
   r.length = rec.length;
   r.warcDigest = rec.payload_digest;
   r.refersToUrl = rec.refers_to_target_uri;
-  if (!r.refersToUrl.empty()) r.refersToSurt = keys_.surt(r.refersToUrl);
+  if (!r.refersToUrl.empty()) r.refersToSurt = keys_.surt(rec.refers_to_target_uri);
   r.refersToDate = rec.refers_to_date;
   r.mimeReported = mime;
   c_.add("revisits_written");
   out_.write(r);
 }
 
-void RecordExtractor::inline_image(const PageReference& ref, const std::string& uri) {
+void RecordExtractor::inline_image(const PageReferenceView& ref, std::string_view uri) {
   std::optional<DataUri> data = parse_data_uri(uri);
   if (!data) {
     c_.add("images_undecodable_inline");
@@ -192,15 +195,13 @@ void RecordExtractor::page(const Record& rec, const std::string& payload) {
   if (looks_mis_encoded(text.utf8)) c_.add("pages_text_mis_encoded");
   PageInput in{rec.target_uri, rec.date, options_.collection, file_, rec.offset,
                rec.length,     text.utf8};
-  PageExtraction pe = extract_page_full(in, c_, keys_, options_.refs);
   RefStats stats(c_);
-  size_t next_inline = 0;
-  for (const PageReference& ref : pe.refs) {
-    out_.write(ref);
-    stats.count(ref);
-    if (ref.inline_ && next_inline < pe.inline_uris.size())
-      inline_image(ref, pe.inline_uris[next_inline++]);
-  }
+  visit_page_references(in, c_, keys_, options_.refs,
+                        [this, &stats](const PageReferenceView& ref, std::string_view uri) {
+                          out_.write(ref);
+                          stats.count(ref);
+                          if (ref.inline_) inline_image(ref, uri);
+                        });
 }
 
 void RecordExtractor::record(archive::ArchiveReader& reader) {

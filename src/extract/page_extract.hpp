@@ -1,6 +1,7 @@
 #pragma once
 // One HTML page -> its PageReference records (the "ref" lines of the extraction output).
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,17 +27,17 @@ struct PageInput {
 // data: URI, as Arquivo.
 std::string inline_image_url(std::string_view data_uri);
 
-// Every reference of the page with all PageReference fields filled. Inline data: images get
-// their hash: URL here; the data: URI itself is in `inline_uris` (same order as the inline
-// references) when the caller wants to turn them into ImageCapture records.
-struct PageExtraction {
-  std::vector<PageReference> refs;
-  std::vector<std::string> inline_uris;
-  int images_in_page = 0;
-};
-PageExtraction extract_page_full(const PageInput& in, Counters& counters, UrlKeys& keys,
-                                 const RefOptions& options = {});
+// One reference of the page with all its fields, valid until the visitor returns. Inline
+// data: images have their hash: URL in it; `inline_uri` is then the data: URI itself (for
+// the caller's ImageCapture record), else empty.
+using ReferenceVisitor =
+    std::function<void(const PageReferenceView& ref, std::string_view inline_uri)>;
+// Gives every reference of the page to `visit`, in order, as views: the page's fields are
+// not copied into each (extraction writes each as a line at once).
+void visit_page_references(const PageInput& in, Counters& counters, UrlKeys& keys,
+                           const RefOptions& options, const ReferenceVisitor& visit);
 
+// The same references as records of their own.
 std::vector<PageReference> extract_page(const PageInput& in, Counters& counters);
 
 }  // namespace strata::extract

@@ -41,8 +41,8 @@ void fields(const ImageCapture& r, Field&& field) {
   field("inline", r.inline_);
 }
 
-template <typename Field>
-void fields(const ImageRevisit& r, Field&& field) {
+template <typename Text, typename Field>
+void fields(const BasicImageRevisit<Text>& r, Field&& field) {
   field("type", "revisit");
   where_captured(r, field);
   field("warcDigest", r.warcDigest);
@@ -52,8 +52,8 @@ void fields(const ImageRevisit& r, Field&& field) {
   field("mimeReported", r.mimeReported);
 }
 
-template <typename Field>
-void fields(const PageReference& r, Field&& field) {
+template <typename Text, typename Field>
+void fields(const BasicPageReference<Text>& r, Field&& field) {
   field("type", "ref");
   field("imgSurt", r.imgSurt);
   field("imgUrl", r.imgUrl);
@@ -140,7 +140,13 @@ void append_jsonl(const ImageCapture& r, std::string& out) {
 void append_jsonl(const ImageRevisit& r, std::string& out) {
   append_line(r, out);
 }
+void append_jsonl(const ImageRevisitView& r, std::string& out) {
+  append_line(r, out);
+}
 void append_jsonl(const PageReference& r, std::string& out) {
+  append_line(r, out);
+}
+void append_jsonl(const PageReferenceView& r, std::string& out) {
   append_line(r, out);
 }
 

@@ -4,6 +4,7 @@
 // mirror the files exactly.
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "core/json.hpp"
 
@@ -33,42 +34,54 @@ struct ImageCapture {
 
 // A revisit record that may repeat an image: merge resolves it to the capture with the same
 // warcDigest (under refersToUrl's SURT, or imgSurt), adding a capture time to that image.
-struct ImageRevisit {
-  std::string imgSurt;
-  std::string imgUrl;
-  std::string timestamp;
-  std::string collection;
-  std::string file;
+// Text: std::string, or std::string_view for the view extraction writes its lines from
+// (copying the record's fields first cost as much as the line).
+template <typename Text>
+struct BasicImageRevisit {
+  Text imgSurt;
+  Text imgUrl;
+  Text timestamp;
+  Text collection;
+  Text file;
   uint64_t offset = 0;
   uint64_t length = 0;
-  std::string warcDigest;
-  std::string refersToUrl;
-  std::string refersToSurt;
-  std::string refersToDate;
-  std::string mimeReported;
+  Text warcDigest;
+  Text refersToUrl;
+  Text refersToSurt;
+  Text refersToDate;
+  Text mimeReported;
 };
 
+using ImageRevisit = BasicImageRevisit<std::string>;
+using ImageRevisitView = BasicImageRevisit<std::string_view>;
+
 // One reference from an HTML page to an image, with the words that describe it.
-struct PageReference {
-  std::string imgSurt;
-  std::string imgUrl;
-  std::string imgUrlTokens;
-  std::string imgAlt;
-  std::string imgTitle;
-  std::string imgCaption;
-  std::string tag;  // "img", "source" (picture/srcset), "a", "css", "inline"
-  std::string pageUrl;
-  std::string pageTimestamp;  // 14 digits
-  std::string pageTitle;
-  std::string pageUrlTokens;
-  std::string pageHost;
+// Text as for BasicImageRevisit: extraction writes a line per reference from views of the
+// page's fields, where copying them into each reference cost more than the line.
+template <typename Text>
+struct BasicPageReference {
+  Text imgSurt;
+  Text imgUrl;
+  Text imgUrlTokens;
+  Text imgAlt;
+  Text imgTitle;
+  Text imgCaption;
+  Text tag;  // "img", "source" (picture/srcset), "a", "css", "inline"
+  Text pageUrl;
+  Text pageTimestamp;  // 14 digits
+  Text pageTitle;
+  Text pageUrlTokens;
+  Text pageHost;
   int imagesInPage = 0;  // <img> elements in the page
-  std::string collection;
-  std::string file;  // the page's archive file and record offset
+  Text collection;
+  Text file;  // the page's archive file and record offset
   uint64_t offset = 0;
   uint64_t length = 0;
   bool inline_ = false;  // the image is a data: URI (JSON key "inline")
 };
+
+using PageReference = BasicPageReference<std::string>;
+using PageReferenceView = BasicPageReference<std::string_view>;
 
 // JSON: {"type":"image"|"revisit"|"ref", ...fields}.
 Json to_json(const ImageCapture& r);
@@ -82,7 +95,9 @@ std::string to_jsonl(const PageReference& r);
 // The same line appended to `out` (extraction gathers its lines in blocks).
 void append_jsonl(const ImageCapture& r, std::string& out);
 void append_jsonl(const ImageRevisit& r, std::string& out);
+void append_jsonl(const ImageRevisitView& r, std::string& out);
 void append_jsonl(const PageReference& r, std::string& out);
+void append_jsonl(const PageReferenceView& r, std::string& out);
 bool from_json(const Json& j, ImageCapture& out);
 bool from_json(const Json& j, ImageRevisit& out);
 bool from_json(const Json& j, PageReference& out);

@@ -22,7 +22,7 @@ class RefStats {
     for (const auto& [name, n] : counts_)
       if (n > 0) counters_.add(name, n);
   }
-  void count(const PageReference& ref) {
+  void count(const PageReferenceView& ref) {
     bool alt = !ref.imgAlt.empty(), title = !ref.imgTitle.empty();
     bool caption = !ref.imgCaption.empty();
     bool caption_mis_encoded = looks_mis_encoded(ref.imgCaption);

@@ -50,5 +50,35 @@ TEST(RecordsJsonl, AppendedLinesFollowWhatIsThere) {
   EXPECT_EQ(out, "earlier line\n" + dumped(ref) + dumped(rev));
 }
 
+TEST(RecordsJsonl, ViewsWriteTheLinesOfTheRecords) {
+  ImageRevisit rev;
+  rev.imgSurt = "(x,)/b.gif";
+  rev.imgUrl = "http://x/b.gif";
+  rev.offset = 42;
+  rev.refersToUrl = "http://x/\xC3\x28.gif";
+  rev.mimeReported = "image/gif";
+  ImageRevisitView rev_view{rev.imgSurt,     rev.imgUrl,       rev.timestamp,    rev.collection,
+                            rev.file,        rev.offset,       rev.length,       rev.warcDigest,
+                            rev.refersToUrl, rev.refersToSurt, rev.refersToDate, rev.mimeReported};
+  std::string out;
+  append_jsonl(rev_view, out);
+  EXPECT_EQ(out, to_jsonl(rev));
+
+  PageReference ref;
+  ref.imgUrl = "http://arquivo.pt/a.jpg";
+  ref.imgCaption = "Lisboa à noite";
+  ref.pageTitle = "t\"";
+  ref.imagesInPage = 3;
+  ref.inline_ = true;
+  PageReferenceView ref_view{ref.imgSurt,       ref.imgUrl,     ref.imgUrlTokens,  ref.imgAlt,
+                             ref.imgTitle,      ref.imgCaption, ref.tag,           ref.pageUrl,
+                             ref.pageTimestamp, ref.pageTitle,  ref.pageUrlTokens, ref.pageHost,
+                             ref.imagesInPage,  ref.collection, ref.file,          ref.offset,
+                             ref.length,        ref.inline_};
+  out.clear();
+  append_jsonl(ref_view, out);
+  EXPECT_EQ(out, to_jsonl(ref));
+}
+
 }  // namespace
 }  // namespace strata::extract
