@@ -18,6 +18,7 @@ namespace strata::merge {
 enum RecordTag : char {
   kCaptureTag = 'a',
   kRevisitTag = 'b',
+  kDocumentsTag = 'd',  // not a record: finished document lines from job 1 (pipeline.cpp)
   kReferenceTag = 'r',
   kDroppedTag = 's'
 };
