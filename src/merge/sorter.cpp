@@ -55,9 +55,53 @@ struct RankBefore {
   }
 };
 
-// Orders entries by (partition, rank, tag): one in-place radix pass (American flag sort) puts
-// them into buckets by partition and the top bits in which their ranks differ, then each
-// bucket is sorted. std::sort's log n passes over the entries were ~8% of the merge.
+// One in-place radix pass (American flag sort): moves [first, last) into `buckets` buckets by
+// bucket_of(entry) and returns where each bucket ends.
+template <typename BucketOf>
+std::vector<size_t> radix_pass(SpillEntry* first, SpillEntry* last, size_t buckets,
+                               BucketOf bucket_of) {
+  std::vector<size_t> next(buckets + 1, 0), end(buckets);
+  for (const SpillEntry* e = first; e != last; ++e) ++next[bucket_of(*e) + 1];
+  for (size_t b = 0; b < buckets; ++b) end[b] = next[b + 1] += next[b];
+  for (size_t b = 0; b < buckets; ++b) {
+    // Each swap puts one entry into its bucket for good.
+    while (next[b] < end[b]) {
+      SpillEntry& e = first[next[b]];
+      size_t to = bucket_of(e);
+      if (to == b)
+        ++next[b];
+      else
+        std::swap(e, first[next[to]++]);
+    }
+  }
+  return end;
+}
+
+// At most 2^8 buckets a pass: the places a pass writes to (one cache line each) stay in the
+// L1/L2 caches (a microbenchmark of 1M entries: 2^8 1.25x faster than std::sort, 2^10 even,
+// 2^12 and more slower, every swap a cache miss).
+constexpr int kRadixBits = 8;
+// Below this many entries std::sort beats another pass.
+constexpr size_t kSmallBucket = 64;
+
+// Sorts entries of one partition whose ranks agree above bit `shift` by (rank, tag): radix
+// passes on the next bits while a bucket is large (it fits in the caches after the first
+// pass), std::sort below.
+void sort_bucket(SpillEntry* first, SpillEntry* last, int shift) {
+  if (static_cast<size_t>(last - first) <= kSmallBucket || shift == 0)
+    return std::sort(first, last, RankBefore{});
+  int bits = std::min(kRadixBits, shift);
+  shift -= bits;
+  uint64_t mask = (uint64_t{1} << bits) - 1;
+  auto end = radix_pass(first, last, size_t{1} << bits,
+                        [&](const SpillEntry& e) { return (e.rank >> shift) & mask; });
+  for (size_t b = 0, begin = 0; b < end.size(); begin = end[b++])
+    if (end[b] - begin > 1) sort_bucket(first + begin, first + end[b], shift);
+}
+
+// Orders entries by (partition, rank, tag): a radix pass into buckets by partition and the
+// top bits in which their ranks differ, then each bucket on its own. std::sort's log n
+// passes over all entries were ~8% of the merge.
 void sort_by_rank(std::vector<SpillEntry>& entries) {
   if (entries.size() < 2) return;
   uint64_t differing = 0;  // the rank bits that are not the same in all entries
@@ -66,34 +110,17 @@ void sort_by_rank(std::vector<SpillEntry>& entries) {
     differing |= e.rank ^ entries[0].rank;
     partitions = std::max(partitions, e.partition + 1);
   }
-  // At most 2^8 buckets a partition: the places the pass writes to (one cache line each) stay
-  // in the L1/L2 caches (a microbenchmark of 1M entries: 2^8 1.25x faster than std::sort, 2^10
-  // even, 2^12 and more slower, every swap a cache miss).
-  int bits = std::clamp(static_cast<int>(std::bit_width(entries.size() / 64)), 1, 8);
+  int bits =
+      std::clamp(static_cast<int>(std::bit_width(entries.size() / kSmallBucket)), 1, kRadixBits);
   int shift = std::max(0, static_cast<int>(std::bit_width(differing)) - bits);
   uint64_t mask = (uint64_t{1} << bits) - 1;
-  auto bucket_of = [&](const SpillEntry& e) {
-    return (static_cast<size_t>(e.partition) << bits) | ((e.rank >> shift) & mask);
-  };
-  size_t buckets = static_cast<size_t>(partitions) << bits;
-  std::vector<size_t> next(buckets + 1, 0), end(buckets);
-  for (const auto& e : entries) ++next[bucket_of(e) + 1];
-  for (size_t b = 0; b < buckets; ++b) end[b] = next[b + 1] += next[b];
-  for (size_t b = 0; b < buckets; ++b) {
-    // Each swap puts one entry into its bucket for good.
-    while (next[b] < end[b]) {
-      SpillEntry& e = entries[next[b]];
-      size_t to = bucket_of(e);
-      if (to == b)
-        ++next[b];
-      else
-        std::swap(e, entries[next[to]++]);
-    }
-  }
-  for (size_t b = 0, begin = 0; b < buckets; begin = end[b++])
-    if (end[b] - begin > 1)
-      std::sort(entries.begin() + static_cast<std::ptrdiff_t>(begin),
-                entries.begin() + static_cast<std::ptrdiff_t>(end[b]), RankBefore{});
+  SpillEntry* first = entries.data();
+  auto end = radix_pass(
+      first, first + entries.size(), size_t{partitions} << bits, [&](const SpillEntry& e) {
+        return (static_cast<size_t>(e.partition) << bits) | ((e.rank >> shift) & mask);
+      });
+  for (size_t b = 0, begin = 0; b < end.size(); begin = end[b++])
+    if (end[b] - begin > 1) sort_bucket(first + begin, first + end[b], shift);
 }
 
 }  // namespace
