@@ -281,7 +281,8 @@ Counters run_merge(const std::vector<Source>& sources, const MergeOptions& optio
   Counters counters;
   // 3/8 of the memory for each job's buffers: job 1's in-memory runs live until phase 3
   // ends (job 2's entries point into them) while job 2's buffers fill; the last quarter is for the
-  // groups being reduced (bounded by the per-key cap), read buffers and the program itself.
+  // digest sightings of phase 1 (a 16th), the groups being reduced (bounded by the per-key cap),
+  // read buffers and the program itself.
   uint64_t budget = std::max<uint64_t>(opts.memory / 8 * 3, 1);
   RunSet by_surt(opts.work_dir, "surt", opts.jobs, KeyOrder::hashed);
   SharedDigests shared = read_sources(sources, opts, budget, by_surt, counters);
