@@ -84,6 +84,19 @@ int64_t epoch_or_zero(std::string_view ts, Counters& counters) {
 }  // namespace
 
 template <typename R, typename C, typename V>
+BasicSurtMerger<R, C, V>::~BasicSurtMerger() {
+  const std::pair<const std::string&, int64_t> counts[] = {
+      {kReferencesWithoutImages, counts_.references_without_images},
+      {kCapturesWithoutPages, counts_.captures_without_pages},
+      {kSurtsWithoutPages, counts_.surts_without_pages},
+      {kSurtsWithSeveralDigests, counts_.surts_with_several_digests},
+      {kSurtsMerged, counts_.surts_merged},
+      {kSurtDigestGroups, counts_.surt_digest_groups}};
+  for (const auto& [name, n] : counts)
+    if (n) counters_.add(name, n);
+}
+
+template <typename R, typename C, typename V>
 void BasicSurtMerger<R, C, V>::reset() {
   images_.clear();
   revisits_.clear();
@@ -164,23 +177,23 @@ template <typename R, typename C, typename V>
 std::vector<BasicDigestGroup<R, C>> BasicSurtMerger<R, C, V>::finish() {
   if (!prepared_) prepare();
   if (groups_.empty()) {
-    counters_.add(kReferencesWithoutImages, static_cast<int64_t>(refs_));
+    counts_.references_without_images += static_cast<int64_t>(refs_);
     return {};
   }
   if (refs_ == 0) {
-    counters_.add(kCapturesWithoutPages, static_cast<int64_t>(captures_));
-    counters_.add(kSurtsWithoutPages);
+    counts_.captures_without_pages += static_cast<int64_t>(captures_);
+    ++counts_.surts_without_pages;
     return {};
   }
-  if (groups_.size() > 1) counters_.add(kSurtsWithSeveralDigests);
+  counts_.surts_with_several_digests += groups_.size() > 1;
   for (size_t d = 0; d < groups_.size(); ++d) {
     groups_[d].refs = caps_[d].take(groups_[d].dropped_refs);
     if (groups_[d].dropped_refs == 0) continue;
     counters_.add("reference_lists_capped");
     counters_.add("references_dropped", static_cast<int64_t>(groups_[d].dropped_refs));
   }
-  counters_.add(kSurtsMerged);
-  counters_.add(kSurtDigestGroups, static_cast<int64_t>(groups_.size()));
+  ++counts_.surts_merged;
+  counts_.surt_digest_groups += static_cast<int64_t>(groups_.size());
   return std::move(groups_);
 }
 
