@@ -12,6 +12,7 @@
 #include <thread>
 #include <variant>
 
+#include "merge/chunk_recycler.hpp"
 #include "merge/codec.hpp"
 #include "merge/document_json.hpp"
 #include "merge/shared_digests.hpp"
@@ -117,11 +118,13 @@ void feed(Reducer& reducer, std::string_view bytes, bool stable, Record& scratch
 }
 
 // Job 1's output for job 2, keyed by digest; captures and references keep their bytes: those
-// read in place from phase 1's in-memory runs are not even copied (the runs outlive job 2).
-void emit_digest_group(const Group& group, SpillBuffer& out, std::string& bytes) {
+// read in place from phase 1's in-memory runs are pointed at, not copied, when `may_point`
+// (the runs outlive job 2 and their chunks are not recycled).
+void emit_digest_group(const Group& group, bool may_point, SpillBuffer& out, std::string& bytes) {
   for (const auto& capture : group.captures)
-    out.add(group.digest, capture.bytes(), capture.viewed_in_place());
-  for (const auto& ref : group.refs) out.add(group.digest, ref.bytes(), ref.viewed_in_place());
+    out.add(group.digest, capture.bytes(), may_point && capture.viewed_in_place());
+  for (const auto& ref : group.refs)
+    out.add(group.digest, ref.bytes(), may_point && ref.viewed_in_place());
   if (!group.dropped_refs) return;
   bytes.clear();
   encode(DroppedReferences{group.dropped_refs}, bytes);
@@ -154,17 +157,26 @@ struct DocumentFormat {
 // writes out in digest order; the others go to job 2 record by record.
 class SurtReducer : public GroupVisitor {
  public:
+  // Reads partition `p` of `in`, telling `recycler` how far it got.
   SurtReducer(Counters& counters, SpillBuffer& out, const SharedDigests& shared,
-              DocumentFormat format)
-      : counters_(counters), merger_(counters), out_(out), shared_(shared), format_(format) {}
+              DocumentFormat format, const RunSet& in, size_t p, ChunkRecycler& recycler)
+      : counters_(counters),
+        merger_(counters),
+        out_(out),
+        shared_(shared),
+        format_(format),
+        in_(in),
+        partition_(p),
+        recycler_(recycler) {}
   ~SurtReducer() override {
     if (surts_) counters_.add(kSurts, surts_);
   }
   SurtReducer(const SurtReducer&) = delete;
   SurtReducer& operator=(const SurtReducer&) = delete;
-  void begin(std::string_view) override {
+  void begin(std::string_view key) override {
     ++surts_;
     merger_.reset();
+    if (recycler_.active()) recycler_.passed(partition_, in_.place(key).rank);
   }
   void value(std::string_view bytes, bool stable) override {
     feed(merger_, bytes, stable, record_);
@@ -172,7 +184,7 @@ class SurtReducer : public GroupVisitor {
   void end() override {
     for (auto& group : merger_.finish()) {
       if (shared_.shared(group.digest)) {
-        emit_digest_group(group, out_, bytes_);
+        emit_digest_group(group, !recycler_.active(), out_, bytes_);
         continue;
       }
       bytes_.assign(1, kDocumentsTag);
@@ -189,20 +201,28 @@ class SurtReducer : public GroupVisitor {
   SpillBuffer& out_;
   const SharedDigests& shared_;
   DocumentFormat format_;
+  const RunSet& in_;
+  size_t partition_;
+  ChunkRecycler& recycler_;
   int64_t surts_ = 0;  // counted once at the end: a Counters lookup per SURT showed in profiles
   Record record_;
   std::string bytes_;
 };
 
-// Phase 2: job 1 per SURT; its output keyed by digest.
+// Phase 2: job 1 per SURT; its output keyed by digest, in chunks of phase 1's arena as soon as
+// job 1 has read past them.
 void merge_surts(const RunSet& in, const SharedDigests& shared, DocumentFormat format,
                  unsigned jobs, uint64_t budget, RunSet& out, Counters& counters) {
+  ChunkRecycler recycler(in);
   std::vector<std::unique_ptr<SpillBuffer>> buffers;
   for (unsigned w = 0; w < jobs; ++w)
-    buffers.push_back(std::make_unique<SpillBuffer>(out, budget / jobs));
+    buffers.push_back(std::make_unique<SpillBuffer>(out, budget / jobs, &recycler));
   parallel_for(in.partitions(), jobs, counters, [&](size_t p, Counters& local, size_t w) {
-    SurtReducer reducer(local, *buffers[w], shared, format);
-    merge_partition(in, p, reducer);
+    {
+      SurtReducer reducer(local, *buffers[w], shared, format, in, p, recycler);
+      merge_partition(in, p, reducer);
+    }
+    recycler.finished(p);
   });
   for (auto& buffer : buffers) buffer->finish();
 }
@@ -301,7 +321,7 @@ Counters run_merge(const std::vector<Source>& sources, const MergeOptions& optio
                static_cast<int64_t>(by_surt.spilled_runs() + by_digest.spilled_runs()));
   counters.add("spilled_bytes",
                static_cast<int64_t>(by_surt.spilled_bytes() + by_digest.spilled_bytes()));
-  by_surt.remove_files();  // its in-memory runs hold values of by_digest's
+  by_surt.remove_files();  // its in-memory runs hold values of by_digest's, or lend them chunks
   if (!format.with_id) {
     DigestReducer reducer(format, counters, out);
     merge_partition(by_digest, 0, reducer);

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "merge/chunk_recycler.hpp"
 #include "merge/run_file.hpp"
 
 namespace strata::merge {
@@ -196,8 +197,9 @@ MappedBlock map_block(size_t size) {
 
 }  // namespace
 
-SpillBuffer::SpillBuffer(RunSet& runs, uint64_t budget)
+SpillBuffer::SpillBuffer(RunSet& runs, uint64_t budget, ChunkRecycler* recycler)
     : runs_(runs),
+      recycler_(recycler),
       arena_capacity_(budget / 4 * 3),
       entry_capacity_(std::max<uint64_t>(1, budget / 4 / sizeof(SpillEntry))),
       chunk_(std::clamp<uint64_t>(arena_capacity_ / 64, 1, kMaxChunk)),
@@ -213,6 +215,8 @@ SpillBuffer::Slot SpillBuffer::claim_record(std::string_view key, size_t value_s
   if (!buffer_) {
     buffer_ = std::make_unique<MemoryRun>();
     buffer_->entries.reserve(entry_capacity_);
+    buffer_->chunk_size = chunk_;
+    buffer_->area_chunks.resize(areas_.size());
   }
   RunSet::Place place = runs_.place(key);
   if (key_in_value) return {place, nullptr, claim(area_of(place.rank), value_size)};
@@ -235,7 +239,7 @@ void SpillBuffer::add_entry(const Slot& slot, std::string_view key, std::string_
 // order walks one area at a time (a few hundred KB to a few MB) instead of missing the TLB on
 // every record across the whole arena (prefetching did not hide those misses on this VM).
 size_t SpillBuffer::area_of(uint64_t rank) const {
-  return static_cast<size_t>((rank >> 32) * areas_.size() >> 32);
+  return area_of_rank(rank, areas_.size());
 }
 
 char* SpillBuffer::claim(size_t area, uint64_t size) {
@@ -246,25 +250,36 @@ char* SpillBuffer::claim(size_t area, uint64_t size) {
     full_ =
         arena_used_ + chunk_ > arena_capacity_;  // no further chunk fits: spill after this record
     char* chunk = grow > chunk_ ? buffer_->large.emplace_back(map_block(grow)).get() : next_chunk();
+    if (grow == chunk_) buffer_->area_chunks[area].push_back(chunk);
     free = {chunk, chunk + grow};
   }
   free.next += size;
   return free.next - size;
 }
 
-// A chunk kept from before the last spill, else a new one (never zero-filled here: every byte
-// handed out is written before it is read).
+// A chunk kept from before the last spill, else one an earlier job is done with, else a new
+// one (never zero-filled here: every byte handed out is written before it is read).
 char* SpillBuffer::next_chunk() {
+  auto& chunks = buffer_->chunks;
+  if (chunks_used_ == chunks.size()) {
+    char* recycled = recycler_ ? recycler_->take(chunk_) : nullptr;
+    chunks.push_back(recycled ? recycled : carve_chunk());
+  }
+  return chunks[chunks_used_++];
+}
+
+char* SpillBuffer::carve_chunk() {
   auto& blocks = buffer_->blocks;
-  size_t block = chunks_used_ / kChunksPerBlock, at = chunks_used_ % kChunksPerBlock;
+  size_t block = buffer_->carved / kChunksPerBlock, at = buffer_->carved % kChunksPerBlock;
   if (block == blocks.size()) blocks.push_back(map_block(chunk_ * kChunksPerBlock));
-  ++chunks_used_;
+  ++buffer_->carved;
   return blocks[block].get() + at * chunk_;
 }
 
 void SpillBuffer::empty() {
   buffer_->entries.clear();
   buffer_->large.clear();
+  for (auto& chunks : buffer_->area_chunks) chunks.clear();
   chunks_used_ = 0;
   arena_used_ = 0;
   full_ = false;
@@ -342,8 +357,6 @@ void SpillBuffer::finish() {
     while (e < entries.size() && entries[e].partition == p) ++e;
     run.offsets[p + 1] = e;
   }
-  // Spare blocks kept from before a spill.
-  buffer_->blocks.resize((chunks_used_ + kChunksPerBlock - 1) / kChunksPerBlock);
   run.memory = std::move(buffer_);
   runs_.add(std::move(run));
 }
