@@ -3,7 +3,7 @@
 // reader needs them: a partition is read in rank order and a chunk holds one arena area (a
 // range of ranks), so once every partition has read past an area its chunks are free. The
 // next job then writes into memory that is already mapped and touched instead of taking a
-// page fault per 4 KB. Its readers must copy what they hand on instead of pointing at it.
+// page fault per 4 KB. Readers copy what they hand on to the next job.
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -18,7 +18,7 @@ class ChunkRecycler {
  public:
   // `runs`: a job's runs, every buffer finished.
   explicit ChunkRecycler(const RunSet& runs);
-  // Whether some run's chunks will be handed on (readers must then copy, not point).
+  // Whether some run's chunks may be handed on (else passed() has nothing to do).
   bool active() const { return !sources_.empty(); }
   // The reader of `partition` is done with every key ranked below `rank`.
   void passed(size_t partition, uint64_t rank);

@@ -117,14 +117,11 @@ void feed(Reducer& reducer, std::string_view bytes, bool stable, Record& scratch
   reducer.add(std::move(scratch));
 }
 
-// Job 1's output for job 2, keyed by digest; captures and references keep their bytes: those
-// read in place from phase 1's in-memory runs are pointed at, not copied, when `may_point`
-// (the runs outlive job 2 and their chunks are not recycled).
-void emit_digest_group(const Group& group, bool may_point, SpillBuffer& out, std::string& bytes) {
-  for (const auto& capture : group.captures)
-    out.add(group.digest, capture.bytes(), may_point && capture.viewed_in_place());
-  for (const auto& ref : group.refs)
-    out.add(group.digest, ref.bytes(), may_point && ref.viewed_in_place());
+// Job 1's output for job 2, keyed by digest; captures and references keep their bytes (copied:
+// the chunks of phase 1 they lie in go on to job 2's buffers, ChunkRecycler).
+void emit_digest_group(const Group& group, SpillBuffer& out, std::string& bytes) {
+  for (const auto& capture : group.captures) out.add(group.digest, capture.bytes());
+  for (const auto& ref : group.refs) out.add(group.digest, ref.bytes());
   if (!group.dropped_refs) return;
   bytes.clear();
   encode(DroppedReferences{group.dropped_refs}, bytes);
@@ -184,7 +181,7 @@ class SurtReducer : public GroupVisitor {
   void end() override {
     for (auto& group : merger_.finish()) {
       if (shared_.shared(group.digest)) {
-        emit_digest_group(group, !recycler_.active(), out_, bytes_);
+        emit_digest_group(group, out_, bytes_);
         continue;
       }
       bytes_.assign(1, kDocumentsTag);

@@ -205,8 +205,7 @@ SpillBuffer::SpillBuffer(RunSet& runs, uint64_t budget, ChunkRecycler* recycler)
       chunk_(std::clamp<uint64_t>(arena_capacity_ / 64, 1, kMaxChunk)),
       areas_(std::clamp<uint64_t>(arena_capacity_ / 16 / chunk_, 1, kMaxAreas)) {}
 
-void SpillBuffer::add(std::string_view key, std::string_view value, bool stable) {
-  if (stable) return add_entry(claim_record(key, 0, false), key, value);
+void SpillBuffer::add(std::string_view key, std::string_view value) {
   add_written(key, value.size(), [&](char* out) { std::memcpy(out, value.data(), value.size()); });
 }
 

@@ -110,10 +110,8 @@ class SpillBuffer {
   // `recycler` (may be null): where chunks of an earlier job's arena are taken from before new
   // memory is mapped.
   SpillBuffer(RunSet& runs, uint64_t budget, ChunkRecycler* recycler = nullptr);
-  // A `stable` value outlives this buffer's runs (it lies in an in-memory run of an earlier
-  // job): the entry points at it instead of a copy. A key equal to the previous one is stored
-  // once (job 2 gets many values per key in a row).
-  void add(std::string_view key, std::string_view value, bool stable = false);
+  // A key equal to the previous one is stored once (job 2 gets many values per key in a row).
+  void add(std::string_view key, std::string_view value);
   // Adds a value of `size` bytes that `write(char*)` puts in place (no staging copy). When the
   // value holds the key at byte `key_at` (phase 1's records start with their SURT), the key is
   // not stored beside it.
@@ -170,9 +168,9 @@ class SpillBuffer {
 };
 
 // Receives one partition, key by key in the RunSet's KeyOrder. A value's view is valid only
-// during the call, or, when `stable` (it lies in an in-memory run), as long as the RunSet
-// keeps its runs: a reducer can then keep it, or add it to a later job's SpillBuffer, without
-// a copy.
+// during the call, or, when `stable` (it lies in an in-memory run), until the reader has
+// passed its key (a ChunkRecycler may then hand its memory on; without one, as long as the
+// RunSet keeps its runs): a reducer can keep it for the key's group without a copy.
 class GroupVisitor {
  public:
   virtual ~GroupVisitor() = default;

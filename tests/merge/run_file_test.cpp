@@ -118,38 +118,6 @@ TEST(SpillBuffer, LargeBuffersComeBackInRankThenValueTagOrder) {
   EXPECT_EQ(check.values, 201000u);
 }
 
-TEST(SpillBuffer, PointsAtStableValuesInMemoryAndCopiesThemWhenSpilling) {
-  std::vector<std::string> values;
-  for (int i = 0; i < 200; ++i) values.push_back("value " + std::to_string(i));
-  for (uint64_t budget : {uint64_t{1} << 20, uint64_t{2000}}) {
-    RunSet runs(strata::testing::scratch_dir() / "runs", "s", 1, KeyOrder::lexicographic);
-    std::filesystem::create_directories(strata::testing::scratch_dir() / "runs");
-    SpillBuffer buffer(runs, budget);
-    for (size_t i = 0; i < values.size(); ++i)
-      buffer.add("key" + std::to_string(i / 10), values[i], true);
-    buffer.finish();
-    struct Check : GroupVisitor {
-      const std::vector<std::string>* values;
-      size_t seen = 0, in_place = 0;
-      void begin(std::string_view) override {}
-      void value(std::string_view v, bool stable) override {
-        ++seen;
-        bool points_at_original = false;
-        for (const auto& original : *values)
-          points_at_original = points_at_original || v.data() == original.data();
-        EXPECT_EQ(points_at_original, stable);
-        in_place += points_at_original;
-      }
-      void end() override {}
-    } check;
-    check.values = &values;
-    merge_partition(runs, 0, check);
-    EXPECT_EQ(check.seen, values.size());
-    EXPECT_EQ(check.in_place == values.size(), runs.spilled_runs() == 0) << budget;
-    runs.clear();
-  }
-}
-
 TEST(EncodedReference, InPlaceViewsTheCallersBytesAndCopiesOwnTheirs) {
   EncodedReference owned(
       testing::ref("(a,)/x.png", "http://a/x.png", "http://a/", "20080101000000", "alt text"));
