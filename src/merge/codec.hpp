@@ -18,6 +18,7 @@ namespace strata::merge {
 enum RecordTag : char {
   kCaptureTag = 'a',
   kRevisitTag = 'b',
+  kDocumentsTag = 'd',  // not a record: finished document lines from job 1 (pipeline.cpp)
   kReferenceTag = 'r',
   kDroppedTag = 's'
 };
@@ -85,8 +86,6 @@ class Encoded : public View {
   Encoded(Encoded&&) = default;
   Encoded& operator=(Encoded&&) = default;
   std::string_view bytes() const { return bytes_; }
-  // Made by in_place() (or copied from such a record): the bytes are the caller's.
-  bool viewed_in_place() const { return owned_ == nullptr; }
 
  private:
   Encoded(std::string_view bytes, bool copy);

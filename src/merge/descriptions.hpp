@@ -12,6 +12,14 @@
 
 namespace strata::merge {
 
+// Appends `value` unless it equals the last element: values repeated in a row (most references
+// of an image share its alt text, caption, tag and collection) then cost one compare each
+// instead of a place in the sort that drops duplicates.
+template <typename T, typename V>
+void append_unless_last(std::vector<T>& values, V&& value) {
+  if (values.empty() || !(values.back() == value)) values.emplace_back(std::forward<V>(value));
+}
+
 // (value, pageTimestamp where it appeared) pairs, left as the distinct values ordered by the
 // earliest time each appeared (ties: lexicographic), at most `cap` (cuts counted).
 void order_descriptions(std::vector<std::pair<std::string_view, std::string_view>>& seen,
@@ -25,7 +33,10 @@ std::vector<S> collect_descriptions(const Refs& refs, Field field, size_t cap, C
   std::vector<std::pair<std::string_view, std::string_view>> seen;
   for (const auto& ref : refs) {
     std::string_view value = trim(ref.*field);
-    if (!value.empty()) seen.emplace_back(value, ref.pageTimestamp);
+    std::string_view time = ref.pageTimestamp;
+    // A repeat at the same or a later time changes nothing (refs come oldest first).
+    bool repeat = !seen.empty() && seen.back().first == value && seen.back().second <= time;
+    if (!value.empty() && !repeat) seen.emplace_back(value, time);
   }
   order_descriptions(seen, cap, counters);
   std::vector<S> out;

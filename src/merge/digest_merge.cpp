@@ -1,6 +1,7 @@
 #include "merge/digest_merge.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <span>
 #include <tuple>
 #include <utility>
@@ -15,16 +16,17 @@ namespace {
 // Counter names counted per key or record: built once, not per call.
 const std::string kDigestsWithoutPages = "digests_without_pages", kDigestsMerged = "digests_merged";
 
-template <typename T>
-void sort_unique(std::vector<T>& values) {
-  std::sort(values.begin(), values.end());
-  values.erase(std::unique(values.begin(), values.end()), values.end());
-}
-
-template <typename T, typename Before>
-void sort_if_needed(std::vector<T>& values, Before before) {
+template <typename T, typename Before = std::less<>>
+void sort_if_needed(std::vector<T>& values, Before before = {}) {
   if (!std::is_sorted(values.begin(), values.end(), before))
     std::sort(values.begin(), values.end(), before);
+}
+
+// Capture times come sorted, and values appended with append_unless_last are often few.
+template <typename T>
+void sort_unique(std::vector<T>& values) {
+  sort_if_needed(values);
+  values.erase(std::unique(values.begin(), values.end()), values.end());
 }
 
 // Image fields from the oldest capture, capture times from all of them.
@@ -45,7 +47,7 @@ void set_image_fields(Doc& doc, const std::vector<C>& captures, Counters& counte
   doc.isInline = oldest.inline_;
   doc.imgCrawlTimestamp = oldest.timestamp;
   doc.imgCaptureTimes.clear();
-  for (const auto& capture : captures) doc.imgCaptureTimes.emplace_back(capture.timestamp);
+  for (const auto& capture : captures) append_unless_last(doc.imgCaptureTimes, capture.timestamp);
   sort_unique(doc.imgCaptureTimes);
   doc.imgCrawlTimestampLatest = doc.imgCaptureTimes.back();
   if (doc.imgCaptureTimes.size() > kMaxCaptureTimes) {
@@ -85,7 +87,7 @@ void set_descriptions(Doc& doc, std::span<const R> refs, Counters& counters) {
   doc.imgCaption = collect_descriptions<S>(refs, &R::imgCaption, kMaxDescriptions, counters);
   doc.tags.clear();
   for (const auto& ref : refs)
-    if (!ref.tag.empty()) doc.tags.emplace_back(ref.tag);
+    if (!ref.tag.empty()) append_unless_last(doc.tags, ref.tag);
   sort_unique(doc.tags);
 }
 
@@ -98,7 +100,8 @@ void set_change_counters(Doc& doc, const std::vector<R>& refs) {
   triples.reserve(refs.size());
   pages.reserve(refs.size());
   for (const auto& ref : refs) {
-    triples.emplace_back(trim(ref.imgTitle), trim(ref.imgAlt), trim(ref.imgCaption));
+    append_unless_last(triples,
+                       std::tuple(trim(ref.imgTitle), trim(ref.imgAlt), trim(ref.imgCaption)));
     pages.emplace_back(ref.pageUrl, ref.pageTitle);
   }
   sort_unique(triples);
@@ -111,8 +114,8 @@ void set_change_counters(Doc& doc, const std::vector<R>& refs) {
 template <typename Doc, typename G>
 void set_collections(Doc& doc, const G& group) {
   doc.collection.clear();
-  for (const auto& capture : group.captures) doc.collection.emplace_back(capture.collection);
-  for (const auto& ref : group.refs) doc.collection.emplace_back(ref.collection);
+  for (const auto& capture : group.captures) append_unless_last(doc.collection, capture.collection);
+  for (const auto& ref : group.refs) append_unless_last(doc.collection, ref.collection);
   sort_unique(doc.collection);
 }
 

@@ -1,5 +1,7 @@
 #include "merge/order.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <string_view>
 #include <tuple>
 
@@ -24,7 +26,52 @@ auto reference_key(const R& r) {
                          V(r.pageHost), V(r.pageUrlTokens), V(r.imgUrlTokens), r.inline_);
 }
 
+// Bytes [at, at + 8) of `text` big-endian, zero-padded: comparing these orders strings as
+// their bytes do, up to ties.
+uint64_t bytes_at(std::string_view text, size_t at) {
+  uint64_t out = 0;
+  for (size_t i = at; i < at + 8; ++i)
+    out = out << 8 | (i < text.size() ? static_cast<unsigned char>(text[i]) : 0);
+  return out;
+}
+
+// A reference's place in reference_before as far as integers tell.
+template <typename R>
+struct ReferenceSortKey {
+  uint64_t time_head, time_tail;  // pageTimestamp's bytes 0-7 and 8-15
+  uint32_t time_size, url_size;
+  R* ref;
+
+  explicit ReferenceSortKey(R& r)
+      : time_head(bytes_at(r.pageTimestamp, 0)),
+        time_tail(bytes_at(r.pageTimestamp, 8)),
+        time_size(static_cast<uint32_t>(r.pageTimestamp.size())),
+        url_size(static_cast<uint32_t>(r.pageUrl.size())),
+        ref(&r) {}
+  bool operator<(const ReferenceSortKey& o) const {
+    if (time_head != o.time_head) return time_head < o.time_head;
+    if (time_tail != o.time_tail) return time_tail < o.time_tail;
+    // Equal timestamps (same size, at most 16 bytes): then the shorter pageUrl first.
+    bool same_time = time_size == o.time_size && time_size <= 16;
+    if (same_time && url_size != o.url_size) return url_size < o.url_size;
+    return reference_before(*ref, *o.ref);
+  }
+};
+
 }  // namespace
+
+template <typename R>
+void sort_references(std::vector<R>& refs) {
+  std::vector<ReferenceSortKey<R>> keys(refs.begin(), refs.end());
+  std::sort(keys.begin(), keys.end());
+  std::vector<R> sorted;
+  sorted.reserve(refs.size());
+  for (const auto& key : keys) sorted.push_back(std::move(*key.ref));
+  refs = std::move(sorted);
+}
+
+template void sort_references(std::vector<PageReference>&);
+template void sort_references(std::vector<EncodedReference>&);
 
 bool CaptureBefore::operator()(const ImageCapture& a, const ImageCapture& b) const {
   return capture_key(a) < capture_key(b);

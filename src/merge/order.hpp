@@ -2,6 +2,8 @@
 // Total orders on captures and references. Every choice merge makes ("the oldest capture",
 // "the oldest page") is the first element under these orders, so the output never depends
 // on input order, thread count or how Hadoop sorted the values of a key.
+#include <vector>
+
 #include "merge/codec.hpp"
 #include "merge/groups.hpp"
 
@@ -23,5 +25,11 @@ struct ReferenceBefore {
   bool operator()(const ReferenceView& a, const ReferenceView& b) const;
 };
 inline constexpr ReferenceBefore reference_before;
+
+// Sorts by reference_before, moving each reference once: most comparisons are decided by
+// integers (pageTimestamp's first 16 bytes, then the pageUrl length), and only ties walk the
+// whole order. R: PageReference or EncodedReference (a few hundred bytes each).
+template <typename R>
+void sort_references(std::vector<R>& refs);
 
 }  // namespace strata::merge

@@ -12,8 +12,10 @@
 #include <thread>
 #include <variant>
 
+#include "merge/chunk_recycler.hpp"
 #include "merge/codec.hpp"
 #include "merge/document_json.hpp"
+#include "merge/shared_digests.hpp"
 #include "merge/sorter.hpp"
 #include "merge/streaming.hpp"
 #include "merge/surt_merge.hpp"
@@ -22,7 +24,8 @@ namespace strata::merge {
 namespace {
 
 // Counted per record or per key: built once, not per call.
-const std::string kSurts = "surts", kDocuments = "documents";
+const std::string kSurts = "surts", kDocuments = "documents",
+                  kDocumentsFromJob1 = "documents_built_in_job1";
 
 // Runs work(i, counters) for i in [0, n) on up to `jobs` threads; counters are merged.
 void parallel_for(size_t n, unsigned jobs, Counters& counters,
@@ -63,13 +66,15 @@ struct RecordCounts {
   }
 };
 
-// Phase 1: every record keyed by its SURT.
-void read_sources(const std::vector<Source>& sources, const MergeOptions& options, uint64_t budget,
-                  RunSet& runs, Counters& counters) {
+// Phase 1: every record keyed by its SURT; returns the digests found under several SURTs.
+SharedDigests read_sources(const std::vector<Source>& sources, const MergeOptions& options,
+                           uint64_t budget, RunSet& runs, Counters& counters) {
   unsigned workers = std::max<unsigned>(1, std::min<unsigned>(options.jobs, sources.size()));
   std::vector<std::unique_ptr<SpillBuffer>> buffers;
   for (unsigned w = 0; w < workers; ++w)
     buffers.push_back(std::make_unique<SpillBuffer>(runs, budget / workers));
+  // A 16th of the memory for the (digest, SURT) pairs: 16 bytes each.
+  std::vector<DigestSightings> sightings(workers, DigestSightings(options.memory / 256 / workers));
   parallel_for(sources.size(), workers, counters, [&](size_t i, Counters& local, size_t w) {
     RecordCounts counts;
     sources[i](
@@ -77,6 +82,8 @@ void read_sources(const std::vector<Source>& sources, const MergeOptions& option
           ++counts.by_kind[record.index()];
           const std::string& key = surt_key(record);
           if (key.empty()) return void(++counts.without_surt);
+          if (const auto* capture = std::get_if<ImageCapture>(&record))
+            if (!capture->digest.empty()) sightings[w].note(capture->digest, key);
           buffers[w]->add_written(
               key, encoded_size(record), [&record](char* out) { encode(record, out); },
               key_offset(record, key));
@@ -85,6 +92,7 @@ void read_sources(const std::vector<Source>& sources, const MergeOptions& option
     counts.add_to(local);
   });
   for (auto& buffer : buffers) buffer->finish();
+  return SharedDigests(sightings);
 }
 
 using Group = BasicDigestGroup<EncodedReference, EncodedCapture>;
@@ -109,95 +117,152 @@ void feed(Reducer& reducer, std::string_view bytes, bool stable, Record& scratch
   reducer.add(std::move(scratch));
 }
 
-// Job 1's output for job 2, keyed by digest; captures and references keep their bytes: those
-// read in place from phase 1's in-memory runs are not even copied (the runs outlive job 2).
-void emit_digest_groups(std::vector<Group>&& groups, SpillBuffer& out, std::string& bytes) {
-  for (auto& group : groups) {
-    for (const auto& capture : group.captures)
-      out.add(group.digest, capture.bytes(), capture.viewed_in_place());
-    for (const auto& ref : group.refs) out.add(group.digest, ref.bytes(), ref.viewed_in_place());
-    if (!group.dropped_refs) continue;
-    bytes.clear();
-    encode(DroppedReferences{group.dropped_refs}, bytes);
-    out.add(group.digest, bytes);
-  }
+// Job 1's output for job 2, keyed by digest; captures and references keep their bytes (copied:
+// the chunks of phase 1 they lie in go on to job 2's buffers, ChunkRecycler).
+void emit_digest_group(const Group& group, SpillBuffer& out, std::string& bytes) {
+  for (const auto& capture : group.captures) out.add(group.digest, capture.bytes());
+  for (const auto& ref : group.refs) out.add(group.digest, ref.bytes());
+  if (!group.dropped_refs) return;
+  bytes.clear();
+  encode(DroppedReferences{group.dropped_refs}, bytes);
+  out.add(group.digest, bytes);
 }
 
-// Job 1 over one SURT partition; values fed to SurtMerger as they stream by.
+// The group's documents as JSON lines in id order, each prefixed with "id\t" when `with_id`
+// (part files that phase 4 merges by id); returns how many.
+int64_t append_documents(Group& group, Mode mode, bool with_id, Counters& counters,
+                         std::string& out) {
+  auto docs = build_documents<DocumentView>(group, mode, counters);
+  for (const auto& doc : docs) {
+    if (with_id) out.append(doc.id).push_back('\t');
+    append_document_json(doc, out);
+    out.push_back('\n');
+  }
+  auto n = static_cast<int64_t>(docs.size());
+  if (n) counters.add(kDocuments, n);
+  return n;
+}
+
+// How job 2's documents are written, which job 1 needs to know when it writes some itself.
+struct DocumentFormat {
+  Mode mode;
+  bool with_id;
+};
+
+// Job 1 over one SURT partition; values fed to SurtMerger as they stream by. A digest found
+// under this SURT only gets its documents built here, as one value of kDocumentsTag that job 2
+// writes out in digest order; the others go to job 2 record by record.
 class SurtReducer : public GroupVisitor {
  public:
-  SurtReducer(Counters& counters, SpillBuffer& out)
-      : counters_(counters), merger_(counters), out_(out) {}
-  void begin(std::string_view) override {
-    counters_.add(kSurts);
+  // Reads partition `p` of `in`, telling `recycler` how far it got.
+  SurtReducer(Counters& counters, SpillBuffer& out, const SharedDigests& shared,
+              DocumentFormat format, const RunSet& in, size_t p, ChunkRecycler& recycler)
+      : counters_(counters),
+        merger_(counters),
+        out_(out),
+        shared_(shared),
+        format_(format),
+        in_(in),
+        partition_(p),
+        recycler_(recycler) {}
+  ~SurtReducer() override {
+    if (surts_) counters_.add(kSurts, surts_);
+  }
+  SurtReducer(const SurtReducer&) = delete;
+  SurtReducer& operator=(const SurtReducer&) = delete;
+  void begin(std::string_view key) override {
+    ++surts_;
     merger_.reset();
+    if (recycler_.active()) recycler_.passed(partition_, in_.place(key).rank);
   }
   void value(std::string_view bytes, bool stable) override {
     feed(merger_, bytes, stable, record_);
   }
-  void end() override { emit_digest_groups(merger_.finish(), out_, bytes_); }
+  void end() override {
+    for (auto& group : merger_.finish()) {
+      if (shared_.shared(group.digest)) {
+        emit_digest_group(group, out_, bytes_);
+        continue;
+      }
+      bytes_.assign(1, kDocumentsTag);
+      int64_t n = append_documents(group, format_.mode, format_.with_id, counters_, bytes_);
+      if (!n) continue;
+      counters_.add(kDocumentsFromJob1, n);
+      out_.add(group.digest, bytes_);
+    }
+  }
 
  private:
   Counters& counters_;
   BasicSurtMerger<EncodedReference, EncodedCapture, EncodedRevisit> merger_;
   SpillBuffer& out_;
+  const SharedDigests& shared_;
+  DocumentFormat format_;
+  const RunSet& in_;
+  size_t partition_;
+  ChunkRecycler& recycler_;
+  int64_t surts_ = 0;  // counted once at the end: a Counters lookup per SURT showed in profiles
   Record record_;
   std::string bytes_;
 };
 
-// Phase 2: job 1 per SURT; its output keyed by digest.
-void merge_surts(const RunSet& in, unsigned jobs, uint64_t budget, RunSet& out,
-                 Counters& counters) {
+// Phase 2: job 1 per SURT; its output keyed by digest, in chunks of phase 1's arena as soon as
+// job 1 has read past them.
+void merge_surts(const RunSet& in, const SharedDigests& shared, DocumentFormat format,
+                 unsigned jobs, uint64_t budget, RunSet& out, Counters& counters) {
+  ChunkRecycler recycler(in);
   std::vector<std::unique_ptr<SpillBuffer>> buffers;
   for (unsigned w = 0; w < jobs; ++w)
-    buffers.push_back(std::make_unique<SpillBuffer>(out, budget / jobs));
+    buffers.push_back(std::make_unique<SpillBuffer>(out, budget / jobs, &recycler));
   parallel_for(in.partitions(), jobs, counters, [&](size_t p, Counters& local, size_t w) {
-    SurtReducer reducer(local, *buffers[w]);
-    merge_partition(in, p, reducer);
+    {
+      SurtReducer reducer(local, *buffers[w], shared, format, in, p, recycler);
+      merge_partition(in, p, reducer);
+    }
+    recycler.finished(p);
   });
   for (auto& buffer : buffers) buffer->finish();
 }
 
-// Job 2 over one digest partition: documents as JSON lines in id order, each prefixed with
-// "id\t" when `with_id` (part files that phase 4 merges by id).
+void write(std::ostream& out, std::string_view text) {
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+}
+
+// Job 2 over one digest partition: documents as append_documents writes them; job 1's
+// finished ones (kDocumentsTag) as they are.
 class DigestReducer : public GroupVisitor {
  public:
-  DigestReducer(Mode mode, Counters& counters, std::ostream& out, bool with_id = true)
-      : mode_(mode), counters_(counters), out_(out), with_id_(with_id) {}
+  DigestReducer(DocumentFormat format, Counters& counters, std::ostream& out)
+      : format_(format), counters_(counters), out_(out) {}
   void begin(std::string_view key) override { collector_.reset(key); }
   void value(std::string_view bytes, bool stable) override {
+    if (!bytes.empty() && bytes[0] == kDocumentsTag) return write(out_, bytes.substr(1));
     feed(collector_, bytes, stable, record_);
   }
   void end() override {
-    auto& group = collector_.finish(counters_);
-    for (const auto& doc : build_documents<DocumentView>(group, mode_, counters_)) {
-      counters_.add(kDocuments);
-      line_.clear();
-      if (with_id_) line_.append(doc.id).push_back('\t');
-      append_document_json(doc, line_);
-      line_.push_back('\n');
-      out_.write(line_.data(), static_cast<std::streamsize>(line_.size()));
-    }
+    lines_.clear();
+    append_documents(collector_.finish(counters_), format_.mode, format_.with_id, counters_,
+                     lines_);
+    write(out_, lines_);
   }
 
  private:
-  Mode mode_;
+  DocumentFormat format_;
   Counters& counters_;
   std::ostream& out_;
-  bool with_id_;
   BasicDigestCollector<EncodedReference, EncodedCapture> collector_;
   Record record_;
-  std::string line_;
+  std::string lines_;
 };
 
 // Phase 3: job 2 per digest partition into sorted part files.
 std::vector<std::filesystem::path> build_parts(const RunSet& in, const MergeOptions& options,
-                                               Counters& counters) {
+                                               DocumentFormat format, Counters& counters) {
   std::vector<std::filesystem::path> parts(in.partitions());
   parallel_for(in.partitions(), options.jobs, counters, [&](size_t p, Counters& local, size_t) {
     parts[p] = options.work_dir / ("documents-" + std::to_string(p) + ".part");
     std::ofstream out(parts[p], std::ios::binary);
-    DigestReducer reducer(options.mode, local, out);
+    DigestReducer reducer(format, local, out);
     merge_partition(in, p, reducer);
     if (!out) throw std::runtime_error("cannot write " + parts[p].string());
   });
@@ -239,24 +304,26 @@ Counters run_merge(const std::vector<Source>& sources, const MergeOptions& optio
   Counters counters;
   // 3/8 of the memory for each job's buffers: job 1's in-memory runs live until phase 3
   // ends (job 2's entries point into them) while job 2's buffers fill; the last quarter is for the
-  // groups being reduced (bounded by the per-key cap), read buffers and the program itself.
+  // digest sightings of phase 1 (a 16th), the groups being reduced (bounded by the per-key cap),
+  // read buffers and the program itself.
   uint64_t budget = std::max<uint64_t>(opts.memory / 8 * 3, 1);
   RunSet by_surt(opts.work_dir, "surt", opts.jobs, KeyOrder::hashed);
-  read_sources(sources, opts, budget, by_surt, counters);
-  // Digest order: each partition's documents come out sorted by id for phase 4.
+  SharedDigests shared = read_sources(sources, opts, budget, by_surt, counters);
+  // Digest order: each partition's documents come out sorted by id for phase 4; one partition
+  // is already in id order and needs no part file to merge (nor ids on its lines).
   RunSet by_digest(opts.work_dir, "digest", opts.jobs, KeyOrder::lexicographic);
-  merge_surts(by_surt, opts.jobs, budget, by_digest, counters);
+  DocumentFormat format{opts.mode, by_digest.partitions() > 1};
+  merge_surts(by_surt, shared, format, opts.jobs, budget, by_digest, counters);
   counters.add("spilled_runs",
                static_cast<int64_t>(by_surt.spilled_runs() + by_digest.spilled_runs()));
   counters.add("spilled_bytes",
                static_cast<int64_t>(by_surt.spilled_bytes() + by_digest.spilled_bytes()));
-  by_surt.remove_files();  // its in-memory runs hold values of by_digest's
-  if (by_digest.partitions() == 1) {
-    // One partition is already in id order: no part file to merge.
-    DigestReducer reducer(opts.mode, counters, out, false);
+  by_surt.remove_files();  // its in-memory runs hold values of by_digest's, or lend them chunks
+  if (!format.with_id) {
+    DigestReducer reducer(format, counters, out);
     merge_partition(by_digest, 0, reducer);
   } else {
-    auto parts = build_parts(by_digest, opts, counters);
+    auto parts = build_parts(by_digest, opts, format, counters);
     merge_parts(parts, out);
     for (const auto& part : parts) std::filesystem::remove(part);
   }

@@ -67,7 +67,7 @@ template <typename R>
 std::vector<R> BasicReferenceCap<R>::take(uint64_t& dropped) {
   std::vector<R> kept = std::move(oldest_);
   if (!oldest_by_collection_.empty() || !oldest_by_tag_.empty()) add_extras(kept);
-  std::sort(kept.begin(), kept.end(), reference_before);
+  sort_references(kept);
   dropped = dropped_before_ + added_ - kept.size();
   *this = BasicReferenceCap(cap_);
   return kept;

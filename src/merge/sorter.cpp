@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "merge/chunk_recycler.hpp"
 #include "merge/run_file.hpp"
 
 namespace strata::merge {
@@ -47,13 +48,61 @@ void prefetch(const MemoryRun& run, size_t i, size_t end) {
   for (uint32_t line = 0; line < e.value_size; line += 64) __builtin_prefetch(e.value + line);
 }
 
-bool rank_before(const SpillEntry& a, const SpillEntry& b) {
-  return std::tie(a.partition, a.rank, a.tag) < std::tie(b.partition, b.rank, b.tag);
+// The order within one radix bucket, whose entries all have the same partition: an inlined
+// object (a function pointer was called for every comparison).
+struct RankBefore {
+  bool operator()(const SpillEntry& a, const SpillEntry& b) const {
+    return a.rank != b.rank ? a.rank < b.rank : a.tag < b.tag;
+  }
+};
+
+// One in-place radix pass (American flag sort): moves [first, last) into `buckets` buckets by
+// bucket_of(entry) and returns where each bucket ends.
+template <typename BucketOf>
+std::vector<size_t> radix_pass(SpillEntry* first, SpillEntry* last, size_t buckets,
+                               BucketOf bucket_of) {
+  std::vector<size_t> next(buckets + 1, 0), end(buckets);
+  for (const SpillEntry* e = first; e != last; ++e) ++next[bucket_of(*e) + 1];
+  for (size_t b = 0; b < buckets; ++b) end[b] = next[b + 1] += next[b];
+  for (size_t b = 0; b < buckets; ++b) {
+    // Each swap puts one entry into its bucket for good.
+    while (next[b] < end[b]) {
+      SpillEntry& e = first[next[b]];
+      size_t to = bucket_of(e);
+      if (to == b)
+        ++next[b];
+      else
+        std::swap(e, first[next[to]++]);
+    }
+  }
+  return end;
 }
 
-// Orders entries by (partition, rank, tag): one in-place radix pass (American flag sort) puts
-// them into buckets by partition and the top bits in which their ranks differ, then each
-// bucket is sorted. std::sort's log n passes over the entries were ~8% of the merge.
+// At most 2^8 buckets a pass: the places a pass writes to (one cache line each) stay in the
+// L1/L2 caches (a microbenchmark of 1M entries: 2^8 1.25x faster than std::sort, 2^10 even,
+// 2^12 and more slower, every swap a cache miss).
+constexpr int kRadixBits = 8;
+// Below this many entries std::sort beats another pass.
+constexpr size_t kSmallBucket = 64;
+
+// Sorts entries of one partition whose ranks agree above bit `shift` by (rank, tag): radix
+// passes on the next bits while a bucket is large (it fits in the caches after the first
+// pass), std::sort below.
+void sort_bucket(SpillEntry* first, SpillEntry* last, int shift) {
+  if (static_cast<size_t>(last - first) <= kSmallBucket || shift == 0)
+    return std::sort(first, last, RankBefore{});
+  int bits = std::min(kRadixBits, shift);
+  shift -= bits;
+  uint64_t mask = (uint64_t{1} << bits) - 1;
+  auto end = radix_pass(first, last, size_t{1} << bits,
+                        [&](const SpillEntry& e) { return (e.rank >> shift) & mask; });
+  for (size_t b = 0, begin = 0; b < end.size(); begin = end[b++])
+    if (end[b] - begin > 1) sort_bucket(first + begin, first + end[b], shift);
+}
+
+// Orders entries by (partition, rank, tag): a radix pass into buckets by partition and the
+// top bits in which their ranks differ, then each bucket on its own. std::sort's log n
+// passes over all entries were ~8% of the merge.
 void sort_by_rank(std::vector<SpillEntry>& entries) {
   if (entries.size() < 2) return;
   uint64_t differing = 0;  // the rank bits that are not the same in all entries
@@ -62,34 +111,17 @@ void sort_by_rank(std::vector<SpillEntry>& entries) {
     differing |= e.rank ^ entries[0].rank;
     partitions = std::max(partitions, e.partition + 1);
   }
-  // At most 2^8 buckets a partition: the places the pass writes to (one cache line each) stay
-  // in the L1/L2 caches (a microbenchmark of 1M entries: 2^8 1.25x faster than std::sort, 2^10
-  // even, 2^12 and more slower, every swap a cache miss).
-  int bits = std::clamp(static_cast<int>(std::bit_width(entries.size() / 64)), 1, 8);
+  int bits =
+      std::clamp(static_cast<int>(std::bit_width(entries.size() / kSmallBucket)), 1, kRadixBits);
   int shift = std::max(0, static_cast<int>(std::bit_width(differing)) - bits);
   uint64_t mask = (uint64_t{1} << bits) - 1;
-  auto bucket_of = [&](const SpillEntry& e) {
-    return (static_cast<size_t>(e.partition) << bits) | ((e.rank >> shift) & mask);
-  };
-  size_t buckets = static_cast<size_t>(partitions) << bits;
-  std::vector<size_t> next(buckets + 1, 0), end(buckets);
-  for (const auto& e : entries) ++next[bucket_of(e) + 1];
-  for (size_t b = 0; b < buckets; ++b) end[b] = next[b + 1] += next[b];
-  for (size_t b = 0; b < buckets; ++b) {
-    // Each swap puts one entry into its bucket for good.
-    while (next[b] < end[b]) {
-      SpillEntry& e = entries[next[b]];
-      size_t to = bucket_of(e);
-      if (to == b)
-        ++next[b];
-      else
-        std::swap(e, entries[next[to]++]);
-    }
-  }
-  for (size_t b = 0, begin = 0; b < buckets; begin = end[b++])
-    if (end[b] - begin > 1)
-      std::sort(entries.begin() + static_cast<std::ptrdiff_t>(begin),
-                entries.begin() + static_cast<std::ptrdiff_t>(end[b]), rank_before);
+  SpillEntry* first = entries.data();
+  auto end = radix_pass(
+      first, first + entries.size(), size_t{partitions} << bits, [&](const SpillEntry& e) {
+        return (static_cast<size_t>(e.partition) << bits) | ((e.rank >> shift) & mask);
+      });
+  for (size_t b = 0, begin = 0; b < end.size(); begin = end[b++])
+    if (end[b] - begin > 1) sort_bucket(first + begin, first + end[b], shift);
 }
 
 }  // namespace
@@ -165,15 +197,15 @@ MappedBlock map_block(size_t size) {
 
 }  // namespace
 
-SpillBuffer::SpillBuffer(RunSet& runs, uint64_t budget)
+SpillBuffer::SpillBuffer(RunSet& runs, uint64_t budget, ChunkRecycler* recycler)
     : runs_(runs),
+      recycler_(recycler),
       arena_capacity_(budget / 4 * 3),
       entry_capacity_(std::max<uint64_t>(1, budget / 4 / sizeof(SpillEntry))),
       chunk_(std::clamp<uint64_t>(arena_capacity_ / 64, 1, kMaxChunk)),
       areas_(std::clamp<uint64_t>(arena_capacity_ / 16 / chunk_, 1, kMaxAreas)) {}
 
-void SpillBuffer::add(std::string_view key, std::string_view value, bool stable) {
-  if (stable) return add_entry(claim_record(key, 0, false), key, value);
+void SpillBuffer::add(std::string_view key, std::string_view value) {
   add_written(key, value.size(), [&](char* out) { std::memcpy(out, value.data(), value.size()); });
 }
 
@@ -182,6 +214,8 @@ SpillBuffer::Slot SpillBuffer::claim_record(std::string_view key, size_t value_s
   if (!buffer_) {
     buffer_ = std::make_unique<MemoryRun>();
     buffer_->entries.reserve(entry_capacity_);
+    buffer_->chunk_size = chunk_;
+    buffer_->area_chunks.resize(areas_.size());
   }
   RunSet::Place place = runs_.place(key);
   if (key_in_value) return {place, nullptr, claim(area_of(place.rank), value_size)};
@@ -204,7 +238,7 @@ void SpillBuffer::add_entry(const Slot& slot, std::string_view key, std::string_
 // order walks one area at a time (a few hundred KB to a few MB) instead of missing the TLB on
 // every record across the whole arena (prefetching did not hide those misses on this VM).
 size_t SpillBuffer::area_of(uint64_t rank) const {
-  return static_cast<size_t>((rank >> 32) * areas_.size() >> 32);
+  return area_of_rank(rank, areas_.size());
 }
 
 char* SpillBuffer::claim(size_t area, uint64_t size) {
@@ -215,25 +249,36 @@ char* SpillBuffer::claim(size_t area, uint64_t size) {
     full_ =
         arena_used_ + chunk_ > arena_capacity_;  // no further chunk fits: spill after this record
     char* chunk = grow > chunk_ ? buffer_->large.emplace_back(map_block(grow)).get() : next_chunk();
+    if (grow == chunk_) buffer_->area_chunks[area].push_back(chunk);
     free = {chunk, chunk + grow};
   }
   free.next += size;
   return free.next - size;
 }
 
-// A chunk kept from before the last spill, else a new one (never zero-filled here: every byte
-// handed out is written before it is read).
+// A chunk kept from before the last spill, else one an earlier job is done with, else a new
+// one (never zero-filled here: every byte handed out is written before it is read).
 char* SpillBuffer::next_chunk() {
+  auto& chunks = buffer_->chunks;
+  if (chunks_used_ == chunks.size()) {
+    char* recycled = recycler_ ? recycler_->take(chunk_) : nullptr;
+    chunks.push_back(recycled ? recycled : carve_chunk());
+  }
+  return chunks[chunks_used_++];
+}
+
+char* SpillBuffer::carve_chunk() {
   auto& blocks = buffer_->blocks;
-  size_t block = chunks_used_ / kChunksPerBlock, at = chunks_used_ % kChunksPerBlock;
+  size_t block = buffer_->carved / kChunksPerBlock, at = buffer_->carved % kChunksPerBlock;
   if (block == blocks.size()) blocks.push_back(map_block(chunk_ * kChunksPerBlock));
-  ++chunks_used_;
+  ++buffer_->carved;
   return blocks[block].get() + at * chunk_;
 }
 
 void SpillBuffer::empty() {
   buffer_->entries.clear();
   buffer_->large.clear();
+  for (auto& chunks : buffer_->area_chunks) chunks.clear();
   chunks_used_ = 0;
   arena_used_ = 0;
   full_ = false;
@@ -311,8 +356,6 @@ void SpillBuffer::finish() {
     while (e < entries.size() && entries[e].partition == p) ++e;
     run.offsets[p + 1] = e;
   }
-  // Spare blocks kept from before a spill.
-  buffer_->blocks.resize((chunks_used_ + kChunksPerBlock - 1) / kChunksPerBlock);
   run.memory = std::move(buffer_);
   runs_.add(std::move(run));
 }

@@ -41,12 +41,22 @@ struct Unmap {
 };
 using MappedBlock = std::unique_ptr<char, Unmap>;
 
-// The last buffer of a job, sorted but never written out. Its bytes lie in blocks of chunks
-// reused after a spill: the first touch of fresh pages was a sixth of the merge's CPU.
+// The last buffer of a job, sorted but never written out. Its bytes lie in chunks reused after
+// a spill: the first touch of fresh pages was a sixth of the merge's CPU.
 struct MemoryRun {
   std::vector<MappedBlock> blocks, large;  // large: one record bigger than a chunk
+  std::vector<char*> chunks;  // in the order handed out: carved from blocks, or recycled
+  size_t carved = 0;          // chunks carved from blocks so far
+  size_t chunk_size = 0;
+  std::vector<std::vector<char*>> area_chunks;  // the chunks of each arena area
   std::vector<SpillEntry> entries;
 };
+
+// Which arena area holds the records of `rank` (areas: how many the buffer had). Ranks that
+// sort next to each other share an area.
+inline size_t area_of_rank(uint64_t rank, size_t areas) {
+  return static_cast<size_t>((rank >> 32) * areas >> 32);
+}
 
 // A sorted run. In a file: records [u32 value size][u32 key size][u64 rank][key][value], where
 // a record with the previous record's key has key size UINT32_MAX and neither rank nor key;
@@ -93,13 +103,15 @@ class RunSet {
 // One thread's buffer: its entry list is reserved up front and its arena grows by chunks,
 // both within `budget` bytes, and it spills when full. The arena's chunks are handed out to
 // a few areas by key rank (locality when read in order).
+class ChunkRecycler;
+
 class SpillBuffer {
  public:
-  SpillBuffer(RunSet& runs, uint64_t budget);
-  // A `stable` value outlives this buffer's runs (it lies in an in-memory run of an earlier
-  // job): the entry points at it instead of a copy. A key equal to the previous one is stored
-  // once (job 2 gets many values per key in a row).
-  void add(std::string_view key, std::string_view value, bool stable = false);
+  // `recycler` (may be null): where chunks of an earlier job's arena are taken from before new
+  // memory is mapped.
+  SpillBuffer(RunSet& runs, uint64_t budget, ChunkRecycler* recycler = nullptr);
+  // A key equal to the previous one is stored once (job 2 gets many values per key in a row).
+  void add(std::string_view key, std::string_view value);
   // Adds a value of `size` bytes that `write(char*)` puts in place (no staging copy). When the
   // value holds the key at byte `key_at` (phase 1's records start with their SURT), the key is
   // not stored beside it.
@@ -136,6 +148,7 @@ class SpillBuffer {
   // Where `size` bytes go in `area`; sets full_ when the arena has no room for another chunk.
   char* claim(size_t area, uint64_t size);
   char* next_chunk();
+  char* carve_chunk();
   // Forgets the buffered records; the chunks are kept for the next ones.
   void empty();
 
@@ -143,20 +156,21 @@ class SpillBuffer {
     char *next = nullptr, *end = nullptr;  // the free part of the area's last chunk
   };
   RunSet& runs_;
+  ChunkRecycler* recycler_;
   uint64_t arena_capacity_, entry_capacity_, chunk_;
   std::vector<Area> areas_;
   std::unique_ptr<MemoryRun> buffer_;
   uint64_t arena_used_ = 0;    // bytes of chunks handed out since the last spill
-  size_t chunks_used_ = 0;     // of buffer_->blocks
+  size_t chunks_used_ = 0;     // of buffer_->chunks
   std::string_view last_key_;  // the last key stored in the arena
   bool full_ = false;
   bool spilled_ = false;
 };
 
 // Receives one partition, key by key in the RunSet's KeyOrder. A value's view is valid only
-// during the call, or, when `stable` (it lies in an in-memory run), as long as the RunSet
-// keeps its runs: a reducer can then keep it, or add it to a later job's SpillBuffer, without
-// a copy.
+// during the call, or, when `stable` (it lies in an in-memory run), until the reader has
+// passed its key (a ChunkRecycler may then hand its memory on; without one, as long as the
+// RunSet keeps its runs): a reducer can keep it for the key's group without a copy.
 class GroupVisitor {
  public:
   virtual ~GroupVisitor() = default;

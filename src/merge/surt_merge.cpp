@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <unordered_map>
+#include <utility>
 
 #include "core/timestamp.hpp"
 #include "merge/order.hpp"
@@ -54,20 +54,23 @@ EncodedCapture revisited(const EncodedCapture& original, const V& revisit) {
 template <typename C, typename V>
 void resolve_revisits(std::vector<C>& images, const std::vector<V>& revisits, Counters& counters) {
   if (revisits.empty()) return;
-  std::unordered_map<std::string_view, size_t> by_warc_digest;
+  // (warcDigest, index) sorted, so a digest's first entry is its oldest capture: a SURT has a
+  // few captures, and a hash map's nodes showed in profiles.
+  std::vector<std::pair<std::string_view, size_t>> by_warc_digest;
   for (size_t i = 0; i < images.size(); ++i)
-    if (!images[i].warcDigest.empty()) by_warc_digest.emplace(images[i].warcDigest, i);
+    if (!images[i].warcDigest.empty()) by_warc_digest.emplace_back(images[i].warcDigest, i);
+  std::sort(by_warc_digest.begin(), by_warc_digest.end());
   std::vector<C> resolved;
   for (const auto& revisit : revisits) {
-    auto it =
-        revisit.warcDigest.empty() ? by_warc_digest.end() : by_warc_digest.find(revisit.warcDigest);
-    if (it == by_warc_digest.end()) {
-      counters.add(kRevisitsUnresolved);
-      continue;
-    }
+    std::string_view digest = revisit.warcDigest;
+    auto it = std::lower_bound(by_warc_digest.begin(), by_warc_digest.end(),
+                               std::pair{digest, size_t{0}});
+    if (digest.empty() || it == by_warc_digest.end() || it->first != digest) continue;
     resolved.push_back(revisited(images[it->second], revisit));
-    counters.add(kRevisitsResolved);
   }
+  auto unresolved = static_cast<int64_t>(revisits.size() - resolved.size());
+  if (unresolved) counters.add(kRevisitsUnresolved, unresolved);
+  if (!resolved.empty()) counters.add(kRevisitsResolved, static_cast<int64_t>(resolved.size()));
   for (auto& capture : resolved) images.push_back(std::move(capture));
   std::sort(images.begin(), images.end(), capture_before);
 }
@@ -79,6 +82,19 @@ int64_t epoch_or_zero(std::string_view ts, Counters& counters) {
 }
 
 }  // namespace
+
+template <typename R, typename C, typename V>
+BasicSurtMerger<R, C, V>::~BasicSurtMerger() {
+  const std::pair<const std::string&, int64_t> counts[] = {
+      {kReferencesWithoutImages, counts_.references_without_images},
+      {kCapturesWithoutPages, counts_.captures_without_pages},
+      {kSurtsWithoutPages, counts_.surts_without_pages},
+      {kSurtsWithSeveralDigests, counts_.surts_with_several_digests},
+      {kSurtsMerged, counts_.surts_merged},
+      {kSurtDigestGroups, counts_.surt_digest_groups}};
+  for (const auto& [name, n] : counts)
+    if (n) counters_.add(name, n);
+}
 
 template <typename R, typename C, typename V>
 void BasicSurtMerger<R, C, V>::reset() {
@@ -161,23 +177,23 @@ template <typename R, typename C, typename V>
 std::vector<BasicDigestGroup<R, C>> BasicSurtMerger<R, C, V>::finish() {
   if (!prepared_) prepare();
   if (groups_.empty()) {
-    counters_.add(kReferencesWithoutImages, static_cast<int64_t>(refs_));
+    counts_.references_without_images += static_cast<int64_t>(refs_);
     return {};
   }
   if (refs_ == 0) {
-    counters_.add(kCapturesWithoutPages, static_cast<int64_t>(captures_));
-    counters_.add(kSurtsWithoutPages);
+    counts_.captures_without_pages += static_cast<int64_t>(captures_);
+    ++counts_.surts_without_pages;
     return {};
   }
-  if (groups_.size() > 1) counters_.add(kSurtsWithSeveralDigests);
+  counts_.surts_with_several_digests += groups_.size() > 1;
   for (size_t d = 0; d < groups_.size(); ++d) {
     groups_[d].refs = caps_[d].take(groups_[d].dropped_refs);
     if (groups_[d].dropped_refs == 0) continue;
     counters_.add("reference_lists_capped");
     counters_.add("references_dropped", static_cast<int64_t>(groups_[d].dropped_refs));
   }
-  counters_.add(kSurtsMerged);
-  counters_.add(kSurtDigestGroups, static_cast<int64_t>(groups_.size()));
+  ++counts_.surts_merged;
+  counts_.surt_digest_groups += static_cast<int64_t>(groups_.size());
   return std::move(groups_);
 }
 

@@ -20,6 +20,11 @@ class BasicSurtMerger {
  public:
   BasicSurtMerger(Counters& counters, size_t max_refs = kMaxReferencesPerKey)
       : counters_(counters), max_refs_(max_refs) {}
+  // Adds the per-SURT counts to `counters` (kept in plain integers until then: a Counters
+  // lookup per SURT showed in profiles).
+  ~BasicSurtMerger();
+  BasicSurtMerger(const BasicSurtMerger&) = delete;
+  BasicSurtMerger& operator=(const BasicSurtMerger&) = delete;
   // Starts a new SURT.
   void reset();
   // Throws std::logic_error for a capture or revisit after the first reference.
@@ -42,7 +47,14 @@ class BasicSurtMerger {
   void prepare();
   size_t closest_digest(int64_t when) const;
 
+  // Counted once per SURT (names in docs/merge.md).
+  struct PerSurtCounts {
+    int64_t references_without_images = 0, captures_without_pages = 0, surts_without_pages = 0,
+            surts_with_several_digests = 0, surts_merged = 0, surt_digest_groups = 0;
+  };
+
   Counters& counters_;
+  PerSurtCounts counts_;
   size_t max_refs_;
   std::vector<C> images_;  // until prepare() files them into groups_
   std::vector<V> revisits_;

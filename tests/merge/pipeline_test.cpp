@@ -86,6 +86,29 @@ TEST(Pipeline, OutputIndependentOfThreadsSourcesAndSpilling) {
   EXPECT_NE(table2_report(counters).find("Matching digest"), std::string::npos);
 }
 
+// Job 1 builds the documents of digests found under one SURT; with a tiny budget (no room to
+// note the digests) job 2 builds them all. Documents and counters agree in every mode, with
+// one or several digest partitions, in memory or spilled.
+TEST(Pipeline, DocumentsBuiltInJob1EqualThoseOfJob2) {
+  auto records = sample_records();
+  for (Mode mode : {Mode::compact, Mode::legacy, Mode::full}) {
+    Counters job2;
+    std::string expected = run(records, 3, 2, 1, mode, &job2);
+    EXPECT_EQ(job2.get("documents_built_in_job1"), 0);
+    for (unsigned jobs : {1u, 2u})
+      for (uint64_t memory : {uint64_t{1} << 30, uint64_t{1} << 16}) {
+        Counters job1;
+        EXPECT_EQ(run(records, 3, jobs, memory, mode, &job1), expected) << to_string(mode);
+        EXPECT_GT(job1.get("documents_built_in_job1"), 0);
+        EXPECT_LT(job1.get("documents_built_in_job1"), job1.get("documents"));
+        for (const auto& [name, value] : job2.values())
+          if (name.rfind("spilled_", 0) != 0) {
+            EXPECT_EQ(job1.get(name), value) << name;
+          }
+      }
+  }
+}
+
 TEST(Pipeline, SpillsWhenOverBudget) {
   Counters counters;
   run(sample_records(), 2, 2, 1, Mode::compact, &counters);

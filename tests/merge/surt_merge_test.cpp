@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "fixtures.hpp"
 
 namespace strata::merge {
@@ -44,6 +46,27 @@ TEST(SurtMerge, DropsAndCountsReferencesWithoutImages) {
   Counters c;
   EXPECT_TRUE(merge_surt(g, c).empty());
   EXPECT_EQ(c.get("references_without_images"), 2);
+}
+
+// One merger over several SURTs (run_merge's job 1) adds its per-SURT counts when destroyed.
+TEST(SurtMerge, OneMergerCountsEverySurtWhenDestroyed) {
+  Counters c;
+  {
+    SurtMerger merger(c);
+    for (const char* surt : {"s1", "s2", "s3"}) {
+      merger.reset();
+      merger.add(Record(capture(surt, "u", "20100101000000", kA)));
+      merger.add(Record(capture(surt, "u", "20110101000000", kB)));
+      if (std::string(surt) != "s3") merger.add(Record(ref(surt, "u", "p", "20100101000000")));
+      merger.finish();
+    }
+    EXPECT_EQ(c.get("surts_merged"), 0);
+  }
+  EXPECT_EQ(c.get("surts_merged"), 2);
+  EXPECT_EQ(c.get("surt_digest_groups"), 4);
+  EXPECT_EQ(c.get("surts_with_several_digests"), 2);
+  EXPECT_EQ(c.get("surts_without_pages"), 1);
+  EXPECT_EQ(c.get("captures_without_pages"), 2);
 }
 
 TEST(SurtMerge, RevisitAddsCaptureOfSameWarcDigest) {
