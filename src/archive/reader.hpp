@@ -24,6 +24,9 @@ struct ReaderOptions {
   size_t prebuffer_bytes = 4 << 20;
   bool parse_http = true;
   bool parse_http_requests = true;  // false: request records' heads are left unparsed
+  // false: Record::headers (and Record::header()) stay empty; the fields a Record names are
+  // filled all the same. For readers that only use those (extraction).
+  bool keep_warc_headers = true;
 };
 
 enum class PayloadStatus {

@@ -246,6 +246,7 @@ bool extract_archive(const std::filesystem::path& path, const std::string& file_
   archive::ReaderOptions ropts;
   ropts.payload_cap = options.max_payload;
   ropts.parse_http_requests = false;  // a third of a crawl's records, never looked at here
+  ropts.keep_warc_headers = false;    // only the fields a Record names are used
   auto reader = archive::ArchiveReader::open(path, ropts, problems);
   counters.add("archives");
   if (!reader->usable()) {

@@ -56,17 +56,23 @@ const char* escape_of(char c) {
 }
 
 void append_escaped(std::string_view s, std::string& out) {
-  for (char c : s) {
-    if (const char* escape = escape_of(c)) {
+  // Runs of characters written as they are are appended whole (captions with accents took
+  // a push_back per byte).
+  size_t run = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char* escape = escape_of(s[i]);
+    if (!escape && static_cast<unsigned char>(s[i]) >= 0x20) continue;
+    out.append(s.substr(run, i - run));
+    run = i + 1;
+    if (escape) {
       out += escape;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char code[8];
-      std::snprintf(code, sizeof code, "\\u%04x", static_cast<unsigned>(c));
-      out += code;
     } else {
-      out += c;
+      char code[8];
+      std::snprintf(code, sizeof code, "\\u%04x", static_cast<unsigned>(s[i]));
+      out += code;
     }
   }
+  out.append(s.substr(run));
 }
 
 }  // namespace

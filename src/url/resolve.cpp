@@ -29,10 +29,9 @@ std::string clean(std::string_view s) {
   while (b < e && static_cast<unsigned char>(s[b]) <= ' ') ++b;
   while (e > b && static_cast<unsigned char>(s[e - 1]) <= ' ') --e;
   std::string_view kept = s.substr(b, e - b);
-  if (kept.find_first_of("\t\n\r") == std::string_view::npos) return std::string(kept);
-  std::string out;
-  for (char c : kept)
-    if (c != '\t' && c != '\n' && c != '\r') out += c;
+  // One pass (find_first_of("\t\n\r") called memchr per character of the URL).
+  std::string out(kept);
+  std::erase_if(out, [](char c) { return c == '\t' || c == '\n' || c == '\r'; });
   return out;
 }
 
