@@ -1,7 +1,9 @@
 #include "extract/html_refs.hpp"
 
 #include <algorithm>
+#include <array>
 #include <set>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -172,8 +174,18 @@ std::vector<std::string> Finder::candidates(const GumboNode* el, bool any_attrib
   return out;
 }
 
+// "html_refs_<tag>", without building the name per reference.
+std::string_view refs_counter(std::string_view tag) {
+  static constexpr std::array<std::string_view, 5> kNames = {
+      "html_refs_img", "html_refs_source", "html_refs_a", "html_refs_css", "html_refs_inline"};
+  constexpr size_t kPrefix = std::string_view("html_refs_").size();
+  for (std::string_view name : kNames)
+    if (name.substr(kPrefix) == tag) return name;
+  throw std::logic_error("no counter for reference tag " + std::string(tag));
+}
+
 void Finder::add(HtmlRef ref) {
-  counters_.add("html_refs_" + ref.tag);
+  counters_.add(refs_counter(ref.tag));
   if (ref.tag != "css" && !ref.inline_) element_urls_.insert(ref.url);
   refs_.push_back(std::move(ref));
 }

@@ -39,8 +39,18 @@ bool preserves_whitespace(const GumboNode* text) {
   return false;
 }
 
+// text() asks this of every element, twice: known tags are looked up by their GumboTag
+// (naming each built a string and compared it with the 63 block names).
 bool block_element(const GumboNode* n) {
-  return is_element(n) && is_block_tag(tag_name(n));
+  static const std::array<bool, GUMBO_TAG_UNKNOWN> kBlockTags = [] {
+    std::array<bool, GUMBO_TAG_UNKNOWN> out{};
+    for (size_t t = 0; t < out.size(); ++t)
+      out[t] = is_block_tag(gumbo_normalized_tagname(static_cast<GumboTag>(t)));
+    return out;
+  }();
+  if (!is_element(n)) return false;
+  GumboTag tag = n->v.element.tag;
+  return tag < GUMBO_TAG_UNKNOWN ? kBlockTags[tag] : is_block_tag(tag_name(n));
 }
 
 // Builds a TextSummary from the characters of the untrimmed jsoup accumulator, applying
@@ -75,15 +85,22 @@ class SummarySink {
   void emit(std::string_view cp) {
     ++out_.chars;
     if (out_.head_chars < keep_) {
-      out_.head.append(cp);
+      append_code_point(out_.head, cp);
       ++out_.head_chars;
       return;
     }
-    tail_.append(cp);
+    append_code_point(tail_, cp);
     if (++tail_chars_ > 4 * keep_) {
       tail_ = last_chars(tail_, keep_);
       tail_chars_ = keep_;
     }
+  }
+  // Text is mostly ASCII: one byte without a call to append.
+  static void append_code_point(std::string& out, std::string_view cp) {
+    if (cp.size() == 1)
+      out += cp[0];
+    else
+      out.append(cp);
   }
   static std::string last_chars(const std::string& s, size_t n) {
     size_t pos = s.size();
