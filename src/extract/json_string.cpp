@@ -16,20 +16,30 @@ bool has_zero_byte(uint64_t word) {
   return ((word - kOnes) & ~word & kHighs) != 0;
 }
 
+// A byte >= 0x80, < 0x20 (borrows into its high bit), 0x7F, '"' or '\\' in the word.
+bool word_needs_escape(uint64_t w) {
+  return (w & kHighs) || ((w - kOnes * 0x20) & ~w & kHighs) || has_zero_byte(w ^ (kOnes * 0x7F)) ||
+         has_zero_byte(w ^ (kOnes * '"')) || has_zero_byte(w ^ (kOnes * '\\'));
+}
+
 // Printable ASCII without '"' or '\\': what the dump writes unchanged. Eight bytes at a time:
-// every string of every line is tested.
+// every string of every line is tested. The last bytes are tested as one word too (one that
+// overlaps the previous word, or padded with letters), not one by one.
 bool needs_no_escape(std::string_view s) {
-  size_t i = 0;
-  for (uint64_t w = 0; i + 8 <= s.size(); i += 8) {
-    std::memcpy(&w, s.data() + i, 8);
-    // A byte >= 0x80, < 0x20 (borrows into its high bit), 0x7F, '"' or '\\'.
-    if ((w & kHighs) || ((w - kOnes * 0x20) & ~w & kHighs) || has_zero_byte(w ^ (kOnes * 0x7F)) ||
-        has_zero_byte(w ^ (kOnes * '"')) || has_zero_byte(w ^ (kOnes * '\\')))
-      return false;
+  uint64_t w;
+  if (s.size() < 8) {
+    char padded[8];
+    std::memset(padded, 'a', sizeof padded);
+    if (!s.empty()) std::memcpy(padded, s.data(), s.size());
+    std::memcpy(&w, padded, 8);
+    return !word_needs_escape(w);
   }
-  for (; i < s.size(); ++i)
-    if (s[i] < 0x20 || s[i] > 0x7E || s[i] == '"' || s[i] == '\\') return false;
-  return true;
+  for (size_t i = 0; i + 8 <= s.size(); i += 8) {
+    std::memcpy(&w, s.data() + i, 8);
+    if (word_needs_escape(w)) return false;
+  }
+  std::memcpy(&w, s.data() + s.size() - 8, 8);
+  return !word_needs_escape(w);
 }
 
 // What the dump writes for a character of a valid UTF-8 string, or nullptr for the character
