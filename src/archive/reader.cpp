@@ -9,6 +9,7 @@
 #include <cstring>
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include "archive/http.hpp"
 #include "archive/reader_impl.hpp"
@@ -321,13 +322,21 @@ bool same_name(std::string_view a, std::string_view b) {  // ASCII case-insensit
          });
 }
 
-// The name's WarcName, or kWarcNames. Names are nearly always spelt as the standard does: an
-// exact comparison with the names of the same length finds them (a case-insensitive one
-// with every name was ~3 % of reading), other spellings are looked for after.
+// The name's WarcName, or kWarcNames. Only the names of its length are compared: exactly
+// first (names are nearly always spelt as the standard does), then case-insensitively.
+// Comparing each line with every name was ~1.5 % of extracting the sample archive.
 size_t warc_name_index(std::string_view name) {
-  for (size_t i = 0; i < kWarcNames; ++i)
+  constexpr size_t kLongest = 25;  // WARC-Refers-To-Target-URI
+  static const std::array<std::vector<size_t>, kLongest + 1> names_by_length = [] {
+    std::array<std::vector<size_t>, kLongest + 1> out;
+    for (size_t i = 0; i < kWarcNames; ++i) out.at(kWarcNameText[i].size()).push_back(i);
+    return out;
+  }();
+  if (name.size() > kLongest) return kWarcNames;
+  const std::vector<size_t>& candidates = names_by_length[name.size()];
+  for (size_t i : candidates)
     if (name == kWarcNameText[i]) return i;
-  for (size_t i = 0; i < kWarcNames; ++i)
+  for (size_t i : candidates)
     if (same_name(name, kWarcNameText[i])) return i;
   return kWarcNames;
 }

@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "core/json.hpp"
-#include "extract/charset.hpp"
+#include "extract/charset_utf8.hpp"
 
 namespace strata::extract {
 namespace {
@@ -65,40 +65,62 @@ const char* escape_of(char c) {
   }
 }
 
-void append_escaped(std::string_view s, std::string& out) {
-  // Runs of characters written as they are are appended whole (captions with accents took
-  // a push_back per byte).
-  size_t run = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
+// s escaped onto `out` in one pass when it is valid UTF-8; false, with `out` as it was, when
+// it is not. Runs that need no escape are appended whole, ASCII tested a word at a time
+// (captions with accents took a validation pass and a push_back per byte).
+bool append_escaped_utf8(std::string_view s, std::string& out) {
+  size_t size_before = out.size();
+  size_t run = 0;  // first byte not yet appended
+  for (size_t i = 0; i < s.size();) {
+    uint64_t w;
+    if (i + 8 <= s.size()) {
+      std::memcpy(&w, s.data() + i, 8);
+      if (!word_needs_escape(w)) {
+        i += 8;
+        continue;
+      }
+    }
+    auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x80) {
+      int length = charset_detail::utf8_sequence_length(s, i);
+      if (length == 0) {
+        out.resize(size_before);
+        return false;
+      }
+      i += static_cast<size_t>(length);
+      continue;
+    }
     const char* escape = escape_of(s[i]);
-    if (!escape && static_cast<unsigned char>(s[i]) >= 0x20) continue;
+    if (!escape && c >= 0x20) {
+      ++i;
+      continue;
+    }
     out.append(s.substr(run, i - run));
-    run = i + 1;
     if (escape) {
       out += escape;
     } else {
       char code[8];
-      std::snprintf(code, sizeof code, "\\u%04x", static_cast<unsigned>(s[i]));
+      std::snprintf(code, sizeof code, "\\u%04x", static_cast<unsigned>(c));
       out += code;
     }
+    run = ++i;
   }
   out.append(s.substr(run));
+  return true;
 }
 
 }  // namespace
 
 void append_json_string(std::string_view s, std::string& out) {
-  bool plain = needs_no_escape(s);
-  if (!plain && !is_valid_utf8(s)) {
+  out += '"';
+  if (needs_no_escape(s)) {
+    out.append(s);
+  } else if (!append_escaped_utf8(s, out)) {
     // Only nlohmann's serializer is the reference for replacing invalid bytes.
+    out.pop_back();
     out += Json(std::string(s)).dump(-1, ' ', false, Json::error_handler_t::replace);
     return;
   }
-  out += '"';
-  if (plain)
-    out.append(s);
-  else
-    append_escaped(s, out);
   out += '"';
 }
 
