@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <utility>
@@ -96,6 +97,7 @@ class Finder {
   std::vector<std::string> candidates(const GumboNode* el, bool any_attribute);
   void emit_element(const GumboNode* el, const char* tag, const GumboNode* described_by);
   void add(HtmlRef ref);
+  const std::set<std::string>& element_urls();
 
   std::string base_;
   bool base_names_image_;
@@ -104,7 +106,8 @@ class Finder {
   CaptionExtractor captions_;
   std::vector<HtmlRef> refs_;
   std::set<std::pair<std::string, std::string>> page_seen_;  // (url, tag) of a and css
-  std::set<std::string> element_urls_;                       // urls from img/source/a
+  // URLs from img/source/a, gathered when CSS first needs them (all elements come first).
+  std::optional<std::set<std::string>> element_urls_;
 };
 
 std::string Finder::resolve(std::string_view raw) {
@@ -186,8 +189,16 @@ std::string_view refs_counter(std::string_view tag) {
 
 void Finder::add(HtmlRef ref) {
   counters_.add(refs_counter(ref.tag));
-  if (ref.tag != "css" && !ref.inline_) element_urls_.insert(ref.url);
   refs_.push_back(std::move(ref));
+}
+
+const std::set<std::string>& Finder::element_urls() {
+  if (!element_urls_) {  // a set per page with CSS, not a copy of every reference's URL
+    element_urls_.emplace();
+    for (const HtmlRef& ref : refs_)
+      if (ref.tag != "css" && !ref.inline_) element_urls_->insert(ref.url);
+  }
+  return *element_urls_;
 }
 
 void Finder::emit_element(const GumboNode* el, const char* tag, const GumboNode* described_by) {
@@ -268,7 +279,7 @@ void Finder::css(std::string_view text) {
       abs = std::move(*r);
     }
     // As Arquivo: a CSS URL already found in an element is not a new reference.
-    if (element_urls_.count(abs) || !page_seen_.insert({abs, "css"}).second) {
+    if (element_urls().count(abs) || !page_seen_.insert({abs, "css"}).second) {
       counters_.add("html_refs_duplicate");
       continue;
     }

@@ -254,6 +254,8 @@ const TextSummary& TextCache::text(const GumboNode* node) {
 }
 
 bool TextCache::has_text(const GumboNode* node) {
+  // Captions ask again about the same ancestors for every image: answered without a stack.
+  if (auto known = has_text_.find(node); known != has_text_.end()) return known->second;
   // Post-order over the uncached part of the subtree.
   std::vector<std::pair<const GumboNode*, bool>> stack{{node, false}};
   while (!stack.empty()) {
