@@ -68,6 +68,14 @@ class LineWriter {
   std::string pending_;
 };
 
+// The URL keys of one worker thread, kept from file to file: a crawl's files (and crawls of
+// the same sites) share their images. Bounded (UrlKeys), and a cache only: no output
+// depends on what it holds.
+UrlKeys& thread_url_keys() {
+  thread_local UrlKeys keys;
+  return keys;
+}
+
 class RecordExtractor {
  public:
   RecordExtractor(const std::string& file, const ExtractOptions& options, std::ostream& out,
@@ -92,7 +100,7 @@ class RecordExtractor {
   const ExtractOptions& options_;
   LineWriter out_;
   Counters& c_;
-  UrlKeys keys_;
+  UrlKeys& keys_ = thread_url_keys();
   std::string revisit_surt_;
   static constexpr size_t kKeptPayloadBytes = 4 << 20;
   std::string payload_;

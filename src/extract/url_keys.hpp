@@ -25,8 +25,8 @@ class UrlKeys {
   };
   Entry& entry(const std::string& url);
 
-  // Forgotten all at once when full: memory stays bounded whatever the input.
-  static constexpr size_t kMaxUrls = 1 << 14;
+  // Forgotten all at once when full: memory stays bounded whatever the input (~10 MiB).
+  static constexpr size_t kMaxUrls = 1 << 15;
   std::unordered_map<std::string, Entry> keys_;
 };
 
