@@ -1,5 +1,6 @@
 #include "extract/json_string.hpp"
 
+#include <bit>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -10,16 +11,19 @@
 namespace strata::extract {
 namespace {
 
-// Whether any byte of the word is zero (exact: no false positives for the whole word).
 constexpr uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
-bool has_zero_byte(uint64_t word) {
-  return ((word - kOnes) & ~word & kHighs) != 0;
+static_assert(std::endian::native == std::endian::little, "the first byte is the lowest");
+
+// Bit 7 of every byte >= 0x80, < 0x20 (it borrows into its high bit), 0x7F, '"' or '\\' of
+// the word. The lowest bit set is exact; flags above it may be false (borrows run upwards).
+uint64_t escape_flags(uint64_t w) {
+  auto zero_bytes = [](uint64_t x) { return (x - kOnes) & ~x & kHighs; };
+  return (w & kHighs) | ((w - kOnes * 0x20) & ~w & kHighs) | zero_bytes(w ^ (kOnes * 0x7F)) |
+         zero_bytes(w ^ (kOnes * '"')) | zero_bytes(w ^ (kOnes * '\\'));
 }
 
-// A byte >= 0x80, < 0x20 (borrows into its high bit), 0x7F, '"' or '\\' in the word.
 bool word_needs_escape(uint64_t w) {
-  return (w & kHighs) || ((w - kOnes * 0x20) & ~w & kHighs) || has_zero_byte(w ^ (kOnes * 0x7F)) ||
-         has_zero_byte(w ^ (kOnes * '"')) || has_zero_byte(w ^ (kOnes * '\\'));
+  return escape_flags(w) != 0;
 }
 
 // Printable ASCII without '"' or '\\': what the dump writes unchanged. Eight bytes at a time:
@@ -73,12 +77,14 @@ bool append_escaped_utf8(std::string_view s, std::string& out) {
   size_t run = 0;  // first byte not yet appended
   for (size_t i = 0; i < s.size();) {
     uint64_t w;
-    if (i + 8 <= s.size()) {
+    if (i + 8 <= s.size()) {  // on to the first byte of the word that is not plain ASCII
       std::memcpy(&w, s.data() + i, 8);
-      if (!word_needs_escape(w)) {
+      uint64_t flags = escape_flags(w);
+      if (flags == 0) {
         i += 8;
         continue;
       }
+      i += static_cast<size_t>(std::countr_zero(flags)) / 8;
     }
     auto c = static_cast<unsigned char>(s[i]);
     if (c >= 0x80) {
