@@ -36,8 +36,9 @@ std::optional<std::string> timestamp_from_digits(std::string_view text) {
   // Missing month/day default to 01, missing time fields to 00 (wayback convention).
   static constexpr std::string_view kDefaults = "00000101000000";
   while (ts.size() < 14) ts.push_back(kDefaults[ts.size()]);
-  if (ts.substr(4, 2) == "00") ts.replace(4, 2, "01");
-  if (ts.substr(6, 2) == "00") ts.replace(6, 2, "01");
+  // Compared in place (substr of a string copies): readers convert a date per record.
+  if (ts.compare(4, 2, "00") == 0) ts.replace(4, 2, "01");
+  if (ts.compare(6, 2, "00") == 0) ts.replace(6, 2, "01");
   if (!valid_calendar(ts)) return std::nullopt;
   return ts;
 }
