@@ -16,13 +16,14 @@ static_assert(std::endian::native == std::endian::little, "the first byte is the
 
 // Bit 7 of every byte >= 0x80, < 0x20 (it borrows into its high bit), 0x7F, '"' or '\\' of
 // the word. The lowest bit set is exact; flags above it may be false (borrows run upwards).
-uint64_t escape_flags(uint64_t w) {
+// Inlined: it is called for every word of every string written.
+[[gnu::always_inline]] inline uint64_t escape_flags(uint64_t w) {
   auto zero_bytes = [](uint64_t x) { return (x - kOnes) & ~x & kHighs; };
   return (w & kHighs) | ((w - kOnes * 0x20) & ~w & kHighs) | zero_bytes(w ^ (kOnes * 0x7F)) |
          zero_bytes(w ^ (kOnes * '"')) | zero_bytes(w ^ (kOnes * '\\'));
 }
 
-bool word_needs_escape(uint64_t w) {
+[[gnu::always_inline]] inline bool word_needs_escape(uint64_t w) {
   return escape_flags(w) != 0;
 }
 
