@@ -207,14 +207,17 @@ void Finder::emit_element(const GumboNode* el, const char* tag, const GumboNode*
   std::string alt = truncate_chars(attribute_or_empty(described_by, "alt"));
   std::string title = truncate_chars(attribute_or_empty(described_by, "title"));
   std::optional<std::string> caption = captions_.caption(described_by);
-  for (std::string& u : urls) {
+  std::string caption_text = std::move(caption).value_or("");
+  for (size_t i = 0; i < urls.size(); ++i) {
     HtmlRef ref;
-    ref.inline_ = is_data_image(u);
+    ref.inline_ = is_data_image(urls[i]);
     ref.tag = ref.inline_ ? "inline" : tag;
-    ref.url = std::move(u);
-    ref.alt = alt;
-    ref.title = title;
-    ref.caption = caption.value_or("");
+    ref.url = std::move(urls[i]);
+    // The texts are copied for all candidates but the last (most elements have one).
+    bool last = i + 1 == urls.size();
+    ref.alt = last ? std::move(alt) : alt;
+    ref.title = last ? std::move(title) : title;
+    ref.caption = last ? std::move(caption_text) : caption_text;
     add(std::move(ref));
   }
 }
