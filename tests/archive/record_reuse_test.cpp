@@ -55,12 +55,14 @@ TEST(RecordReuse, NothingOfARecordShowsInTheNext) {
 // also for a folded line (which makes it keep the lines of that record after all).
 TEST(RecordReuse, SameFieldsWithoutTheHeaderLines) {
   std::string file =
-      warc_record("WARC-Type: response\r\nwarc-target-uri: http://a.example/a.png\r\n"
-                  "WARC-Date: 2020-01-02T03:04:05Z\r\nWARC-Payload-Digest: sha1:X\r\n",
-                  "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\n\r\npng") +
-      warc_record("WARC-Type: revisit\r\nWARC-Target-URI: http://a.example/\r\n b.png\r\n"
-                  "WARC-Date: 2020-01-02T03:04:05Z\r\nWARC-Refers-To-Date: 2019\r\n",
-                  "") +
+      warc_record(
+          "WARC-Type: response\r\nwarc-target-uri: http://a.example/a.png\r\n"
+          "WARC-Date: 2020-01-02T03:04:05Z\r\nWARC-Payload-Digest: sha1:X\r\n",
+          "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\n\r\npng") +
+      warc_record(
+          "WARC-Type: revisit\r\nWARC-Target-URI: http://a.example/\r\n b.png\r\n"
+          "WARC-Date: 2020-01-02T03:04:05Z\r\nWARC-Refers-To-Date: 2019\r\n",
+          "") +
       warc_record("WARC-Type: metadata\r\nWARC-Date: 2021-01-01T00:00:00Z\r\n", "a: b\r\n");
   ReaderOptions lean;
   lean.keep_warc_headers = false;
