@@ -14,6 +14,12 @@ namespace strata::archive {
 
 enum class Dialect { unknown, warc, arc };
 
+// The last date text converted to 14 digits, and the result (reader.cpp, date14).
+struct DateMemo {
+  std::string iso, date;
+  bool known = false;
+};
+
 struct ArchiveReader::Impl {
   std::string path;  // as given, for problems before any entry is opened
   std::string file;  // Record::file of the current stream ("x.wacz#entry" inside WACZ)
@@ -34,6 +40,7 @@ struct ArchiveReader::Impl {
   uint64_t http_head_len = 0;
   uint64_t bytes_before = 0;              // compressed bytes of finished WACZ entries
   HeaderPool warc_headers, http_headers;  // the header lines' strings, reused per record
+  DateMemo dates, refers_to_dates;        // WARC-Date, WARC-Refers-To-Date
   // WACZ
   zip_t* zip = nullptr;
   std::vector<zip_uint64_t> entries;

@@ -361,7 +361,14 @@ std::string read_zstd_dictionary_frame(Input& input) {
 }
 
 std::deque<Stream::Member>::const_iterator Stream::members_after(uint64_t pos) const {
-  return std::upper_bound(members_.begin(), members_.end(), pos,
+  // Look-ups are nearly always about the record being read, whose members are the oldest
+  // kept (forget_before): a few steps from the front find them without the binary search
+  // over the ~100 members decoded ahead (~2 % of reading small records).
+  constexpr int kFrontSteps = 4;
+  auto it = members_.begin();
+  for (int step = 0; step < kFrontSteps && it != members_.end(); ++step, ++it)
+    if (pos < it->decoded_start) return it;
+  return std::upper_bound(it, members_.end(), pos,
                           [](uint64_t p, const Member& m) { return p < m.decoded_start; });
 }
 

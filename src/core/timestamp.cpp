@@ -25,7 +25,8 @@ bool valid_calendar(std::string_view ts) {
   int y = field(ts, 0, 4), mo = field(ts, 4, 2), d = field(ts, 6, 2);
   int h = field(ts, 8, 2), mi = field(ts, 10, 2), s = field(ts, 12, 2);
   if (y < 1900 || h > 23 || mi > 59 || s > 60) return false;
-  return year_month_day{year{y}, month{static_cast<unsigned>(mo)}, day{static_cast<unsigned>(d)}}.ok();
+  return year_month_day{year{y}, month{static_cast<unsigned>(mo)}, day{static_cast<unsigned>(d)}}
+      .ok();
 }
 
 }  // namespace
@@ -36,8 +37,9 @@ std::optional<std::string> timestamp_from_digits(std::string_view text) {
   // Missing month/day default to 01, missing time fields to 00 (wayback convention).
   static constexpr std::string_view kDefaults = "00000101000000";
   while (ts.size() < 14) ts.push_back(kDefaults[ts.size()]);
-  if (ts.substr(4, 2) == "00") ts.replace(4, 2, "01");
-  if (ts.substr(6, 2) == "00") ts.replace(6, 2, "01");
+  // Compared in place (substr of a string copies): readers convert a date per record.
+  if (ts.compare(4, 2, "00") == 0) ts.replace(4, 2, "01");
+  if (ts.compare(6, 2, "00") == 0) ts.replace(6, 2, "01");
   if (!valid_calendar(ts)) return std::nullopt;
   return ts;
 }
@@ -78,7 +80,8 @@ std::string timestamp_from_epoch(int64_t seconds) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%04d%02u%02u%02d%02d%02d", static_cast<int>(ymd.year()),
                 static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()),
-                static_cast<int>(rest / 3600), static_cast<int>(rest / 60 % 60), static_cast<int>(rest % 60));
+                static_cast<int>(rest / 3600), static_cast<int>(rest / 60 % 60),
+                static_cast<int>(rest % 60));
   return buf;
 }
 
@@ -86,7 +89,11 @@ std::string timestamp_to_iso8601(std::string_view ts) {
   if (ts.size() != 14) return std::string(ts);
   std::string out;
   out.reserve(20);
-  out.append(ts.substr(0, 4)).append("-").append(ts.substr(4, 2)).append("-").append(ts.substr(6, 2));
+  out.append(ts.substr(0, 4))
+      .append("-")
+      .append(ts.substr(4, 2))
+      .append("-")
+      .append(ts.substr(6, 2));
   out.append("T").append(ts.substr(8, 2)).append(":").append(ts.substr(10, 2)).append(":");
   out.append(ts.substr(12, 2)).append("Z");
   return out;

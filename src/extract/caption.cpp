@@ -116,6 +116,7 @@ const GumboNode* CaptionExtractor::text_sibling(const GumboNode* n, bool forward
   // Memoised per (node, direction): on flat pages thousands of images share the same run
   // of empty siblings, and rescanning it per image is quadratic.
   auto& memo = forward ? next_text_ : prev_text_;
+  if (auto known = memo.find(n); known != memo.end()) return known->second;
   std::vector<const GumboNode*> path;
   const GumboNode* found = nullptr;
   for (const GumboNode* cur = n;;) {

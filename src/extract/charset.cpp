@@ -74,7 +74,14 @@ std::string_view icu_name(std::string_view encoding) {
 std::string decode_windows1252(std::string_view bytes) {
   std::string out;
   out.reserve(bytes.size() + bytes.size() / 4);
-  for (char c : bytes) append_utf8(out, windows1252_to_unicode(static_cast<uint8_t>(c)));
+  // ASCII reads as itself: copied a run at a time, not a call per byte.
+  for (size_t pos = 0; pos < bytes.size(); ++pos) {
+    size_t ascii_end = skip_ascii(bytes, pos);
+    out.append(bytes.substr(pos, ascii_end - pos));
+    pos = ascii_end;
+    if (pos < bytes.size())
+      append_utf8(out, windows1252_to_unicode(static_cast<uint8_t>(bytes[pos])));
+  }
   return out;
 }
 

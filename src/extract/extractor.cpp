@@ -68,11 +68,23 @@ class LineWriter {
   std::string pending_;
 };
 
+// The URL keys of one worker thread, kept from file to file: a crawl's files (and crawls of
+// the same sites) share their images. Bounded (UrlKeys), and a cache only: no output
+// depends on what it holds.
+UrlKeys& thread_url_keys() {
+  thread_local UrlKeys keys;
+  return keys;
+}
+
 class RecordExtractor {
  public:
   RecordExtractor(const std::string& file, const ExtractOptions& options, std::ostream& out,
                   Counters& counters)
       : file_(file), options_(options), out_(out), c_(counters) {}
+  // Counted once, not per record (a map look-up each).
+  ~RecordExtractor() {
+    if (records_read_ > 0) c_.add("records_read", records_read_);
+  }
 
   void record(archive::ArchiveReader& reader);
 
@@ -88,10 +100,11 @@ class RecordExtractor {
   const ExtractOptions& options_;
   LineWriter out_;
   Counters& c_;
-  UrlKeys keys_;
+  UrlKeys& keys_ = thread_url_keys();
   std::string revisit_surt_;
   static constexpr size_t kKeptPayloadBytes = 4 << 20;
   std::string payload_;
+  int64_t records_read_ = 0;
 };
 
 bool RecordExtractor::describe(ImageCapture& img, std::string_view bytes, bool is_inline) {
@@ -148,9 +161,7 @@ void RecordExtractor::image(const Record& rec, const std::string& mime,
 void RecordExtractor::revisit(const Record& rec, const std::string& mime) {
   ImageRevisitView r;
   r.imgUrl = rec.target_uri;
-  // Kept: the refersTo look-up below may empty the memo the SURT lives in.
-  revisit_surt_ = keys_.surt(rec.target_uri);
-  r.imgSurt = revisit_surt_;
+  r.imgSurt = keys_.surt(rec.target_uri);
   r.timestamp = rec.date;
   r.collection = options_.collection;
   r.file = file_;
@@ -158,7 +169,15 @@ void RecordExtractor::revisit(const Record& rec, const std::string& mime) {
   r.length = rec.length;
   r.warcDigest = rec.payload_digest;
   r.refersToUrl = rec.refers_to_target_uri;
-  if (!r.refersToUrl.empty()) r.refersToSurt = keys_.surt(rec.refers_to_target_uri);
+  // Usually the record's own URL: its SURT is at hand. Another URL's look-up may empty the
+  // memo the first SURT lives in, so that one is kept first.
+  if (r.refersToUrl == r.imgUrl) {
+    r.refersToSurt = r.imgSurt;
+  } else if (!r.refersToUrl.empty()) {
+    revisit_surt_ = r.imgSurt;
+    r.imgSurt = revisit_surt_;
+    r.refersToSurt = keys_.surt(rec.refers_to_target_uri);
+  }
   r.refersToDate = rec.refers_to_date;
   r.mimeReported = mime;
   c_.add("revisits_written");
@@ -206,7 +225,7 @@ void RecordExtractor::page(const Record& rec, const std::string& payload) {
 
 void RecordExtractor::record(archive::ArchiveReader& reader) {
   const Record& rec = reader.record();
-  c_.add("records_read");
+  ++records_read_;
   if (rec.type == RecordType::revisit) {
     std::string mime = reported_mime(rec);
     if (mime.find("image") != std::string::npos || url::has_image_extension(rec.target_uri))
@@ -246,6 +265,7 @@ bool extract_archive(const std::filesystem::path& path, const std::string& file_
   archive::ReaderOptions ropts;
   ropts.payload_cap = options.max_payload;
   ropts.parse_http_requests = false;  // a third of a crawl's records, never looked at here
+  ropts.keep_warc_headers = false;    // only the fields a Record names are used
   auto reader = archive::ArchiveReader::open(path, ropts, problems);
   counters.add("archives");
   if (!reader->usable()) {

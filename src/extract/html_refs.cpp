@@ -1,7 +1,10 @@
 #include "extract/html_refs.hpp"
 
 #include <algorithm>
+#include <array>
+#include <optional>
 #include <set>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -94,6 +97,7 @@ class Finder {
   std::vector<std::string> candidates(const GumboNode* el, bool any_attribute);
   void emit_element(const GumboNode* el, const char* tag, const GumboNode* described_by);
   void add(HtmlRef ref);
+  const std::set<std::string>& element_urls();
 
   std::string base_;
   bool base_names_image_;
@@ -102,7 +106,8 @@ class Finder {
   CaptionExtractor captions_;
   std::vector<HtmlRef> refs_;
   std::set<std::pair<std::string, std::string>> page_seen_;  // (url, tag) of a and css
-  std::set<std::string> element_urls_;                       // urls from img/source/a
+  // URLs from img/source/a, gathered when CSS first needs them (all elements come first).
+  std::optional<std::set<std::string>> element_urls_;
 };
 
 std::string Finder::resolve(std::string_view raw) {
@@ -172,10 +177,28 @@ std::vector<std::string> Finder::candidates(const GumboNode* el, bool any_attrib
   return out;
 }
 
+// "html_refs_<tag>", without building the name per reference.
+std::string_view refs_counter(std::string_view tag) {
+  static constexpr std::array<std::string_view, 5> kNames = {
+      "html_refs_img", "html_refs_source", "html_refs_a", "html_refs_css", "html_refs_inline"};
+  constexpr size_t kPrefix = std::string_view("html_refs_").size();
+  for (std::string_view name : kNames)
+    if (name.substr(kPrefix) == tag) return name;
+  throw std::logic_error("no counter for reference tag " + std::string(tag));
+}
+
 void Finder::add(HtmlRef ref) {
-  counters_.add("html_refs_" + ref.tag);
-  if (ref.tag != "css" && !ref.inline_) element_urls_.insert(ref.url);
+  counters_.add(refs_counter(ref.tag));
   refs_.push_back(std::move(ref));
+}
+
+const std::set<std::string>& Finder::element_urls() {
+  if (!element_urls_) {  // a set per page with CSS, not a copy of every reference's URL
+    element_urls_.emplace();
+    for (const HtmlRef& ref : refs_)
+      if (ref.tag != "css" && !ref.inline_) element_urls_->insert(ref.url);
+  }
+  return *element_urls_;
 }
 
 void Finder::emit_element(const GumboNode* el, const char* tag, const GumboNode* described_by) {
@@ -184,14 +207,17 @@ void Finder::emit_element(const GumboNode* el, const char* tag, const GumboNode*
   std::string alt = truncate_chars(attribute_or_empty(described_by, "alt"));
   std::string title = truncate_chars(attribute_or_empty(described_by, "title"));
   std::optional<std::string> caption = captions_.caption(described_by);
-  for (std::string& u : urls) {
+  std::string caption_text = std::move(caption).value_or("");
+  for (size_t i = 0; i < urls.size(); ++i) {
     HtmlRef ref;
-    ref.inline_ = is_data_image(u);
+    ref.inline_ = is_data_image(urls[i]);
     ref.tag = ref.inline_ ? "inline" : tag;
-    ref.url = std::move(u);
-    ref.alt = alt;
-    ref.title = title;
-    ref.caption = caption.value_or("");
+    ref.url = std::move(urls[i]);
+    // The texts are copied for all candidates but the last (most elements have one).
+    bool last = i + 1 == urls.size();
+    ref.alt = last ? std::move(alt) : alt;
+    ref.title = last ? std::move(title) : title;
+    ref.caption = last ? std::move(caption_text) : caption_text;
     add(std::move(ref));
   }
 }
@@ -256,7 +282,7 @@ void Finder::css(std::string_view text) {
       abs = std::move(*r);
     }
     // As Arquivo: a CSS URL already found in an element is not a new reference.
-    if (element_urls_.count(abs) || !page_seen_.insert({abs, "css"}).second) {
+    if (element_urls().count(abs) || !page_seen_.insert({abs, "css"}).second) {
       counters_.add("html_refs_duplicate");
       continue;
     }

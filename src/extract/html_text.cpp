@@ -39,8 +39,18 @@ bool preserves_whitespace(const GumboNode* text) {
   return false;
 }
 
+// text() asks this of every element, twice: known tags are looked up by their GumboTag
+// (naming each built a string and compared it with the 63 block names).
 bool block_element(const GumboNode* n) {
-  return is_element(n) && is_block_tag(tag_name(n));
+  static const std::array<bool, GUMBO_TAG_UNKNOWN> kBlockTags = [] {
+    std::array<bool, GUMBO_TAG_UNKNOWN> out{};
+    for (size_t t = 0; t < out.size(); ++t)
+      out[t] = is_block_tag(gumbo_normalized_tagname(static_cast<GumboTag>(t)));
+    return out;
+  }();
+  if (!is_element(n)) return false;
+  GumboTag tag = n->v.element.tag;
+  return tag < GUMBO_TAG_UNKNOWN ? kBlockTags[tag] : is_block_tag(tag_name(n));
 }
 
 // Builds a TextSummary from the characters of the untrimmed jsoup accumulator, applying
@@ -75,15 +85,22 @@ class SummarySink {
   void emit(std::string_view cp) {
     ++out_.chars;
     if (out_.head_chars < keep_) {
-      out_.head.append(cp);
+      append_code_point(out_.head, cp);
       ++out_.head_chars;
       return;
     }
-    tail_.append(cp);
+    append_code_point(tail_, cp);
     if (++tail_chars_ > 4 * keep_) {
       tail_ = last_chars(tail_, keep_);
       tail_chars_ = keep_;
     }
+  }
+  // Text is mostly ASCII: one byte without a call to append.
+  static void append_code_point(std::string& out, std::string_view cp) {
+    if (cp.size() == 1)
+      out += cp[0];
+    else
+      out.append(cp);
   }
   static std::string last_chars(const std::string& s, size_t n) {
     size_t pos = s.size();
@@ -191,7 +208,22 @@ TextSummary node_text(const GumboNode* root, size_t keep_chars) {
 TextSummary concat(const TextSummary& a, std::string_view sep, const TextSummary& b) {
   if (a.empty()) return b;
   if (b.empty()) return a;
-  SummarySink sink(std::max({kSummaryChars, a.head_chars, b.head_chars}));
+  size_t keep = std::max({kSummaryChars, a.head_chars, b.head_chars});
+  size_t sep_chars = 0;
+  for (unsigned char c : sep) sep_chars += (c & 0xC0) != 0x80;
+  // Two whole texts that fit: the sink would give a.head + sep + b.head back (both are
+  // trimmed, so nothing is trimmed in between), without a call per character.
+  size_t chars = a.chars + sep_chars + b.chars;
+  bool trimmed = static_cast<unsigned char>(a.head.back()) > 0x20 &&
+                 static_cast<unsigned char>(b.head.front()) > 0x20;
+  if (a.complete() && b.complete() && chars <= keep && trimmed) {
+    TextSummary out;
+    out.head.reserve(a.head.size() + sep.size() + b.head.size());
+    out.head.append(a.head).append(sep).append(b.head);
+    out.chars = out.head_chars = chars;
+    return out;
+  }
+  SummarySink sink(keep);
   auto feed = [&sink](std::string_view s) {
     for (size_t i = 0; i < s.size();) {
       size_t len = std::min(utf8_length(static_cast<unsigned char>(s[i])), s.size() - i);
@@ -207,10 +239,7 @@ TextSummary concat(const TextSummary& a, std::string_view sep, const TextSummary
   feed(b.head);
   feed(b.complete() ? "" : b.tail);
   TextSummary out = sink.finish();
-  // The elided middles still count towards the length.
-  size_t sep_chars = 0;
-  for (unsigned char c : sep) sep_chars += (c & 0xC0) != 0x80;
-  out.chars = a.chars + sep_chars + b.chars;
+  out.chars = chars;  // the elided middles still count towards the length
   return out;
 }
 
@@ -225,6 +254,8 @@ const TextSummary& TextCache::text(const GumboNode* node) {
 }
 
 bool TextCache::has_text(const GumboNode* node) {
+  // Captions ask again about the same ancestors for every image: answered without a stack.
+  if (auto known = has_text_.find(node); known != has_text_.end()) return known->second;
   // Post-order over the uncached part of the subtree.
   std::vector<std::pair<const GumboNode*, bool>> stack{{node, false}};
   while (!stack.empty()) {

@@ -40,9 +40,9 @@ void visit_page_references(const PageInput& in, Counters& counters, UrlKeys& key
       p.imgUrl = p.imgSurt = hash_url;
       p.imgUrlTokens = {};
     } else {
-      // Both from the same memo entry: the second look-up finds the first's URL.
-      p.imgSurt = keys.surt(r.url);
-      p.imgUrlTokens = keys.tokens(r.url);
+      const UrlKeys::Keys& url_keys = keys.surt_and_tokens(r.url);
+      p.imgSurt = url_keys.surt;
+      p.imgUrlTokens = url_keys.tokens;
       p.imgUrl = r.url;
     }
     p.imgAlt = r.alt;

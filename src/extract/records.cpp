@@ -1,6 +1,7 @@
 #include "extract/records.hpp"
 
 #include <charconv>
+#include <cstring>
 #include <string_view>
 #include <type_traits>
 
@@ -86,13 +87,18 @@ Json object_of(const Record& r) {
 template <typename Record>
 void append_line(const Record& r, std::string& out) {
   char separator = '{';
-  fields(r, [&out, &separator](const char* key, const auto& value) {
+  fields(r, [&out, &separator](const auto& key, const auto& value) {
     using T = std::decay_t<decltype(value)>;
-    out += separator;
+    // `,"key":` in one append (the key is a literal: its length is known here).
+    constexpr size_t kKeyLength = std::extent_v<std::remove_cvref_t<decltype(key)>> - 1;
+    char head[kKeyLength + 4];
+    head[0] = separator;
+    head[1] = '"';
+    std::memcpy(head + 2, key, kKeyLength);
+    head[kKeyLength + 2] = '"';
+    head[kKeyLength + 3] = ':';
+    out.append(head, sizeof head);
     separator = ',';
-    out += '"';
-    out += key;
-    out += "\":";
     if constexpr (std::is_same_v<T, bool>) {
       out += value ? "true" : "false";
     } else if constexpr (std::is_integral_v<T>) {

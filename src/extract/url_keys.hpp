@@ -10,20 +10,24 @@ namespace strata::extract {
 
 class UrlKeys {
  public:
-  const std::string& surt(const std::string& url) { return entry(url).surt; }
-  const std::string& tokens(const std::string& url);
-
- private:
   struct Keys {
     std::string surt;
     std::string tokens;
-    bool has_tokens = false;
   };
-  Keys& entry(const std::string& url);
+  const std::string& surt(const std::string& url) { return entry(url).keys.surt; }
+  // Both keys from one look-up: a page's references need both.
+  const Keys& surt_and_tokens(const std::string& url);
 
-  // Forgotten all at once when full: memory stays bounded whatever the input.
-  static constexpr size_t kMaxUrls = 1 << 14;
-  std::unordered_map<std::string, Keys> keys_;
+ private:
+  struct Entry {
+    Keys keys;
+    bool has_tokens = false;  // tokens are computed when first asked for
+  };
+  Entry& entry(const std::string& url);
+
+  // Forgotten all at once when full: memory stays bounded whatever the input (~10 MiB).
+  static constexpr size_t kMaxUrls = 1 << 15;
+  std::unordered_map<std::string, Entry> keys_;
 };
 
 }  // namespace strata::extract

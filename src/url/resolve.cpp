@@ -29,10 +29,9 @@ std::string clean(std::string_view s) {
   while (b < e && static_cast<unsigned char>(s[b]) <= ' ') ++b;
   while (e > b && static_cast<unsigned char>(s[e - 1]) <= ' ') --e;
   std::string_view kept = s.substr(b, e - b);
-  if (kept.find_first_of("\t\n\r") == std::string_view::npos) return std::string(kept);
-  std::string out;
-  for (char c : kept)
-    if (c != '\t' && c != '\n' && c != '\r') out += c;
+  // One pass (find_first_of("\t\n\r") called memchr per character of the URL).
+  std::string out(kept);
+  std::erase_if(out, [](char c) { return c == '\t' || c == '\n' || c == '\r'; });
   return out;
 }
 
@@ -86,19 +85,30 @@ std::string normalize_authority(const std::string& scheme, std::string_view auth
   return out;
 }
 
-std::string serialize(const Parsed& p) {
-  std::string out;
-  out.reserve(p.scheme.size() + p.path.size() + 64);
+// "scheme:" and, with an authority, "//" + the normalised authority.
+void append_origin(const Parsed& p, std::string& out) {
   out.append(p.scheme).append(":");
   if (p.authority) append_authority(p.scheme, *p.authority, out.append("//"));
-  std::string_view path = p.path;
-  if (p.authority && path.empty() && special(p.scheme)) path = "/";
-  if ((p.authority || path.starts_with('/')) && has_dot_segment(path))
+}
+
+// What follows the origin: the path (dot segments removed), query and fragment.
+void append_path_on(const Parsed& origin, std::string_view path,
+                    const std::optional<std::string>& query,
+                    const std::optional<std::string>& fragment, std::string& out) {
+  if (origin.authority && path.empty() && special(origin.scheme)) path = "/";
+  if ((origin.authority || path.starts_with('/')) && has_dot_segment(path))
     out += remove_dot_segments(path);
   else
     out += path;
-  if (p.query) out.append("?").append(*p.query);
-  if (p.fragment) out.append("#").append(*p.fragment);
+  if (query) out.append("?").append(*query);
+  if (fragment) out.append("#").append(*fragment);
+}
+
+std::string serialize(const Parsed& p) {
+  std::string out;
+  out.reserve(p.scheme.size() + p.path.size() + 64);
+  append_origin(p, out);
+  append_path_on(p, p.path, p.query, p.fragment, out);
   return out;
 }
 
@@ -123,24 +133,33 @@ std::string merge_paths(const Parsed& base, std::string_view rel_path) {
   return (slash == std::string::npos ? "" : base.path.substr(0, slash + 1)) + std::string(rel_path);
 }
 
-// The parse of the last base URL: a page resolves all its references against one base.
-const std::optional<Parsed>& parsed_base(std::string_view base_in) {
-  thread_local std::string last_base;
-  thread_local std::optional<Parsed> last_parsed;
+// The parse of the last base URL and its serialised origin: a page resolves all its
+// references against one base.
+struct Base {
+  std::optional<Parsed> parsed;
+  std::string origin;
+};
+
+const Base& parsed_base(std::string_view base_in) {
+  thread_local std::string last_text;
+  thread_local Base last;
   thread_local bool cached = false;
-  if (!cached || base_in != last_base) {
-    last_base = base_in;
-    last_parsed = parse_absolute(clean(base_in));
+  if (!cached || base_in != last_text) {
+    last_text = base_in;
+    last.parsed = parse_absolute(clean(base_in));
+    last.origin.clear();
+    if (last.parsed) append_origin(*last.parsed, last.origin);
     cached = true;
   }
-  return last_parsed;
+  return last;
 }
 
 }  // namespace
 
 std::optional<std::string> resolve(std::string_view base_in, std::string_view relative_in) {
   std::string rel = clean(relative_in);
-  const std::optional<Parsed>& base = parsed_base(base_in);
+  const Base& base_cache = parsed_base(base_in);
+  const std::optional<Parsed>& base = base_cache.parsed;
   bool base_ok = base && base->authority && !base->authority->empty();
   if (std::size_t n = scheme_length(rel)) {
     std::string scheme = to_lower_ascii(rel.substr(0, n));
@@ -160,22 +179,16 @@ std::optional<std::string> resolve(std::string_view base_in, std::string_view re
   if (!base_ok) return std::nullopt;
   if (special(base->scheme)) fix_backslashes(rel);
   Parsed r = split(rel, base->scheme);
-  Parsed out;
-  out.scheme = base->scheme;
-  if (r.authority) {
-    out = r;
-  } else {
-    out.authority = base->authority;
-    if (r.path.empty()) {
-      out.path = base->path;
-      out.query = r.query ? r.query : base->query;
-    } else {
-      out.path = r.path.starts_with('/') ? r.path : merge_paths(*base, r.path);
-      out.query = r.query;
-    }
-    out.fragment = r.fragment;
-  }
-  return serialize(out);
+  if (r.authority) return serialize(r);
+  // On the base's origin, serialised once per base.
+  std::string out = base_cache.origin;
+  if (r.path.empty())
+    append_path_on(*base, base->path, r.query ? r.query : base->query, r.fragment, out);
+  else if (r.path.starts_with('/'))
+    append_path_on(*base, r.path, r.query, r.fragment, out);
+  else
+    append_path_on(*base, merge_paths(*base, r.path), r.query, r.fragment, out);
+  return out;
 }
 
 std::string host(std::string_view url_in) {

@@ -101,6 +101,7 @@ std::string url_tokens(std::string_view url) {
   bool pending_space = false;
   const auto* data = reinterpret_cast<const uint8_t*>(text.data());
   int32_t length = static_cast<int32_t>(text.size());
+  out.reserve(text.size());
   for (int32_t i = 0; i < length;) {
     int32_t start = i;
     UChar32 cp;
@@ -111,7 +112,11 @@ std::string url_tokens(std::string_view url) {
     }
     if (pending_space) out += ' ';
     pending_space = false;
-    out.append(text.substr(start, i - start));
+    // Most URLs are ASCII: one byte kept without a call per character.
+    if (cp < 0x80)
+      out += static_cast<char>(cp);
+    else
+      out.append(text.substr(start, i - start));
   }
   return out;
 }

@@ -51,6 +51,42 @@ TEST(RecordReuse, NothingOfARecordShowsInTheNext) {
   EXPECT_FALSE(reader->next());
 }
 
+// Extraction's reader keeps no header lines: the fields a Record names must be the same,
+// also for a folded line (which makes it keep the lines of that record after all).
+TEST(RecordReuse, SameFieldsWithoutTheHeaderLines) {
+  std::string file =
+      warc_record(
+          "WARC-Type: response\r\nwarc-target-uri: http://a.example/a.png\r\n"
+          "WARC-Date: 2020-01-02T03:04:05Z\r\nWARC-Payload-Digest: sha1:X\r\n",
+          "HTTP/1.1 200 OK\r\nContent-Type: image/png\r\n\r\npng") +
+      warc_record(
+          "WARC-Type: revisit\r\nWARC-Target-URI: http://a.example/\r\n b.png\r\n"
+          "WARC-Date: 2020-01-02T03:04:05Z\r\nWARC-Refers-To-Date: 2019\r\n",
+          "") +
+      warc_record("WARC-Type: metadata\r\nWARC-Date: 2021-01-01T00:00:00Z\r\n", "a: b\r\n");
+  ReaderOptions lean;
+  lean.keep_warc_headers = false;
+  auto reader = ArchiveReader::open_memory(file, "lean.warc", {}, {});
+  auto lean_reader = ArchiveReader::open_memory(file, "lean.warc", lean, {});
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(reader->next());
+    ASSERT_TRUE(lean_reader->next());
+    const Record& a = reader->record();
+    const Record& b = lean_reader->record();
+    EXPECT_EQ(a.type, b.type);
+    EXPECT_EQ(a.target_uri, b.target_uri);
+    EXPECT_EQ(a.date, b.date);
+    EXPECT_EQ(a.payload_digest, b.payload_digest);
+    EXPECT_EQ(a.refers_to_date, b.refers_to_date);
+    EXPECT_EQ(a.content_length, b.content_length);
+    EXPECT_EQ(a.length, b.length);
+    EXPECT_EQ(a.http.mime, b.http.mime);
+  }
+  EXPECT_EQ(reader->record().headers.size(), 3u);
+  EXPECT_TRUE(lean_reader->record().headers.empty());
+  EXPECT_FALSE(lean_reader->next());
+}
+
 TEST(RecordReuse, ClearGivesAnEmptyRecord) {
   Record r;
   r.format = Format::arc;
