@@ -233,7 +233,7 @@ std::vector<Doc> build_documents(BasicDigestGroup<R, C>& group, Mode mode, Count
     return {};
   }
   sort_if_needed(group.captures, capture_before);
-  sort_if_needed(group.refs, reference_before);  // DigestCollector's come sorted
+  if (!references_sorted(group.refs)) sort_references(group.refs);  // DigestCollector's are
   counters.add(kDigestsMerged);
   Doc doc = base_document<Doc>(group, counters);
   if (mode == Mode::full) return full_documents(group, doc, counters);

@@ -70,8 +70,17 @@ void sort_references(std::vector<R>& refs) {
   refs = std::move(sorted);
 }
 
+template <typename R>
+bool references_sorted(const std::vector<R>& refs) {
+  for (size_t i = 1; i < refs.size(); ++i)
+    if (ReferenceSortKey<const R>(refs[i]) < ReferenceSortKey<const R>(refs[i - 1])) return false;
+  return true;
+}
+
 template void sort_references(std::vector<PageReference>&);
 template void sort_references(std::vector<EncodedReference>&);
+template bool references_sorted(const std::vector<PageReference>&);
+template bool references_sorted(const std::vector<EncodedReference>&);
 
 bool CaptureBefore::operator()(const ImageCapture& a, const ImageCapture& b) const {
   return capture_key(a) < capture_key(b);

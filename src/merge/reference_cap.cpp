@@ -64,12 +64,18 @@ void BasicReferenceCap<R>::add_extras(std::vector<R>& kept) {
 }
 
 template <typename R>
-std::vector<R> BasicReferenceCap<R>::take(uint64_t& dropped) {
+std::vector<R> BasicReferenceCap<R>::take_unsorted(uint64_t& dropped) {
   std::vector<R> kept = std::move(oldest_);
   if (!oldest_by_collection_.empty() || !oldest_by_tag_.empty()) add_extras(kept);
-  sort_references(kept);
   dropped = dropped_before_ + added_ - kept.size();
   *this = BasicReferenceCap(cap_);
+  return kept;
+}
+
+template <typename R>
+std::vector<R> BasicReferenceCap<R>::take(uint64_t& dropped) {
+  std::vector<R> kept = take_unsorted(dropped);
+  sort_references(kept);
   return kept;
 }
 

@@ -187,7 +187,7 @@ std::vector<BasicDigestGroup<R, C>> BasicSurtMerger<R, C, V>::finish() {
   }
   counts_.surts_with_several_digests += groups_.size() > 1;
   for (size_t d = 0; d < groups_.size(); ++d) {
-    groups_[d].refs = caps_[d].take(groups_[d].dropped_refs);
+    groups_[d].refs = caps_[d].take_unsorted(groups_[d].dropped_refs);
     if (groups_[d].dropped_refs == 0) continue;
     counters_.add("reference_lists_capped");
     counters_.add("references_dropped", static_cast<int64_t>(groups_[d].dropped_refs));
@@ -205,7 +205,9 @@ std::vector<DigestGroup> merge_surt(SurtGroup& group, Counters& counters, size_t
   for (auto& capture : group.images) merger.add(Record(std::move(capture)));
   for (auto& revisit : group.revisits) merger.add(Record(std::move(revisit)));
   for (auto& ref : group.refs) merger.add(Record(std::move(ref)));
-  return merger.finish();
+  auto groups = merger.finish();
+  for (auto& digest_group : groups) sort_references(digest_group.refs);
+  return groups;
 }
 
 }  // namespace strata::merge

@@ -33,7 +33,9 @@ class BasicSurtMerger {
   void add_revisit(V&& revisit);
   void add_reference(R&& ref);
   // One group per digest found under the SURT, sorted by digest; empty when the SURT lacks
-  // captures or references. Counts what it drops (names in docs/merge.md).
+  // captures or references. Counts what it drops (names in docs/merge.md). A group's
+  // references come in no particular order (build_documents sorts them, and job 2 sorts the
+  // references of a digest found under several SURTs again).
   std::vector<BasicDigestGroup<R, C>> finish();
 
  private:
@@ -67,7 +69,7 @@ class BasicSurtMerger {
 
 using SurtMerger = BasicSurtMerger<PageReference>;
 
-// The whole SURT at once (tests, Hadoop Streaming reducer).
+// The whole SURT at once (tests, Hadoop Streaming reducer); references sorted (order.hpp).
 std::vector<DigestGroup> merge_surt(SurtGroup& group, Counters& counters,
                                     size_t max_refs = kMaxReferencesPerKey);
 
