@@ -49,10 +49,11 @@ class BasicSurtMerger {
   void prepare();
   size_t closest_digest(int64_t when) const;
 
-  // Counted once per SURT (names in docs/merge.md).
+  // Counted per SURT, added to Counters once (names in docs/merge.md).
   struct PerSurtCounts {
     int64_t references_without_images = 0, captures_without_pages = 0, surts_without_pages = 0,
-            surts_with_several_digests = 0, surts_merged = 0, surt_digest_groups = 0;
+            surts_with_several_digests = 0, surts_merged = 0, surt_digest_groups = 0,
+            revisits_resolved = 0, revisits_unresolved = 0;
   };
 
   Counters& counters_;
