@@ -66,13 +66,14 @@ class Reader {
     str(view);
     s.assign(view);
   }
-  void str(std::string_view& s) {
-    uint8_t short_size = 0;
-    raw(short_size);
-    uint32_t size = short_size;
-    if (short_size == kLongString) raw(size);
+  // One bounds check for the length and one for the text (substr would check again): every
+  // field of every record is read here, some twice, so it is inlined into the field lists.
+  [[gnu::always_inline]] void str(std::string_view& s) {
+    need(1);
+    uint32_t size = static_cast<uint8_t>(in_[pos_++]);
+    if (size == kLongString) raw(size);
     need(size);
-    s = in_.substr(pos_, size);
+    s = std::string_view(in_.data() + pos_, size);
     pos_ += size;
   }
   bool at_end() const { return pos_ == in_.size(); }

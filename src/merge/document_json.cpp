@@ -35,50 +35,52 @@ void append_value(const std::vector<S>& values, std::string& out) {
   out += ']';
 }
 
-// Writes `"name":value` pairs, with the commas between them.
-class ObjectWriter {
- public:
-  explicit ObjectWriter(std::string& out) : out_(out) { out_ += '{'; }
-  ~ObjectWriter() { out_ += '}'; }
-  ObjectWriter(const ObjectWriter&) = delete;
-  ObjectWriter& operator=(const ObjectWriter&) = delete;
-  template <typename T>
-  ObjectWriter& operator()(std::string_view name, const T& value) {
-    if (!first_) out_ += ',';
-    first_ = false;
-    out_ += '"';
-    out_ += name;
-    out_ += "\":";
-    append_value(value, out_);
-    return *this;
+// `,"name":` as one compile-time text: a document has 36 fields, and writing the comma, the
+// quotes and the name one append at a time showed in profiles.
+template <size_t N>
+struct FieldName {
+  char text[N + 3] = {',', '"'};
+  consteval FieldName(const char (&name)[N]) {
+    for (size_t i = 0; i + 1 < N; ++i) text[2 + i] = name[i];
+    text[N + 1] = '"';
+    text[N + 2] = ':';
   }
-
- private:
-  std::string& out_;
-  bool first_ = true;
 };
+
+// Appends `,"name":value`.
+template <FieldName name, typename T>
+void field(const T& value, std::string& out) {
+  out.append(name.text, sizeof name.text);
+  append_value(value, out);
+}
 
 }  // namespace
 
 // The field order of to_json(ImageDocument).
 template <typename S>
 void append_document_json(const BasicImageDocument<S>& d, std::string& out) {
-  ObjectWriter w(out);
-  w("type", std::string_view("document"))("id", d.id)("imgDigest", d.imgDigest)("imgUrl", d.imgUrl);
-  w("imgSurt", d.imgSurt)("imgUrlTokens", d.imgUrlTokens)("imgMimeType", d.imgMimeType);
-  w("imgMimeTypeReported", d.imgMimeTypeReported)("imgWidth", d.imgWidth);
-  w("imgHeight", d.imgHeight)("imgSize", d.imgSize)("imgCrawlTimestamp", d.imgCrawlTimestamp);
-  w("imgCrawlTimestampLatest", d.imgCrawlTimestampLatest)("imgCaptureTimes", d.imgCaptureTimes);
-  w("imgFile", d.imgFile)("imgOffset", d.imgOffset)("imgLength", d.imgLength);
-  w("isInline", d.isInline)("imgTitle", d.imgTitle)("imgAlt", d.imgAlt);
-  w("imgCaption", d.imgCaption)("pageUrl", d.pageUrl)("pageTitle", d.pageTitle);
-  w("pageUrlTokens", d.pageUrlTokens)("pageHost", d.pageHost);
-  w("pageCrawlTimestamp", d.pageCrawlTimestamp)("pageFile", d.pageFile);
-  w("pageOffset", d.pageOffset)("pageLength", d.pageLength)("tags", d.tags);
-  w("imagesInOriginalPage", d.imagesInOriginalPage);
-  w("imageMetadataChanges", d.imageMetadataChanges);
-  w("pageMetadataChanges", d.pageMetadataChanges)("matchingImages", d.matchingImages);
-  w("matchingPages", d.matchingPages)("collection", d.collection);
+  out += R"({"type":"document")";
+  field<"id">(d.id, out), field<"imgDigest">(d.imgDigest, out), field<"imgUrl">(d.imgUrl, out);
+  field<"imgSurt">(d.imgSurt, out), field<"imgUrlTokens">(d.imgUrlTokens, out);
+  field<"imgMimeType">(d.imgMimeType, out);
+  field<"imgMimeTypeReported">(d.imgMimeTypeReported, out), field<"imgWidth">(d.imgWidth, out);
+  field<"imgHeight">(d.imgHeight, out), field<"imgSize">(d.imgSize, out);
+  field<"imgCrawlTimestamp">(d.imgCrawlTimestamp, out);
+  field<"imgCrawlTimestampLatest">(d.imgCrawlTimestampLatest, out);
+  field<"imgCaptureTimes">(d.imgCaptureTimes, out), field<"imgFile">(d.imgFile, out);
+  field<"imgOffset">(d.imgOffset, out), field<"imgLength">(d.imgLength, out);
+  field<"isInline">(d.isInline, out), field<"imgTitle">(d.imgTitle, out);
+  field<"imgAlt">(d.imgAlt, out), field<"imgCaption">(d.imgCaption, out);
+  field<"pageUrl">(d.pageUrl, out), field<"pageTitle">(d.pageTitle, out);
+  field<"pageUrlTokens">(d.pageUrlTokens, out), field<"pageHost">(d.pageHost, out);
+  field<"pageCrawlTimestamp">(d.pageCrawlTimestamp, out), field<"pageFile">(d.pageFile, out);
+  field<"pageOffset">(d.pageOffset, out), field<"pageLength">(d.pageLength, out);
+  field<"tags">(d.tags, out), field<"imagesInOriginalPage">(d.imagesInOriginalPage, out);
+  field<"imageMetadataChanges">(d.imageMetadataChanges, out);
+  field<"pageMetadataChanges">(d.pageMetadataChanges, out);
+  field<"matchingImages">(d.matchingImages, out), field<"matchingPages">(d.matchingPages, out);
+  field<"collection">(d.collection, out);
+  out += '}';
 }
 
 template void append_document_json(const ImageDocument&, std::string&);

@@ -129,7 +129,8 @@ void emit_digest_group(const Group& group, SpillBuffer& out, std::string& bytes)
 }
 
 // The group's documents as JSON lines in id order, each prefixed with "id\t" when `with_id`
-// (part files that phase 4 merges by id); returns how many.
+// (part files that phase 4 merges by id); returns how many (the callers count them in plain
+// integers: a Counters lookup per document showed in profiles).
 int64_t append_documents(Group& group, Mode mode, bool with_id, Counters& counters,
                          std::string& out) {
   auto docs = build_documents<DocumentView>(group, mode, counters);
@@ -138,9 +139,7 @@ int64_t append_documents(Group& group, Mode mode, bool with_id, Counters& counte
     append_document_json(doc, out);
     out.push_back('\n');
   }
-  auto n = static_cast<int64_t>(docs.size());
-  if (n) counters.add(kDocuments, n);
-  return n;
+  return static_cast<int64_t>(docs.size());
 }
 
 // How job 2's documents are written, which job 1 needs to know when it writes some itself.
@@ -167,6 +166,8 @@ class SurtReducer : public GroupVisitor {
         recycler_(recycler) {}
   ~SurtReducer() override {
     if (surts_) counters_.add(kSurts, surts_);
+    if (documents_) counters_.add(kDocuments, documents_);
+    if (documents_) counters_.add(kDocumentsFromJob1, documents_);
   }
   SurtReducer(const SurtReducer&) = delete;
   SurtReducer& operator=(const SurtReducer&) = delete;
@@ -187,7 +188,7 @@ class SurtReducer : public GroupVisitor {
       bytes_.assign(1, kDocumentsTag);
       int64_t n = append_documents(group, format_.mode, format_.with_id, counters_, bytes_);
       if (!n) continue;
-      counters_.add(kDocumentsFromJob1, n);
+      documents_ += n;
       out_.add(group.digest, bytes_);
     }
   }
@@ -201,7 +202,8 @@ class SurtReducer : public GroupVisitor {
   const RunSet& in_;
   size_t partition_;
   ChunkRecycler& recycler_;
-  int64_t surts_ = 0;  // counted once at the end: a Counters lookup per SURT showed in profiles
+  // Counted once at the end: a Counters lookup per SURT showed in profiles.
+  int64_t surts_ = 0, documents_ = 0;
   Record record_;
   std::string bytes_;
 };
@@ -234,6 +236,11 @@ class DigestReducer : public GroupVisitor {
  public:
   DigestReducer(DocumentFormat format, Counters& counters, std::ostream& out)
       : format_(format), counters_(counters), out_(out) {}
+  ~DigestReducer() override {
+    if (documents_) counters_.add(kDocuments, documents_);
+  }
+  DigestReducer(const DigestReducer&) = delete;
+  DigestReducer& operator=(const DigestReducer&) = delete;
   void begin(std::string_view key) override { collector_.reset(key); }
   void value(std::string_view bytes, bool stable) override {
     if (!bytes.empty() && bytes[0] == kDocumentsTag) return write(out_, bytes.substr(1));
@@ -241,8 +248,8 @@ class DigestReducer : public GroupVisitor {
   }
   void end() override {
     lines_.clear();
-    append_documents(collector_.finish(counters_), format_.mode, format_.with_id, counters_,
-                     lines_);
+    documents_ += append_documents(collector_.finish(counters_), format_.mode, format_.with_id,
+                                   counters_, lines_);
     write(out_, lines_);
   }
 
@@ -253,6 +260,7 @@ class DigestReducer : public GroupVisitor {
   BasicDigestCollector<EncodedReference, EncodedCapture> collector_;
   Record record_;
   std::string lines_;
+  int64_t documents_ = 0;  // counted once at the end, like SurtReducer's
 };
 
 // Phase 3: job 2 per digest partition into sorted part files.

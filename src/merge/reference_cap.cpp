@@ -9,6 +9,8 @@
 namespace strata::merge {
 namespace {
 
+constexpr size_t kTypicalReferencesPerKey = 8;
+
 template <typename R>
 void keep_older(std::map<std::string, R, std::less<>>& by, std::string_view key, const R& ref) {
   auto it = by.find(key);
@@ -37,6 +39,9 @@ void BasicReferenceCap<R>::add(R&& ref) {
   // Below the cap nothing is dropped, so no order is needed: the heap is built only when
   // the cap is reached (most keys never reach it).
   if (oldest_.size() < cap_) {
+    // Room for a typical key's references at once: growing 1, 2, 4, 8 moved each (a few
+    // hundred bytes in run_merge) up to three times.
+    if (oldest_.empty()) oldest_.reserve(std::min(cap_, kTypicalReferencesPerKey));
     oldest_.push_back(std::move(ref));
     if (oldest_.size() == cap_) std::make_heap(oldest_.begin(), oldest_.end(), reference_before);
     return;
@@ -64,12 +69,18 @@ void BasicReferenceCap<R>::add_extras(std::vector<R>& kept) {
 }
 
 template <typename R>
-std::vector<R> BasicReferenceCap<R>::take(uint64_t& dropped) {
+std::vector<R> BasicReferenceCap<R>::take_unsorted(uint64_t& dropped) {
   std::vector<R> kept = std::move(oldest_);
   if (!oldest_by_collection_.empty() || !oldest_by_tag_.empty()) add_extras(kept);
-  sort_references(kept);
   dropped = dropped_before_ + added_ - kept.size();
   *this = BasicReferenceCap(cap_);
+  return kept;
+}
+
+template <typename R>
+std::vector<R> BasicReferenceCap<R>::take(uint64_t& dropped) {
+  std::vector<R> kept = take_unsorted(dropped);
+  sort_references(kept);
   return kept;
 }
 

@@ -27,6 +27,9 @@ class BasicReferenceCap {
   // The kept references, oldest first; `dropped` = references added or counted but not kept.
   // Leaves the cap empty.
   std::vector<R> take(uint64_t& dropped);
+  // The same in no particular order, for a caller that sorts them later or never needs the
+  // order (job 1 hands a shared digest's references to job 2, which sorts them anyway).
+  std::vector<R> take_unsorted(uint64_t& dropped);
 
  private:
   void consider_for_extras(const R& ref);

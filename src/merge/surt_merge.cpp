@@ -50,10 +50,10 @@ EncodedCapture revisited(const EncodedCapture& original, const V& revisit) {
 }
 
 // A resolved revisit becomes a copy of the oldest capture with the same WARC payload digest.
-// `images` sorted oldest first.
+// `images` sorted oldest first. Returns how many were resolved.
 template <typename C, typename V>
-void resolve_revisits(std::vector<C>& images, const std::vector<V>& revisits, Counters& counters) {
-  if (revisits.empty()) return;
+size_t resolve_revisits(std::vector<C>& images, const std::vector<V>& revisits) {
+  if (revisits.empty()) return 0;
   // (warcDigest, index) sorted, so a digest's first entry is its oldest capture: a SURT has a
   // few captures, and a hash map's nodes showed in profiles.
   std::vector<std::pair<std::string_view, size_t>> by_warc_digest;
@@ -68,11 +68,9 @@ void resolve_revisits(std::vector<C>& images, const std::vector<V>& revisits, Co
     if (digest.empty() || it == by_warc_digest.end() || it->first != digest) continue;
     resolved.push_back(revisited(images[it->second], revisit));
   }
-  auto unresolved = static_cast<int64_t>(revisits.size() - resolved.size());
-  if (unresolved) counters.add(kRevisitsUnresolved, unresolved);
-  if (!resolved.empty()) counters.add(kRevisitsResolved, static_cast<int64_t>(resolved.size()));
   for (auto& capture : resolved) images.push_back(std::move(capture));
   std::sort(images.begin(), images.end(), capture_before);
+  return resolved.size();
 }
 
 int64_t epoch_or_zero(std::string_view ts, Counters& counters) {
@@ -86,6 +84,8 @@ int64_t epoch_or_zero(std::string_view ts, Counters& counters) {
 template <typename R, typename C, typename V>
 BasicSurtMerger<R, C, V>::~BasicSurtMerger() {
   const std::pair<const std::string&, int64_t> counts[] = {
+      {kRevisitsResolved, counts_.revisits_resolved},
+      {kRevisitsUnresolved, counts_.revisits_unresolved},
       {kReferencesWithoutImages, counts_.references_without_images},
       {kCapturesWithoutPages, counts_.captures_without_pages},
       {kSurtsWithoutPages, counts_.surts_without_pages},
@@ -133,7 +133,9 @@ void BasicSurtMerger<R, C, V>::prepare() {
   prepared_ = true;
   drop_captures_without_digest(images_, counters_);
   std::sort(images_.begin(), images_.end(), capture_before);
-  resolve_revisits(images_, revisits_, counters_);
+  auto resolved = static_cast<int64_t>(resolve_revisits(images_, revisits_));
+  counts_.revisits_resolved += resolved;
+  counts_.revisits_unresolved += static_cast<int64_t>(revisits_.size()) - resolved;
   std::vector<std::string_view> digests;
   for (const auto& capture : images_) digests.push_back(capture.digest);
   std::sort(digests.begin(), digests.end());
@@ -187,7 +189,7 @@ std::vector<BasicDigestGroup<R, C>> BasicSurtMerger<R, C, V>::finish() {
   }
   counts_.surts_with_several_digests += groups_.size() > 1;
   for (size_t d = 0; d < groups_.size(); ++d) {
-    groups_[d].refs = caps_[d].take(groups_[d].dropped_refs);
+    groups_[d].refs = caps_[d].take_unsorted(groups_[d].dropped_refs);
     if (groups_[d].dropped_refs == 0) continue;
     counters_.add("reference_lists_capped");
     counters_.add("references_dropped", static_cast<int64_t>(groups_[d].dropped_refs));
@@ -205,7 +207,9 @@ std::vector<DigestGroup> merge_surt(SurtGroup& group, Counters& counters, size_t
   for (auto& capture : group.images) merger.add(Record(std::move(capture)));
   for (auto& revisit : group.revisits) merger.add(Record(std::move(revisit)));
   for (auto& ref : group.refs) merger.add(Record(std::move(ref)));
-  return merger.finish();
+  auto groups = merger.finish();
+  for (auto& digest_group : groups) sort_references(digest_group.refs);
+  return groups;
 }
 
 }  // namespace strata::merge

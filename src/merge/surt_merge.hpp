@@ -33,7 +33,9 @@ class BasicSurtMerger {
   void add_revisit(V&& revisit);
   void add_reference(R&& ref);
   // One group per digest found under the SURT, sorted by digest; empty when the SURT lacks
-  // captures or references. Counts what it drops (names in docs/merge.md).
+  // captures or references. Counts what it drops (names in docs/merge.md). A group's
+  // references come in no particular order (build_documents sorts them, and job 2 sorts the
+  // references of a digest found under several SURTs again).
   std::vector<BasicDigestGroup<R, C>> finish();
 
  private:
@@ -47,10 +49,11 @@ class BasicSurtMerger {
   void prepare();
   size_t closest_digest(int64_t when) const;
 
-  // Counted once per SURT (names in docs/merge.md).
+  // Counted per SURT, added to Counters once (names in docs/merge.md).
   struct PerSurtCounts {
     int64_t references_without_images = 0, captures_without_pages = 0, surts_without_pages = 0,
-            surts_with_several_digests = 0, surts_merged = 0, surt_digest_groups = 0;
+            surts_with_several_digests = 0, surts_merged = 0, surt_digest_groups = 0,
+            revisits_resolved = 0, revisits_unresolved = 0;
   };
 
   Counters& counters_;
@@ -67,7 +70,7 @@ class BasicSurtMerger {
 
 using SurtMerger = BasicSurtMerger<PageReference>;
 
-// The whole SURT at once (tests, Hadoop Streaming reducer).
+// The whole SURT at once (tests, Hadoop Streaming reducer); references sorted (order.hpp).
 std::vector<DigestGroup> merge_surt(SurtGroup& group, Counters& counters,
                                     size_t max_refs = kMaxReferencesPerKey);
 

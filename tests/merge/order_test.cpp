@@ -68,5 +68,22 @@ TEST(Order, SortReferencesOnEncodedReferences) {
   }
 }
 
+// Sorted exactly when std::is_sorted says so under reference_before, for every pair of
+// neighbours of the awkward cases.
+TEST(Order, ReferencesSortedAgreesWithReferenceBefore) {
+  auto refs = awkward_references();
+  std::sort(refs.begin(), refs.end(), reference_before);
+  EXPECT_TRUE(references_sorted(refs));
+  for (size_t i = 1; i < refs.size(); ++i) {
+    std::vector<PageReference> pair = {refs[i], refs[i - 1]};
+    EXPECT_EQ(references_sorted(pair), !reference_before(refs[i - 1], refs[i])) << i;
+  }
+  std::vector<EncodedReference> encoded;
+  for (const auto& r : refs) encoded.emplace_back(Record(r));
+  EXPECT_TRUE(references_sorted(encoded));
+  std::swap(encoded.front(), encoded.back());
+  EXPECT_FALSE(references_sorted(encoded));
+}
+
 }  // namespace
 }  // namespace strata::merge
