@@ -25,11 +25,12 @@ void append_unless_last(std::vector<T>& values, V&& value) {
 void order_descriptions(std::vector<std::pair<std::string_view, std::string_view>>& seen,
                         size_t cap, Counters& counters);
 
-// Distinct non-empty trimmed values of the member `field` over `refs` (PageReference or
-// ReferenceView ranges), ordered as order_descriptions does. S: std::string, or
-// std::string_view into the references.
+// Sets `out` to the distinct non-empty trimmed values of the member `field` over `refs`
+// (PageReference or ReferenceView ranges), ordered as order_descriptions does. S: std::string,
+// or std::string_view into the references. `out` is filled in place to keep its room.
 template <typename S, typename Refs, typename Field>
-std::vector<S> collect_descriptions(const Refs& refs, Field field, size_t cap, Counters& counters) {
+void collect_descriptions(const Refs& refs, Field field, size_t cap, Counters& counters,
+                          std::vector<S>& out) {
   // Reused by every call of the thread (three per document): an allocation each showed in
   // profiles.
   thread_local std::vector<std::pair<std::string_view, std::string_view>> seen;
@@ -42,10 +43,8 @@ std::vector<S> collect_descriptions(const Refs& refs, Field field, size_t cap, C
     if (!value.empty() && !repeat) seen.emplace_back(value, time);
   }
   order_descriptions(seen, cap, counters);
-  std::vector<S> out;
-  out.reserve(seen.size());
+  out.clear();
   for (const auto& entry : seen) out.emplace_back(entry.first);
-  return out;
 }
 
 // Appends the values of `incoming` not already in `existing`, up to `cap` values in all.

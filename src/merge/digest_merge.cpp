@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <iterator>
 #include <span>
 #include <tuple>
 #include <utility>
@@ -82,9 +83,9 @@ std::string_view image_url_tokens(std::string_view img_url, const std::vector<R>
 template <typename Doc, typename R>
 void set_descriptions(Doc& doc, std::span<const R> refs, Counters& counters) {
   using S = typename decltype(doc.tags)::value_type;
-  doc.imgTitle = collect_descriptions<S>(refs, &R::imgTitle, kMaxDescriptions, counters);
-  doc.imgAlt = collect_descriptions<S>(refs, &R::imgAlt, kMaxDescriptions, counters);
-  doc.imgCaption = collect_descriptions<S>(refs, &R::imgCaption, kMaxDescriptions, counters);
+  collect_descriptions<S>(refs, &R::imgTitle, kMaxDescriptions, counters, doc.imgTitle);
+  collect_descriptions<S>(refs, &R::imgAlt, kMaxDescriptions, counters, doc.imgAlt);
+  collect_descriptions<S>(refs, &R::imgCaption, kMaxDescriptions, counters, doc.imgCaption);
   doc.tags.clear();
   for (const auto& ref : refs)
     if (!ref.tag.empty()) append_unless_last(doc.tags, ref.tag);
@@ -132,9 +133,10 @@ std::span<const R> same_page(const std::vector<R>& refs, size_t first) {
   return std::span<const R>(refs).subspan(first, end - first);
 }
 
+// Sets every field but the descriptions; `doc` may hold a previous group's document (its
+// strings and vectors are reused, not reallocated).
 template <typename Doc, typename G>
-Doc base_document(const G& group, Counters& counters) {
-  Doc doc;
+void set_base_document(Doc& doc, const G& group, Counters& counters) {
   doc.id = group.digest;
   set_image_fields(doc, group.captures, counters);
   doc.imgUrlTokens = image_url_tokens(doc.imgUrl, group.refs);
@@ -142,7 +144,6 @@ Doc base_document(const G& group, Counters& counters) {
   set_change_counters(doc, group.refs);
   doc.matchingPages += static_cast<int64_t>(group.dropped_refs);
   set_collections(doc, group);
-  return doc;
 }
 
 template <typename Doc, typename R, typename C>
@@ -227,8 +228,10 @@ BasicDigestGroup<R, C>& BasicDigestCollector<R, C>::finish(Counters& counters) {
   return group_;
 }
 
-template <typename Doc, typename R, typename C>
-std::vector<Doc> build_documents(BasicDigestGroup<R, C>& group, Mode mode, Counters& counters) {
+template <typename Doc>
+template <typename R, typename C>
+std::span<Doc> DocumentBuilder<Doc>::build(BasicDigestGroup<R, C>& group, Mode mode,
+                                           Counters& counters) {
   if (group.captures.empty()) return {};
   if (group.refs.empty()) {
     counters.add(kDigestsWithoutPages);
@@ -237,21 +240,33 @@ std::vector<Doc> build_documents(BasicDigestGroup<R, C>& group, Mode mode, Count
   sort_if_needed(group.captures, capture_before);
   if (!references_sorted(group.refs)) sort_references(group.refs);  // DigestCollector's are
   counters.add(kDigestsMerged);
-  Doc doc = base_document<Doc>(group, counters);
-  if (mode == Mode::full) return full_documents(group, doc, counters);
+  if (mode == Mode::full) {
+    Doc base;
+    set_base_document(base, group, counters);
+    docs_ = full_documents(group, base, counters);
+    return docs_;
+  }
+  docs_.resize(1);
+  Doc& doc = docs_.front();
+  set_base_document(doc, group, counters);
   if (mode == Mode::legacy)
     set_descriptions(doc, same_page(group.refs, 0), counters);
   else
     set_descriptions(doc, std::span<const R>(group.refs), counters);
-  std::vector<Doc> out;
-  out.push_back(std::move(doc));
-  return out;
+  return docs_;
+}
+
+template <typename Doc, typename R, typename C>
+std::vector<Doc> build_documents(BasicDigestGroup<R, C>& group, Mode mode, Counters& counters) {
+  DocumentBuilder<Doc> builder;
+  std::span<Doc> docs = builder.build(group, mode, counters);
+  return {std::make_move_iterator(docs.begin()), std::make_move_iterator(docs.end())};
 }
 
 template class BasicDigestCollector<PageReference>;
 template class BasicDigestCollector<EncodedReference, EncodedCapture>;
 template std::vector<ImageDocument> build_documents<ImageDocument>(DigestGroup&, Mode, Counters&);
-template std::vector<DocumentView> build_documents<DocumentView>(
+template std::span<DocumentView> DocumentBuilder<DocumentView>::build(
     BasicDigestGroup<EncodedReference, EncodedCapture>&, Mode, Counters&);
 
 }  // namespace strata::merge

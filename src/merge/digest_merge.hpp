@@ -1,6 +1,7 @@
 #pragma once
 // Job 2 (key = image digest): turns every capture and reference of one image into the
 // documents the index stores (paper Algorithm 5; modes of paper §4.1).
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,8 +47,23 @@ class BasicDigestCollector {
 
 using DigestCollector = BasicDigestCollector<PageReference>;
 
-// Documents sorted by id; none when the group has no capture or no reference. Doc:
-// ImageDocument, or DocumentView (views into the group's records, valid while they are).
+// Builds one group's documents at a time into documents it keeps, so that their strings and
+// vectors (capture times, descriptions, tags, collections) keep their room from one group to
+// the next: allocating them per document showed in profiles. Doc: ImageDocument, or
+// DocumentView (views into the group's records, valid while they are).
+template <typename Doc>
+class DocumentBuilder {
+ public:
+  // The group's documents sorted by id, valid until the next call; none when the group has no
+  // capture or no reference.
+  template <typename R, typename C>
+  std::span<Doc> build(BasicDigestGroup<R, C>& group, Mode mode, Counters& counters);
+
+ private:
+  std::vector<Doc> docs_;
+};
+
+// DocumentBuilder's documents for one group, as a vector of their own.
 template <typename Doc = ImageDocument, typename R, typename C>
 std::vector<Doc> build_documents(BasicDigestGroup<R, C>& group, Mode mode, Counters& counters);
 

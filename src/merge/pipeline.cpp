@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <queue>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -133,7 +134,8 @@ void emit_digest_group(const Group& group, SpillBuffer& out, std::string& bytes)
 // integers: a Counters lookup per document showed in profiles).
 int64_t append_documents(Group& group, Mode mode, bool with_id, Counters& counters,
                          std::string& out) {
-  auto docs = build_documents<DocumentView>(group, mode, counters);
+  thread_local DocumentBuilder<DocumentView> builder;  // reused: see DocumentBuilder
+  std::span<DocumentView> docs = builder.build(group, mode, counters);
   for (const auto& doc : docs) {
     if (with_id) out.append(doc.id).push_back('\t');
     append_document_json(doc, out);

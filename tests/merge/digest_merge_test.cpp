@@ -156,5 +156,30 @@ TEST(DigestMerge, InputOrderDoesNotMatter) {
   EXPECT_EQ(to_json(one(g)), to_json(one(reversed)));
 }
 
+// A builder's second group must not keep anything of its first (its documents are reused).
+TEST(DigestMerge, ReusedBuilderKeepsNothingOfThePreviousGroup) {
+  const std::string other(64, 'e');
+  DigestGroup large{
+      kD,
+      {capture("s", "u", "20100101000000", kD), capture("s", "u", "20110101000000", kD)},
+      {ref("s", "u", "p1", "20100101000000", "one", "C1"),
+       ref("s", "u", "p2", "20110101000000", "two", "C2")}};
+  large.refs[0].imgTitle = "title";
+  large.refs[1].imgCaption = "caption";
+  large.refs[1].tag = "a";
+  DigestGroup small{
+      other, {capture("t", "v", "20120101000000", other)}, {ref("t", "v", "p3", "20120101000000")}};
+  DigestGroup small_alone = small;
+  Counters c;
+  DocumentBuilder<ImageDocument> builder;
+  ASSERT_EQ(builder.build(large, Mode::compact, c).size(), 1u);
+  std::span<ImageDocument> docs = builder.build(small, Mode::compact, c);
+  ASSERT_EQ(docs.size(), 1u);
+  EXPECT_EQ(to_json(docs[0]), to_json(one(small_alone)));
+  EXPECT_TRUE(docs[0].imgAlt.empty());
+  EXPECT_EQ(builder.build(large, Mode::full, c).size(), 2u);
+  EXPECT_EQ(to_json(builder.build(small, Mode::compact, c)[0]), to_json(one(small_alone)));
+}
+
 }  // namespace
 }  // namespace strata::merge
