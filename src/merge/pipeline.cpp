@@ -168,8 +168,10 @@ class SurtReducer : public GroupVisitor {
         recycler_(recycler) {}
   ~SurtReducer() override {
     if (surts_) counters_.add(kSurts, surts_);
-    if (documents_) counters_.add(kDocuments, documents_);
-    if (documents_) counters_.add(kDocumentsFromJob1, documents_);
+    if (documents_) {
+      counters_.add(kDocuments, documents_);
+      counters_.add(kDocumentsFromJob1, documents_);
+    }
   }
   SurtReducer(const SurtReducer&) = delete;
   SurtReducer& operator=(const SurtReducer&) = delete;
