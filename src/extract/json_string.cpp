@@ -11,40 +11,55 @@
 namespace strata::extract {
 namespace {
 
-constexpr uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
-static_assert(std::endian::native == std::endian::little, "the first byte is the lowest");
+// Sixteen bytes as a GCC/Clang vector of signed bytes: portable (SSE2 on x86-64, NEON on
+// ARM) without intrinsics. Signed, so that one comparison with 0x20 also catches every byte
+// >= 0x80.
+using Bytes16 = signed char __attribute__((vector_size(16)));
 
-// Bit 7 of every byte >= 0x80, < 0x20 (it borrows into its high bit), 0x7F, '"' or '\\' of
-// the word. The lowest bit set is exact; flags above it may be false (borrows run upwards).
-// Inlined: it is called for every word of every string written.
-[[gnu::always_inline]] inline uint64_t escape_flags(uint64_t w) {
-  auto zero_bytes = [](uint64_t x) { return (x - kOnes) & ~x & kHighs; };
-  return (w & kHighs) | ((w - kOnes * 0x20) & ~w & kHighs) | zero_bytes(w ^ (kOnes * 0x7F)) |
-         zero_bytes(w ^ (kOnes * '"')) | zero_bytes(w ^ (kOnes * '\\'));
+// A byte 0xFF for every byte that is not printable ASCII or is '"' or '\\'; 0 elsewhere.
+// Inlined: it runs over every byte of every string written. (0x7F is printable for the
+// dump, so it is not flagged.)
+[[gnu::always_inline]] inline Bytes16 escape_mask(Bytes16 v) {
+  return (v < 0x20) | (v == '"') | (v == '\\');
 }
 
-[[gnu::always_inline]] inline bool word_needs_escape(uint64_t w) {
-  return escape_flags(w) != 0;
+[[gnu::always_inline]] inline Bytes16 load16(const char* p) {
+  Bytes16 v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
 }
 
-// Printable ASCII without '"' or '\\': what the dump writes unchanged. Eight bytes at a time:
-// every string of every line is tested. The last bytes are tested as one word too (one that
-// overlaps the previous word, or padded with letters), not one by one.
+// The position of the first flagged byte of a mask, or 16 when none is.
+[[gnu::always_inline]] inline unsigned first_flagged(Bytes16 mask) {
+  static_assert(std::endian::native == std::endian::little, "the first byte is the lowest");
+  uint64_t halves[2];
+  std::memcpy(halves, &mask, sizeof halves);
+  if (halves[0]) return static_cast<unsigned>(std::countr_zero(halves[0])) / 8;
+  if (halves[1]) return 8 + static_cast<unsigned>(std::countr_zero(halves[1])) / 8;
+  return 16;
+}
+
+[[gnu::always_inline]] inline bool any_flagged(Bytes16 mask) {
+  uint64_t halves[2];
+  std::memcpy(halves, &mask, sizeof halves);
+  return (halves[0] | halves[1]) != 0;
+}
+
+// Printable ASCII without '"' or '\\': what the dump writes unchanged. Sixteen bytes at a
+// time; the last block overlaps the one before it, and a string shorter than a block is
+// padded with letters.
 bool needs_no_escape(std::string_view s) {
-  uint64_t w;
-  if (s.size() < 8) {
-    char padded[8];
+  if (s.size() < sizeof(Bytes16)) {
+    char padded[sizeof(Bytes16)];
     std::memset(padded, 'a', sizeof padded);
     if (!s.empty()) std::memcpy(padded, s.data(), s.size());
-    std::memcpy(&w, padded, 8);
-    return !word_needs_escape(w);
+    return !any_flagged(escape_mask(load16(padded)));
   }
-  for (size_t i = 0; i + 8 <= s.size(); i += 8) {
-    std::memcpy(&w, s.data() + i, 8);
-    if (word_needs_escape(w)) return false;
-  }
-  std::memcpy(&w, s.data() + s.size() - 8, 8);
-  return !word_needs_escape(w);
+  Bytes16 flagged{};
+  for (size_t i = 0; i + sizeof(Bytes16) <= s.size(); i += sizeof(Bytes16))
+    flagged |= escape_mask(load16(s.data() + i));
+  flagged |= escape_mask(load16(s.data() + s.size() - sizeof(Bytes16)));
+  return !any_flagged(flagged);
 }
 
 // What the dump writes for a character of a valid UTF-8 string, or nullptr for the character
@@ -71,21 +86,16 @@ const char* escape_of(char c) {
 }
 
 // s escaped onto `out` in one pass when it is valid UTF-8; false, with `out` as it was, when
-// it is not. Runs that need no escape are appended whole, ASCII tested a word at a time
+// it is not. Runs that need no escape are appended whole, ASCII tested sixteen bytes at a time
 // (captions with accents took a validation pass and a push_back per byte).
 bool append_escaped_utf8(std::string_view s, std::string& out) {
   size_t size_before = out.size();
   size_t run = 0;  // first byte not yet appended
   for (size_t i = 0; i < s.size();) {
-    uint64_t w;
-    if (i + 8 <= s.size()) {  // on to the first byte of the word that is not plain ASCII
-      std::memcpy(&w, s.data() + i, 8);
-      uint64_t flags = escape_flags(w);
-      if (flags == 0) {
-        i += 8;
-        continue;
-      }
-      i += static_cast<size_t>(std::countr_zero(flags)) / 8;
+    if (i + sizeof(Bytes16) <= s.size()) {  // on to the first byte that is not plain ASCII
+      unsigned plain = first_flagged(escape_mask(load16(s.data() + i)));
+      i += plain;
+      if (plain == sizeof(Bytes16)) continue;
     }
     auto c = static_cast<unsigned char>(s[i]);
     if (c >= 0x80) {

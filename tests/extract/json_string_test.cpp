@@ -37,13 +37,29 @@ TEST(JsonString, EscapingIsTheDumpsOnRandomText) {
                                 "/"};
   std::mt19937 rng(5);
   for (int n = 0; n < 20000; ++n) {
+    // Mostly short strings, some long enough for several 16-byte blocks at every offset.
+    size_t count = n % 4 ? rng() % 10 : rng() % 60;
     std::string text;
-    for (size_t k = rng() % 10; k > 0; --k) text += pieces[rng() % std::size(pieces)];
+    for (size_t k = count; k > 0; --k) text += pieces[rng() % std::size(pieces)];
     std::string out = "prefix";
     append_json_string(text, out);
     ASSERT_EQ(out, "prefix" + Json(text).dump(-1, ' ', false, Json::error_handler_t::replace))
         << text;
   }
+}
+
+// Plain text with one character to escape (or one UTF-8 character) at every position of
+// strings around the 16-byte block size.
+TEST(JsonString, OneSpecialCharacterAtEveryPosition) {
+  for (std::string special : {"\"", "\\", "\x01", "\x7f", "é", "\xFF"})
+    for (size_t size = 1; size <= 40; ++size)
+      for (size_t at = 0; at < size; ++at) {
+        std::string text(size, 'x');
+        text.replace(at, 1, special);
+        std::string out;
+        append_json_string(text, out);
+        ASSERT_EQ(out, Json(text).dump(-1, ' ', false, Json::error_handler_t::replace)) << text;
+      }
 }
 
 }  // namespace
