@@ -274,14 +274,15 @@ BasicDigestGroup<R, C>& BasicDigestCollector<R, C>::finish(Counters& counters) {
 template <typename Doc>
 template <typename R, typename C>
 std::span<Doc> DocumentBuilder<Doc>::build(BasicDigestGroup<R, C>& group, Mode mode,
-                                           Counters& counters) {
+                                           Counters& counters, ReferenceOrder order) {
   if (group.captures.empty()) return {};
   if (group.refs.empty()) {
     counters.add(kDigestsWithoutPages);
     return {};
   }
   sort_if_needed(group.captures, capture_before);
-  if (!references_sorted(group.refs)) sort_references(group.refs);  // DigestCollector's are
+  if (order != ReferenceOrder::sorted && !references_sorted(group.refs))
+    sort_references(group.refs);
   counters.add(kDigestsMerged);
   if (mode == Mode::full) {
     Doc base;
@@ -310,6 +311,6 @@ template class BasicDigestCollector<PageReference>;
 template class BasicDigestCollector<EncodedReference, EncodedCapture>;
 template std::vector<ImageDocument> build_documents<ImageDocument>(DigestGroup&, Mode, Counters&);
 template std::span<DocumentView> DocumentBuilder<DocumentView>::build(
-    BasicDigestGroup<EncodedReference, EncodedCapture>&, Mode, Counters&);
+    BasicDigestGroup<EncodedReference, EncodedCapture>&, Mode, Counters&, ReferenceOrder);
 
 }  // namespace strata::merge
