@@ -92,68 +92,25 @@ void set_descriptions(Doc& doc, std::span<const R> refs, Counters& counters) {
   sort_unique(doc.tags);
 }
 
-// A value with its hash, sorted by the hash alone: integer compares instead of string ones.
-template <typename T>
-struct Hashed {
-  uint64_t hash;
-  T value;
-  bool operator<(const Hashed& other) const { return hash < other.hash; }
-};
-
-// The number of distinct values in a run of equal hashes: nearly always one, checked by
-// comparing each to the first; values whose hashes collide are sorted to be counted.
-template <typename T>
-size_t count_distinct_in_run(std::span<Hashed<T>> run) {
-  const T& first = run.front().value;
-  if (std::all_of(run.begin() + 1, run.end(), [&](const Hashed<T>& h) { return h.value == first; }))
-    return 1;
-  auto by_value = [](const Hashed<T>& a, const Hashed<T>& b) { return a.value < b.value; };
-  auto same_value = [](const Hashed<T>& a, const Hashed<T>& b) { return a.value == b.value; };
-  std::sort(run.begin(), run.end(), by_value);
-  return static_cast<size_t>(std::unique(run.begin(), run.end(), same_value) - run.begin());
-}
-
-// The number of distinct values, exactly: sorted by hash, only values of equal hashes are
-// compared (sorting the values themselves compared their strings, and showed in profiles).
-template <typename T>
-size_t count_distinct(std::vector<Hashed<T>>& values) {
-  std::sort(values.begin(), values.end());
-  size_t distinct = 0;
-  for (size_t first = 0, end; first < values.size(); first = end) {
-    end = first + 1;
-    while (end < values.size() && values[end].hash == values[first].hash) ++end;
-    distinct += count_distinct_in_run(std::span(values).subspan(first, end - first));
-  }
-  return distinct;
-}
-
-template <typename... Views>
-Hashed<std::tuple<Views...>> hashed(Views... views) {
-  uint64_t hash = 0;
-  ((hash = hash * 0x100000001b3ULL + quick_hash(views)), ...);
-  return {hash, std::tuple(views...)};
-}
-
 // Change counters: distinct (title, alt, caption) triples and distinct (pageUrl, pageTitle)
 // pairs, each minus one (so an image seen with one description has 0 changes).
 template <typename Doc, typename R>
 void set_change_counters(Doc& doc, const std::vector<R>& refs) {
-  using V = std::string_view;
   // Reused by every document of the thread: an allocation each showed in profiles.
-  thread_local std::vector<Hashed<std::tuple<V, V, V>>> triples;
-  thread_local std::vector<Hashed<std::tuple<V, V>>> pages;
+  thread_local std::vector<std::tuple<std::string_view, std::string_view, std::string_view>>
+      triples;
+  thread_local std::vector<std::pair<std::string_view, std::string_view>> pages;
   triples.clear();
   pages.clear();
   for (const auto& ref : refs) {
-    V title = trim(ref.imgTitle), alt = trim(ref.imgAlt), caption = trim(ref.imgCaption);
-    // Repeats in a row (most references of an image share its descriptions) are not hashed.
-    if (triples.empty() || triples.back().value != std::tuple(title, alt, caption))
-      triples.push_back(hashed(title, alt, caption));
-    pages.push_back(hashed(V(ref.pageUrl), V(ref.pageTitle)));
+    append_unless_last(triples,
+                       std::tuple(trim(ref.imgTitle), trim(ref.imgAlt), trim(ref.imgCaption)));
+    pages.emplace_back(ref.pageUrl, ref.pageTitle);
   }
-  doc.imageMetadataChanges =
-      std::max<int64_t>(0, static_cast<int64_t>(count_distinct(triples)) - 1);
-  doc.pageMetadataChanges = std::max<int64_t>(0, static_cast<int64_t>(count_distinct(pages)) - 1);
+  sort_unique(triples);
+  sort_unique(pages);
+  doc.imageMetadataChanges = std::max<int64_t>(0, static_cast<int64_t>(triples.size()) - 1);
+  doc.pageMetadataChanges = std::max<int64_t>(0, static_cast<int64_t>(pages.size()) - 1);
   doc.matchingPages = static_cast<int64_t>(refs.size());
 }
 
