@@ -30,6 +30,16 @@ void sort_unique(std::vector<T>& values) {
   values.erase(std::unique(values.begin(), values.end()), values.end());
 }
 
+// Appends `value` unless it equals one of the last few values: an image's records name few
+// collections and few description triples, so the sort that drops duplicates then gets a few
+// values instead of one per record (that sort showed in profiles).
+template <typename T, typename V>
+void append_unless_recent(std::vector<T>& values, const V& value) {
+  constexpr size_t kRecent = 8;
+  auto recent = values.end() - static_cast<ptrdiff_t>(std::min(values.size(), kRecent));
+  if (std::find(recent, values.end(), value) == values.end()) values.emplace_back(value);
+}
+
 // Image fields from the oldest capture, capture times from all of them.
 template <typename Doc, typename C>
 void set_image_fields(Doc& doc, const std::vector<C>& captures, Counters& counters) {
@@ -103,8 +113,8 @@ void set_change_counters(Doc& doc, const std::vector<R>& refs) {
   triples.clear();
   pages.clear();
   for (const auto& ref : refs) {
-    append_unless_last(triples,
-                       std::tuple(trim(ref.imgTitle), trim(ref.imgAlt), trim(ref.imgCaption)));
+    append_unless_recent(triples,
+                         std::tuple(trim(ref.imgTitle), trim(ref.imgAlt), trim(ref.imgCaption)));
     pages.emplace_back(ref.pageUrl, ref.pageTitle);
   }
   sort_unique(triples);
@@ -112,16 +122,6 @@ void set_change_counters(Doc& doc, const std::vector<R>& refs) {
   doc.imageMetadataChanges = std::max<int64_t>(0, static_cast<int64_t>(triples.size()) - 1);
   doc.pageMetadataChanges = std::max<int64_t>(0, static_cast<int64_t>(pages.size()) - 1);
   doc.matchingPages = static_cast<int64_t>(refs.size());
-}
-
-// Appends `value` unless it equals one of the last few values: an image's captures and
-// references name few collections, so the sort that drops duplicates then gets few values
-// instead of one per record (that sort showed in profiles).
-template <typename T, typename V>
-void append_unless_recent(std::vector<T>& values, const V& value) {
-  constexpr size_t kRecent = 8;
-  auto recent = values.end() - static_cast<ptrdiff_t>(std::min(values.size(), kRecent));
-  if (std::find(recent, values.end(), value) == values.end()) values.emplace_back(value);
 }
 
 template <typename Doc, typename G>
