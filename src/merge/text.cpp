@@ -2,17 +2,7 @@
 
 namespace strata::merge {
 
-namespace {
-
-bool is_space(char c) {
-  return c == ' ' || (c >= '\t' && c <= '\r');
-}
-
-}  // namespace
-
-std::string_view trim(std::string_view s) {
-  // Most values have no space at either end: two compares instead of two searches of a set.
-  if (s.empty() || (!is_space(s.front()) && !is_space(s.back()))) return s;
+std::string_view trim_spaces(std::string_view s) {
   constexpr std::string_view space = " \t\n\v\f\r";
   size_t first = s.find_first_not_of(space);
   if (first == std::string_view::npos) return {};
