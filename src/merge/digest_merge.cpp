@@ -23,7 +23,7 @@ void sort_if_needed(std::vector<T>& values, Before before = {}) {
     std::sort(values.begin(), values.end(), before);
 }
 
-// Capture times come sorted, and values appended with append_unless_last are often few.
+// Values appended with append_unless_last or append_unless_recent are often few, and sorted.
 template <typename T>
 void sort_unique(std::vector<T>& values) {
   sort_if_needed(values);
@@ -58,8 +58,9 @@ void set_image_fields(Doc& doc, const std::vector<C>& captures, Counters& counte
   doc.isInline = oldest.inline_;
   doc.imgCrawlTimestamp = oldest.timestamp;
   doc.imgCaptureTimes.clear();
+  // Captures come oldest first (build sorts them), so the times come sorted and dropping
+  // repeats in a row leaves them distinct.
   for (const auto& capture : captures) append_unless_last(doc.imgCaptureTimes, capture.timestamp);
-  sort_unique(doc.imgCaptureTimes);
   doc.imgCrawlTimestampLatest = doc.imgCaptureTimes.back();
   if (doc.imgCaptureTimes.size() > kMaxCaptureTimes) {
     counters.add("capture_time_lists_capped");
