@@ -12,14 +12,16 @@ namespace strata::merge {
 void order_descriptions(std::vector<std::pair<std::string_view, std::string_view>>& seen,
                         size_t cap, Counters& counters) {
   // Sort by value then time so unique() keeps each value's earliest appearance, then
-  // re-sort by time.
-  std::sort(seen.begin(), seen.end());
-  seen.erase(std::unique(seen.begin(), seen.end(),
-                         [](const auto& a, const auto& b) { return a.first == b.first; }),
-             seen.end());
-  std::sort(seen.begin(), seen.end(), [](const auto& a, const auto& b) {
-    return a.second != b.second ? a.second < b.second : a.first < b.first;
-  });
+  // re-sort by time. One value (most lists: an image's caption rarely changes) is in order.
+  if (seen.size() > 1) {
+    std::sort(seen.begin(), seen.end());
+    seen.erase(std::unique(seen.begin(), seen.end(),
+                           [](const auto& a, const auto& b) { return a.first == b.first; }),
+               seen.end());
+    std::sort(seen.begin(), seen.end(), [](const auto& a, const auto& b) {
+      return a.second != b.second ? a.second < b.second : a.first < b.first;
+    });
+  }
   if (seen.size() > cap) {
     counters.add("description_lists_capped");
     seen.resize(cap);

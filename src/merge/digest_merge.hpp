@@ -36,7 +36,7 @@ class BasicDigestCollector {
   void add(Record&& record);
   void add_capture(C&& capture) { group_.captures.push_back(std::move(capture)); }
   void add_reference(R&& ref) { cap_.add(std::move(ref)); }
-  // The group with its kept references; counts references dropped here.
+  // The group with its kept references, sorted; counts references dropped here.
   BasicDigestGroup<R, C>& finish(Counters& counters);
 
  private:
@@ -46,6 +46,11 @@ class BasicDigestCollector {
 };
 
 using DigestCollector = BasicDigestCollector<PageReference>;
+
+// What the caller of DocumentBuilder::build knows of its group's references: `sorted` when
+// they come from BasicDigestCollector::finish (ReferenceCap::take sorts them), else `unknown`
+// (build checks the order and sorts them when needed).
+enum class ReferenceOrder { unknown, sorted };
 
 // Builds one group's documents at a time into documents it keeps, so that their strings and
 // vectors (capture times, descriptions, tags, collections) keep their room from one group to
@@ -57,7 +62,8 @@ class DocumentBuilder {
   // The group's documents sorted by id, valid until the next call; none when the group has no
   // capture or no reference.
   template <typename R, typename C>
-  std::span<Doc> build(BasicDigestGroup<R, C>& group, Mode mode, Counters& counters);
+  std::span<Doc> build(BasicDigestGroup<R, C>& group, Mode mode, Counters& counters,
+                       ReferenceOrder order = ReferenceOrder::unknown);
 
  private:
   std::vector<Doc> docs_;

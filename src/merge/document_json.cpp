@@ -1,8 +1,8 @@
 #include "merge/document_json.hpp"
 
 #include <charconv>
+#include <cstring>
 #include <string_view>
-#include <type_traits>
 #include <vector>
 
 #include "extract/json_string.hpp"
@@ -10,19 +10,10 @@
 namespace strata::merge {
 namespace {
 
+constexpr size_t kMaxDigits = 20;  // of a 64-bit integer, or its sign and 19 digits
+
 void append_value(std::string_view s, std::string& out) {
   extract::append_json_string(s, out);
-}
-
-void append_value(bool b, std::string& out) {
-  out += b ? "true" : "false";
-}
-
-template <typename T, typename = std::enable_if_t<std::is_integral_v<T>>>
-void append_value(T n, std::string& out) {
-  char buf[24];
-  auto end = std::to_chars(buf, buf + sizeof buf, n).ptr;
-  out.append(buf, end);
 }
 
 template <typename S>
@@ -54,6 +45,30 @@ void field(const T& value, std::string& out) {
   append_value(value, out);
 }
 
+char* write_plain(bool b, char* at) {
+  std::string_view text = b ? "true" : "false";
+  std::memcpy(at, text.data(), text.size());
+  return at + text.size();
+}
+
+template <typename T>
+char* write_plain(T n, char* at) {
+  return std::to_chars(at, at + kMaxDigits, n).ptr;
+}
+
+// Appends `,"name":value` for each name and number or boolean (values that need no escaping),
+// written into a buffer on the stack and appended at once: an append for each name and each
+// value showed in profiles.
+template <FieldName... names, typename... T>
+void plain_fields(std::string& out, const T&... values) {
+  char buffer[(0 + ... + (sizeof names.text + kMaxDigits))];
+  char* end = buffer;
+  ((std::memcpy(end, names.text, sizeof names.text),
+    end = write_plain(values, end + sizeof names.text)),
+   ...);
+  out.append(buffer, end);
+}
+
 }  // namespace
 
 // The field order of to_json(ImageDocument).
@@ -63,22 +78,23 @@ void append_document_json(const BasicImageDocument<S>& d, std::string& out) {
   field<"id">(d.id, out), field<"imgDigest">(d.imgDigest, out), field<"imgUrl">(d.imgUrl, out);
   field<"imgSurt">(d.imgSurt, out), field<"imgUrlTokens">(d.imgUrlTokens, out);
   field<"imgMimeType">(d.imgMimeType, out);
-  field<"imgMimeTypeReported">(d.imgMimeTypeReported, out), field<"imgWidth">(d.imgWidth, out);
-  field<"imgHeight">(d.imgHeight, out), field<"imgSize">(d.imgSize, out);
+  field<"imgMimeTypeReported">(d.imgMimeTypeReported, out);
+  plain_fields<"imgWidth", "imgHeight", "imgSize">(out, d.imgWidth, d.imgHeight, d.imgSize);
   field<"imgCrawlTimestamp">(d.imgCrawlTimestamp, out);
   field<"imgCrawlTimestampLatest">(d.imgCrawlTimestampLatest, out);
   field<"imgCaptureTimes">(d.imgCaptureTimes, out), field<"imgFile">(d.imgFile, out);
-  field<"imgOffset">(d.imgOffset, out), field<"imgLength">(d.imgLength, out);
-  field<"isInline">(d.isInline, out), field<"imgTitle">(d.imgTitle, out);
+  plain_fields<"imgOffset", "imgLength", "isInline">(out, d.imgOffset, d.imgLength, d.isInline);
+  field<"imgTitle">(d.imgTitle, out);
   field<"imgAlt">(d.imgAlt, out), field<"imgCaption">(d.imgCaption, out);
   field<"pageUrl">(d.pageUrl, out), field<"pageTitle">(d.pageTitle, out);
   field<"pageUrlTokens">(d.pageUrlTokens, out), field<"pageHost">(d.pageHost, out);
   field<"pageCrawlTimestamp">(d.pageCrawlTimestamp, out), field<"pageFile">(d.pageFile, out);
-  field<"pageOffset">(d.pageOffset, out), field<"pageLength">(d.pageLength, out);
-  field<"tags">(d.tags, out), field<"imagesInOriginalPage">(d.imagesInOriginalPage, out);
-  field<"imageMetadataChanges">(d.imageMetadataChanges, out);
-  field<"pageMetadataChanges">(d.pageMetadataChanges, out);
-  field<"matchingImages">(d.matchingImages, out), field<"matchingPages">(d.matchingPages, out);
+  plain_fields<"pageOffset", "pageLength">(out, d.pageOffset, d.pageLength);
+  field<"tags">(d.tags, out);
+  plain_fields<"imagesInOriginalPage", "imageMetadataChanges", "pageMetadataChanges",
+               "matchingImages", "matchingPages">(out, d.imagesInOriginalPage,
+                                                  d.imageMetadataChanges, d.pageMetadataChanges,
+                                                  d.matchingImages, d.matchingPages);
   field<"collection">(d.collection, out);
   out += '}';
 }

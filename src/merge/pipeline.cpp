@@ -132,10 +132,10 @@ void emit_digest_group(const Group& group, SpillBuffer& out, std::string& bytes)
 // The group's documents as JSON lines in id order, each prefixed with "id\t" when `with_id`
 // (part files that phase 4 merges by id); returns how many (the callers count them in plain
 // integers: a Counters lookup per document showed in profiles).
-int64_t append_documents(Group& group, Mode mode, bool with_id, Counters& counters,
-                         std::string& out) {
+int64_t append_documents(Group& group, ReferenceOrder order, Mode mode, bool with_id,
+                         Counters& counters, std::string& out) {
   thread_local DocumentBuilder<DocumentView> builder;  // reused: see DocumentBuilder
-  std::span<DocumentView> docs = builder.build(group, mode, counters);
+  std::span<DocumentView> docs = builder.build(group, mode, counters, order);
   for (const auto& doc : docs) {
     if (with_id) out.append(doc.id).push_back('\t');
     append_document_json(doc, out);
@@ -190,7 +190,8 @@ class SurtReducer : public GroupVisitor {
         continue;
       }
       bytes_.assign(1, kDocumentsTag);
-      int64_t n = append_documents(group, format_.mode, format_.with_id, counters_, bytes_);
+      int64_t n = append_documents(group, ReferenceOrder::unknown, format_.mode, format_.with_id,
+                                   counters_, bytes_);
       if (!n) continue;
       documents_ += n;
       out_.add(group.digest, bytes_);
@@ -252,8 +253,8 @@ class DigestReducer : public GroupVisitor {
   }
   void end() override {
     lines_.clear();
-    documents_ += append_documents(collector_.finish(counters_), format_.mode, format_.with_id,
-                                   counters_, lines_);
+    documents_ += append_documents(collector_.finish(counters_), ReferenceOrder::sorted,
+                                   format_.mode, format_.with_id, counters_, lines_);
     write(out_, lines_);
   }
 

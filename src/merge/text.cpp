@@ -2,7 +2,7 @@
 
 namespace strata::merge {
 
-std::string_view trim(std::string_view s) {
+std::string_view trim_spaces(std::string_view s) {
   constexpr std::string_view space = " \t\n\v\f\r";
   size_t first = s.find_first_not_of(space);
   if (first == std::string_view::npos) return {};
