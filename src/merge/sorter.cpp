@@ -5,13 +5,13 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
-#include <functional>
 #include <new>
 #include <queue>
 #include <stdexcept>
 #include <tuple>
 
 #include "merge/chunk_recycler.hpp"
+#include "merge/key_hash.hpp"
 #include "merge/run_file.hpp"
 
 namespace strata::merge {
@@ -131,10 +131,9 @@ void Unmap::operator()(char* p) const {
 }
 
 RunSet::Place RunSet::place(std::string_view key) const {
-  // Any good hash will do (runs never leave one merge): libstdc++'s reads 8 bytes a step,
-  // FNV-1a one. A sorted single partition needs none.
+  // A sorted single partition needs no hash.
   bool sorted = order_ == KeyOrder::lexicographic;
-  uint64_t hash = sorted && partitions_ <= 1 ? 0 : std::hash<std::string_view>{}(key);
+  uint64_t hash = sorted && partitions_ <= 1 ? 0 : key_hash(key);
   uint32_t partition = partitions_ <= 1 ? 0 : static_cast<uint32_t>(hash % partitions_);
   if (!sorted) return {hash, partition};
   uint64_t prefix = 0;
