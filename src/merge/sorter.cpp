@@ -85,19 +85,34 @@ constexpr int kRadixBits = 8;
 // Below this many entries std::sort beats another pass.
 constexpr size_t kSmallBucket = 64;
 
-// Sorts entries of one partition whose ranks agree above bit `shift` by (rank, tag): radix
-// passes on the next bits while a bucket is large (it fits in the caches after the first
-// pass), std::sort below.
-void sort_bucket(SpillEntry* first, SpillEntry* last, int shift) {
-  if (static_cast<size_t>(last - first) <= kSmallBucket || shift == 0)
-    return std::sort(first, last, RankBefore{});
-  int bits = std::min(kRadixBits, shift);
-  shift -= bits;
+// How many rank bits one pass over `n` entries sorts on: about n / kSmallBucket buckets (the
+// others would be empty, and every bucket costs a few steps per pass).
+int radix_bits(size_t n) {
+  return std::clamp(static_cast<int>(std::bit_width(n / kSmallBucket)), 1, kRadixBits);
+}
+
+// The rank bits that are not the same in all of [first, last).
+uint64_t differing_bits(const SpillEntry* first, const SpillEntry* last) {
+  uint64_t differing = 0;
+  for (const SpillEntry* e = first; e != last; ++e) differing |= e->rank ^ first->rank;
+  return differing;
+}
+
+// Sorts entries of one partition by (rank, tag): radix passes on the top bits in which their
+// ranks differ while a bucket is large (it fits in the caches after the first pass), std::sort
+// below. Skipping the bits all entries share matters for runs of one key (one rank: 7 passes of
+// 256 buckets each for nothing) and for job 2's ranks (key bytes: hex digits).
+void sort_bucket(SpillEntry* first, SpillEntry* last) {
+  size_t n = static_cast<size_t>(last - first);
+  int width = n <= kSmallBucket ? 0 : static_cast<int>(std::bit_width(differing_bits(first, last)));
+  if (width == 0) return std::sort(first, last, RankBefore{});
+  int bits = std::min(radix_bits(n), width);
+  int shift = width - bits;
   uint64_t mask = (uint64_t{1} << bits) - 1;
   auto end = radix_pass(first, last, size_t{1} << bits,
                         [&](const SpillEntry& e) { return (e.rank >> shift) & mask; });
   for (size_t b = 0, begin = 0; b < end.size(); begin = end[b++])
-    if (end[b] - begin > 1) sort_bucket(first + begin, first + end[b], shift);
+    if (end[b] - begin > 1) sort_bucket(first + begin, first + end[b]);
 }
 
 // Orders entries by (partition, rank, tag): a radix pass into buckets by partition and the
@@ -105,23 +120,18 @@ void sort_bucket(SpillEntry* first, SpillEntry* last, int shift) {
 // passes over all entries were ~8% of the merge.
 void sort_by_rank(std::vector<SpillEntry>& entries) {
   if (entries.size() < 2) return;
-  uint64_t differing = 0;  // the rank bits that are not the same in all entries
-  uint32_t partitions = 0;
-  for (const auto& e : entries) {
-    differing |= e.rank ^ entries[0].rank;
-    partitions = std::max(partitions, e.partition + 1);
-  }
-  int bits =
-      std::clamp(static_cast<int>(std::bit_width(entries.size() / kSmallBucket)), 1, kRadixBits);
-  int shift = std::max(0, static_cast<int>(std::bit_width(differing)) - bits);
-  uint64_t mask = (uint64_t{1} << bits) - 1;
   SpillEntry* first = entries.data();
-  auto end = radix_pass(
-      first, first + entries.size(), size_t{partitions} << bits, [&](const SpillEntry& e) {
-        return (static_cast<size_t>(e.partition) << bits) | ((e.rank >> shift) & mask);
-      });
+  SpillEntry* last = first + entries.size();
+  uint32_t partitions = 0;
+  for (const auto& e : entries) partitions = std::max(partitions, e.partition + 1);
+  int bits = radix_bits(entries.size());
+  int shift = std::max(0, static_cast<int>(std::bit_width(differing_bits(first, last))) - bits);
+  uint64_t mask = (uint64_t{1} << bits) - 1;
+  auto end = radix_pass(first, last, size_t{partitions} << bits, [&](const SpillEntry& e) {
+    return (static_cast<size_t>(e.partition) << bits) | ((e.rank >> shift) & mask);
+  });
   for (size_t b = 0, begin = 0; b < end.size(); begin = end[b++])
-    if (end[b] - begin > 1) sort_bucket(first + begin, first + end[b], shift);
+    if (end[b] - begin > 1) sort_bucket(first + begin, first + end[b]);
 }
 
 }  // namespace
