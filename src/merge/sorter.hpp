@@ -142,6 +142,7 @@ class SpillBuffer {
     return key;
   }
   void add_entry(const Slot& slot, std::string_view key, std::string_view value);
+  void prefault_entries();
   void sort();
   void spill();
   size_t area_of(uint64_t rank) const;
