@@ -135,6 +135,16 @@ void sort_by_rank(std::vector<SpillEntry>& entries) {
     if (end[b] - begin > 1) sort_bucket(first + begin, first + end[b]);
 }
 
+// The first 8 bytes of `key` (zeros past its end) as a big-endian integer: integers in the
+// order of the keys (one load and a byte swap, not a loop over the bytes).
+uint64_t prefix_of(std::string_view key) {
+  char bytes[8] = {};
+  std::memcpy(bytes, key.data(), std::min(key.size(), sizeof bytes));
+  uint64_t prefix;
+  std::memcpy(&prefix, bytes, sizeof prefix);
+  return std::endian::native == std::endian::little ? __builtin_bswap64(prefix) : prefix;
+}
+
 }  // namespace
 
 void Unmap::operator()(char* p) const {
@@ -147,10 +157,7 @@ RunSet::Place RunSet::place(std::string_view key) const {
   uint64_t hash = sorted && partitions_ <= 1 ? 0 : key_hash(key);
   uint32_t partition = partitions_ <= 1 ? 0 : static_cast<uint32_t>(hash % partitions_);
   if (!sorted) return {hash, partition};
-  uint64_t prefix = 0;
-  for (size_t i = 0; i < 8; ++i)
-    prefix = (prefix << 8) | (i < key.size() ? static_cast<unsigned char>(key[i]) : 0);
-  return {prefix, partition};
+  return {prefix_of(key), partition};
 }
 
 std::filesystem::path RunSet::next_file() {
