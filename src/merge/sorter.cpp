@@ -233,6 +233,7 @@ SpillBuffer::Slot SpillBuffer::claim_record(std::string_view key, size_t value_s
   if (!buffer_) {
     buffer_ = std::make_unique<MemoryRun>();
     buffer_->entries.reserve(entry_capacity_);
+    entries_prefaulted_ = 0;
     buffer_->chunk_size = chunk_;
     buffer_->area_chunks.resize(areas_.size());
   }
@@ -246,7 +247,7 @@ SpillBuffer::Slot SpillBuffer::claim_record(std::string_view key, size_t value_s
 }
 
 void SpillBuffer::add_entry(const Slot& slot, std::string_view key, std::string_view value) {
-  if (buffer_->entries.size() % kEntriesPrefaulted == 0) prefault_entries();
+  if (buffer_->entries.size() == entries_prefaulted_) prefault_entries();
   buffer_->entries.push_back({slot.place.rank, slot.key, value.data(), slot.place.partition,
                               static_cast<uint32_t>(key.size()),
                               static_cast<uint32_t>(value.size()),
@@ -260,10 +261,10 @@ void SpillBuffer::add_entry(const Slot& slot, std::string_view key, std::string_
 void SpillBuffer::prefault_entries() {
   const auto& entries = buffer_->entries;
   auto page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
-  size_t end = std::min(entries.capacity(), entries.size() + kEntriesPrefaulted);
   uintptr_t from =
       (reinterpret_cast<uintptr_t>(entries.data() + entries.size()) + page - 1) & -page;
-  uintptr_t to = reinterpret_cast<uintptr_t>(entries.data() + end) & -page;
+  entries_prefaulted_ = std::min(entries.capacity(), entries.size() + kEntriesPrefaulted);
+  uintptr_t to = reinterpret_cast<uintptr_t>(entries.data() + entries_prefaulted_) & -page;
   if (from < to) madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE);
 }
 
