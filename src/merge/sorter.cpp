@@ -470,15 +470,21 @@ void merge_partition(const RunSet& runs, size_t p, GroupVisitor& visitor) {
     size_t i = heap.top();
     heap.pop();
     Cursor& cursor = *cursors[i];
-    if (!open || cursor.rank() != rank || cursor.key() != key) {
-      if (open) visitor.end();
-      open = true;
-      rank = cursor.rank();
-      key.assign(cursor.key());
-      visitor.begin(key);
-    }
-    visitor.value(cursor.value(), cursor.stable());
-    if (cursor.next()) heap.push(i);
+    // The cursor is read on while its records come before every other cursor's (the order the
+    // heap would give): a single run, the in-memory case, never touches the heap again.
+    bool more;
+    do {
+      if (!open || cursor.rank() != rank || cursor.key() != key) {
+        if (open) visitor.end();
+        open = true;
+        rank = cursor.rank();
+        key.assign(cursor.key());
+        visitor.begin(key);
+      }
+      visitor.value(cursor.value(), cursor.stable());
+      more = cursor.next();
+    } while (more && (heap.empty() || greater(heap.top(), i)));
+    if (more) heap.push(i);
   }
   if (open) visitor.end();
 }
