@@ -29,6 +29,7 @@ strata_pkg_dep(webp libwebp)
 strata_pkg_dep(webpmux libwebpmux)
 strata_pkg_dep(isal libisal)
 strata_pkg_dep(deflate libdeflate)
+strata_pkg_dep(xxhash libxxhash)
 
 # Debian's cpp-httplib is built in split mode: the header needs libcpp-httplib.so.
 strata_pkg_dep(httplib cpp-httplib)

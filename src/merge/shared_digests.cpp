@@ -1,20 +1,14 @@
 #include "merge/shared_digests.hpp"
 
 #include <algorithm>
-#include <functional>
+
+#include "merge/key_hash.hpp"
 
 namespace strata::merge {
-namespace {
-
-uint64_t hash_of(std::string_view text) {
-  return std::hash<std::string_view>{}(text);
-}
-
-}  // namespace
 
 void DigestSightings::note(std::string_view digest, std::string_view surt) {
   if (gave_up_) return;
-  pairs_.emplace_back(hash_of(digest), hash_of(surt));
+  pairs_.emplace_back(key_hash(digest), key_hash(surt));
   if (pairs_.size() >= max_pairs_) compact();
 }
 
@@ -54,7 +48,7 @@ SharedDigests::SharedDigests(std::vector<DigestSightings>& sightings) {
 }
 
 bool SharedDigests::shared(std::string_view digest) const {
-  return all_ || std::binary_search(shared_.begin(), shared_.end(), hash_of(digest));
+  return all_ || std::binary_search(shared_.begin(), shared_.end(), key_hash(digest));
 }
 
 }  // namespace strata::merge

@@ -3,7 +3,7 @@
 // found under one SURT only, that SURT's job-1 group is the digest's whole job-2 group, so
 // job 1 builds its documents itself and only the shared digests go through job 2
 // (pipeline.cpp; docs/merge.md "Scale").
-// Phase 1 notes every capture's (digest, SURT) pair as two 64-bit hashes (std::hash, 16
+// Phase 1 notes every capture's (digest, SURT) pair as two 64-bit hashes (key_hash, 16
 // bytes a capture); a digest hash seen with two SURT hashes is shared. Two digests with one
 // hash both count as shared (job 2 is right for any digest). Two SURTs of one digest with
 // one 64-bit hash would make the digest look unshared: not detected, taken as never

@@ -1,17 +1,18 @@
 #include "merge/sorter.hpp"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <bit>
 #include <cstring>
-#include <functional>
 #include <new>
 #include <queue>
 #include <stdexcept>
 #include <tuple>
 
 #include "merge/chunk_recycler.hpp"
+#include "merge/key_hash.hpp"
 #include "merge/run_file.hpp"
 
 namespace strata::merge {
@@ -85,19 +86,34 @@ constexpr int kRadixBits = 8;
 // Below this many entries std::sort beats another pass.
 constexpr size_t kSmallBucket = 64;
 
-// Sorts entries of one partition whose ranks agree above bit `shift` by (rank, tag): radix
-// passes on the next bits while a bucket is large (it fits in the caches after the first
-// pass), std::sort below.
-void sort_bucket(SpillEntry* first, SpillEntry* last, int shift) {
-  if (static_cast<size_t>(last - first) <= kSmallBucket || shift == 0)
-    return std::sort(first, last, RankBefore{});
-  int bits = std::min(kRadixBits, shift);
-  shift -= bits;
+// How many rank bits one pass over `n` entries sorts on: about n / kSmallBucket buckets (the
+// others would be empty, and every bucket costs a few steps per pass).
+int radix_bits(size_t n) {
+  return std::clamp(static_cast<int>(std::bit_width(n / kSmallBucket)), 1, kRadixBits);
+}
+
+// The rank bits that are not the same in all of [first, last).
+uint64_t differing_bits(const SpillEntry* first, const SpillEntry* last) {
+  uint64_t differing = 0;
+  for (const SpillEntry* e = first; e != last; ++e) differing |= e->rank ^ first->rank;
+  return differing;
+}
+
+// Sorts entries of one partition by (rank, tag): radix passes on the top bits in which their
+// ranks differ while a bucket is large (it fits in the caches after the first pass), std::sort
+// below. Skipping the bits all entries share matters for runs of one key (one rank: 7 passes of
+// 256 buckets each for nothing) and for job 2's ranks (key bytes: hex digits).
+void sort_bucket(SpillEntry* first, SpillEntry* last) {
+  size_t n = static_cast<size_t>(last - first);
+  int width = n <= kSmallBucket ? 0 : static_cast<int>(std::bit_width(differing_bits(first, last)));
+  if (width == 0) return std::sort(first, last, RankBefore{});
+  int bits = std::min(radix_bits(n), width);
+  int shift = width - bits;
   uint64_t mask = (uint64_t{1} << bits) - 1;
   auto end = radix_pass(first, last, size_t{1} << bits,
                         [&](const SpillEntry& e) { return (e.rank >> shift) & mask; });
   for (size_t b = 0, begin = 0; b < end.size(); begin = end[b++])
-    if (end[b] - begin > 1) sort_bucket(first + begin, first + end[b], shift);
+    if (end[b] - begin > 1) sort_bucket(first + begin, first + end[b]);
 }
 
 // Orders entries by (partition, rank, tag): a radix pass into buckets by partition and the
@@ -105,23 +121,28 @@ void sort_bucket(SpillEntry* first, SpillEntry* last, int shift) {
 // passes over all entries were ~8% of the merge.
 void sort_by_rank(std::vector<SpillEntry>& entries) {
   if (entries.size() < 2) return;
-  uint64_t differing = 0;  // the rank bits that are not the same in all entries
-  uint32_t partitions = 0;
-  for (const auto& e : entries) {
-    differing |= e.rank ^ entries[0].rank;
-    partitions = std::max(partitions, e.partition + 1);
-  }
-  int bits =
-      std::clamp(static_cast<int>(std::bit_width(entries.size() / kSmallBucket)), 1, kRadixBits);
-  int shift = std::max(0, static_cast<int>(std::bit_width(differing)) - bits);
-  uint64_t mask = (uint64_t{1} << bits) - 1;
   SpillEntry* first = entries.data();
-  auto end = radix_pass(
-      first, first + entries.size(), size_t{partitions} << bits, [&](const SpillEntry& e) {
-        return (static_cast<size_t>(e.partition) << bits) | ((e.rank >> shift) & mask);
-      });
+  SpillEntry* last = first + entries.size();
+  uint32_t partitions = 0;
+  for (const auto& e : entries) partitions = std::max(partitions, e.partition + 1);
+  int bits = radix_bits(entries.size());
+  int shift = std::max(0, static_cast<int>(std::bit_width(differing_bits(first, last))) - bits);
+  uint64_t mask = (uint64_t{1} << bits) - 1;
+  auto end = radix_pass(first, last, size_t{partitions} << bits, [&](const SpillEntry& e) {
+    return (static_cast<size_t>(e.partition) << bits) | ((e.rank >> shift) & mask);
+  });
   for (size_t b = 0, begin = 0; b < end.size(); begin = end[b++])
-    if (end[b] - begin > 1) sort_bucket(first + begin, first + end[b], shift);
+    if (end[b] - begin > 1) sort_bucket(first + begin, first + end[b]);
+}
+
+// The first 8 bytes of `key` (zeros past its end) as a big-endian integer: integers in the
+// order of the keys (one load and a byte swap, not a loop over the bytes).
+uint64_t prefix_of(std::string_view key) {
+  char bytes[8] = {};
+  std::memcpy(bytes, key.data(), std::min(key.size(), sizeof bytes));
+  uint64_t prefix;
+  std::memcpy(&prefix, bytes, sizeof prefix);
+  return std::endian::native == std::endian::little ? __builtin_bswap64(prefix) : prefix;
 }
 
 }  // namespace
@@ -131,16 +152,12 @@ void Unmap::operator()(char* p) const {
 }
 
 RunSet::Place RunSet::place(std::string_view key) const {
-  // Any good hash will do (runs never leave one merge): libstdc++'s reads 8 bytes a step,
-  // FNV-1a one. A sorted single partition needs none.
+  // A sorted single partition needs no hash.
   bool sorted = order_ == KeyOrder::lexicographic;
-  uint64_t hash = sorted && partitions_ <= 1 ? 0 : std::hash<std::string_view>{}(key);
+  uint64_t hash = sorted && partitions_ <= 1 ? 0 : key_hash(key);
   uint32_t partition = partitions_ <= 1 ? 0 : static_cast<uint32_t>(hash % partitions_);
   if (!sorted) return {hash, partition};
-  uint64_t prefix = 0;
-  for (size_t i = 0; i < 8; ++i)
-    prefix = (prefix << 8) | (i < key.size() ? static_cast<unsigned char>(key[i]) : 0);
-  return {prefix, partition};
+  return {prefix_of(key), partition};
 }
 
 std::filesystem::path RunSet::next_file() {
@@ -188,9 +205,11 @@ constexpr uint64_t kMaxChunk = 64 << 10;
 constexpr uint64_t kMaxAreas = 256;
 // Chunks are mapped this many at a time (2 MB blocks: few mappings and system calls).
 constexpr uint64_t kChunksPerBlock = 32;
+// Entries faulted in at a time (2 MB).
+constexpr size_t kEntriesPrefaulted = (2 << 20) / sizeof(SpillEntry);
 
-MappedBlock map_block(size_t size) {
-  void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+MappedBlock map_block(size_t size, int flags = 0) {
+  void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
   if (p == MAP_FAILED) throw std::bad_alloc();
   return MappedBlock(static_cast<char*>(p), Unmap{size});
 }
@@ -214,6 +233,7 @@ SpillBuffer::Slot SpillBuffer::claim_record(std::string_view key, size_t value_s
   if (!buffer_) {
     buffer_ = std::make_unique<MemoryRun>();
     buffer_->entries.reserve(entry_capacity_);
+    entries_prefaulted_ = 0;
     buffer_->chunk_size = chunk_;
     buffer_->area_chunks.resize(areas_.size());
   }
@@ -227,11 +247,25 @@ SpillBuffer::Slot SpillBuffer::claim_record(std::string_view key, size_t value_s
 }
 
 void SpillBuffer::add_entry(const Slot& slot, std::string_view key, std::string_view value) {
+  if (buffer_->entries.size() == entries_prefaulted_) prefault_entries();
   buffer_->entries.push_back({slot.place.rank, slot.key, value.data(), slot.place.partition,
                               static_cast<uint32_t>(key.size()),
                               static_cast<uint32_t>(value.size()),
                               value.empty() ? '\0' : value[0]});
   if (full_ || buffer_->entries.size() >= entry_capacity_) spill();
+}
+
+// The entry list is reserved up front and written as it fills: its next pages are faulted in
+// a few MB at a time, one system call instead of a page fault per 4 KB (a hint: a kernel
+// without MADV_POPULATE_WRITE faults them in one by one, as before).
+void SpillBuffer::prefault_entries() {
+  const auto& entries = buffer_->entries;
+  auto page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  uintptr_t from =
+      (reinterpret_cast<uintptr_t>(entries.data() + entries.size()) + page - 1) & -page;
+  entries_prefaulted_ = std::min(entries.capacity(), entries.size() + kEntriesPrefaulted);
+  uintptr_t to = reinterpret_cast<uintptr_t>(entries.data() + entries_prefaulted_) & -page;
+  if (from < to) madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE);
 }
 
 // Ranks that sort next to each other share their top bits, and so their area: a run read in
@@ -270,7 +304,10 @@ char* SpillBuffer::next_chunk() {
 char* SpillBuffer::carve_chunk() {
   auto& blocks = buffer_->blocks;
   size_t block = buffer_->carved / kChunksPerBlock, at = buffer_->carved % kChunksPerBlock;
-  if (block == blocks.size()) blocks.push_back(map_block(chunk_ * kChunksPerBlock));
+  // Faulted in by mmap itself, 2 MB per system call instead of a page fault per 4 KB (at 1M
+  // records 86.6k page faults -> 16.4k, system time 0.42 -> 0.31 s); the unused end of each area's
+  // last chunk is touched too (+3 MB of RSS at 300k records).
+  if (block == blocks.size()) blocks.push_back(map_block(chunk_ * kChunksPerBlock, MAP_POPULATE));
   ++buffer_->carved;
   return blocks[block].get() + at * chunk_;
 }
@@ -433,15 +470,21 @@ void merge_partition(const RunSet& runs, size_t p, GroupVisitor& visitor) {
     size_t i = heap.top();
     heap.pop();
     Cursor& cursor = *cursors[i];
-    if (!open || cursor.rank() != rank || cursor.key() != key) {
-      if (open) visitor.end();
-      open = true;
-      rank = cursor.rank();
-      key.assign(cursor.key());
-      visitor.begin(key);
-    }
-    visitor.value(cursor.value(), cursor.stable());
-    if (cursor.next()) heap.push(i);
+    // The cursor is read on while its records come before every other cursor's (the order the
+    // heap would give): a single run, the in-memory case, never touches the heap again.
+    bool more;
+    do {
+      if (!open || cursor.rank() != rank || cursor.key() != key) {
+        if (open) visitor.end();
+        open = true;
+        rank = cursor.rank();
+        key.assign(cursor.key());
+        visitor.begin(key);
+      }
+      visitor.value(cursor.value(), cursor.stable());
+      more = cursor.next();
+    } while (more && (heap.empty() || greater(heap.top(), i)));
+    if (more) heap.push(i);
   }
   if (open) visitor.end();
 }

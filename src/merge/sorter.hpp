@@ -142,6 +142,7 @@ class SpillBuffer {
     return key;
   }
   void add_entry(const Slot& slot, std::string_view key, std::string_view value);
+  void prefault_entries();
   void sort();
   void spill();
   size_t area_of(uint64_t rank) const;
@@ -160,9 +161,10 @@ class SpillBuffer {
   uint64_t arena_capacity_, entry_capacity_, chunk_;
   std::vector<Area> areas_;
   std::unique_ptr<MemoryRun> buffer_;
-  uint64_t arena_used_ = 0;    // bytes of chunks handed out since the last spill
-  size_t chunks_used_ = 0;     // of buffer_->chunks
-  std::string_view last_key_;  // the last key stored in the arena
+  uint64_t arena_used_ = 0;        // bytes of chunks handed out since the last spill
+  size_t chunks_used_ = 0;         // of buffer_->chunks
+  size_t entries_prefaulted_ = 0;  // how many of buffer_->entries are faulted in
+  std::string_view last_key_;      // the last key stored in the arena
   bool full_ = false;
   bool spilled_ = false;
 };
