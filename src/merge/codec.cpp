@@ -212,6 +212,18 @@ Encoded<View>::Encoded(std::string_view bytes, bool copy) : bytes_(bytes) {
     std::memcpy(owned_.get(), bytes.data(), bytes.size());
     bytes_ = {owned_.get(), bytes.size()};
   }
+  read_fields();
+}
+
+template <typename View>
+Encoded<View> Encoded<View>::adopt(std::unique_ptr<char[]> bytes, size_t size) {
+  Encoded encoded({bytes.get(), size}, false);
+  encoded.owned_ = std::move(bytes);
+  return encoded;
+}
+
+template <typename View>
+void Encoded<View>::read_fields() {
   View& view = *this;
   if (bytes_.empty() || bytes_[0] != tag_of(view))
     throw std::runtime_error("merge codec: not the expected record type");
@@ -241,10 +253,12 @@ template class Encoded<RevisitView>;
 EncodedCapture encode(const CaptureView& capture) {
   Sizer sizer;
   fields(sizer, capture);
-  std::string bytes(1 + sizer.size(), kCaptureTag);
-  Writer writer(bytes.data() + 1);
+  size_t size = 1 + sizer.size();
+  std::unique_ptr<char[]> bytes(new char[size]);
+  bytes[0] = kCaptureTag;
+  Writer writer(bytes.get() + 1);
   fields(writer, capture);
-  return EncodedCapture(bytes);
+  return EncodedCapture::adopt(std::move(bytes), size);
 }
 
 }  // namespace strata::merge
