@@ -54,12 +54,12 @@ class Sizer {
 
 class Reader {
  public:
-  explicit Reader(std::string_view in) : in_(in) {}
+  explicit Reader(std::string_view in) : at_(in.data()), end_(in.data() + in.size()) {}
   template <typename T>
   void raw(T& value) {
     need(sizeof value);
-    std::memcpy(&value, in_.data() + pos_, sizeof value);
-    pos_ += sizeof value;
+    std::memcpy(&value, at_, sizeof value);
+    at_ += sizeof value;
   }
   void str(std::string& s) {
     std::string_view view;
@@ -70,20 +70,23 @@ class Reader {
   // field of every record is read here, some twice, so it is inlined into the field lists.
   [[gnu::always_inline]] void str(std::string_view& s) {
     need(1);
-    uint32_t size = static_cast<uint8_t>(in_[pos_++]);
+    uint32_t size = static_cast<uint8_t>(*at_++);
     if (size == kLongString) raw(size);
     need(size);
-    s = std::string_view(in_.data() + pos_, size);
-    pos_ += size;
+    s = std::string_view(at_, size);
+    at_ += size;
   }
-  bool at_end() const { return pos_ == in_.size(); }
+  bool at_end() const { return at_ == end_; }
 
  private:
   void need(size_t n) const {
-    if (in_.size() - pos_ < n) throw std::runtime_error("merge codec: truncated record");
+    if (static_cast<size_t>(end_ - at_) < n) truncated();
   }
-  std::string_view in_;
-  size_t pos_ = 0;
+  [[noreturn, gnu::cold]] static void truncated() {
+    throw std::runtime_error("merge codec: truncated record");
+  }
+  const char* at_;
+  const char* end_;
 };
 
 // One field list per record type, used both ways so encode and decode cannot drift apart.
