@@ -197,10 +197,17 @@ size_t BasicSurtMerger<R, C, V>::closest_digest(int64_t when) const {
 }
 
 template <typename R, typename C, typename V>
-void BasicSurtMerger<R, C, V>::add_reference(R&& ref) {
+bool BasicSurtMerger<R, C, V>::skip_reference_without_images() {
   if (!prepared_) prepare();
+  if (!groups_.empty()) return false;
+  ++refs_;  // counted in finish()
+  return true;
+}
+
+template <typename R, typename C, typename V>
+void BasicSurtMerger<R, C, V>::add_reference(R&& ref) {
+  if (skip_reference_without_images()) return;
   ++refs_;
-  if (groups_.empty()) return;  // counted in finish()
   size_t d = groups_.size() == 1 ? 0 : closest_digest(epoch_or_zero(ref.pageTimestamp, counters_));
   caps_[d].add(std::move(ref));
 }

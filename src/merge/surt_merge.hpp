@@ -32,6 +32,9 @@ class BasicSurtMerger {
   void add_capture(C&& capture);
   void add_revisit(V&& revisit);
   void add_reference(R&& ref);
+  // Counts a reference without taking it when the SURT has no capture to file it under, so
+  // that the caller need not decode it (about half of job 1's references); false otherwise.
+  bool skip_reference_without_images();
   // One group per digest found under the SURT, sorted by digest; empty when the SURT lacks
   // captures or references. Counts what it drops (names in docs/merge.md). A group's
   // captures and references come in no particular order (build_documents sorts them, and job 2
