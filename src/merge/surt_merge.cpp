@@ -55,11 +55,14 @@ EncodedCapture revisited(const EncodedCapture& original, const V& revisit) {
 template <typename C, typename V>
 size_t resolve_revisits(std::vector<C>& images, const std::vector<V>& revisits) {
   if (revisits.empty()) return 0;
+  size_t captures = images.size();
+  // Room first: views into the captures must stay valid while resolved ones are appended.
+  images.reserve(captures + revisits.size());
   // (warcDigest, index) sorted by digest, then oldest capture first: a SURT has a few
   // captures, and sorting them (a few hundred bytes each in run_merge) or a hash map's nodes
   // showed in profiles.
   std::vector<std::pair<std::string_view, size_t>> by_warc_digest;
-  for (size_t i = 0; i < images.size(); ++i)
+  for (size_t i = 0; i < captures; ++i)
     if (!images[i].warcDigest.empty()) by_warc_digest.emplace_back(images[i].warcDigest, i);
   std::sort(by_warc_digest.begin(), by_warc_digest.end(), [&images](const auto& a, const auto& b) {
     if (a.first != b.first) return a.first < b.first;
@@ -68,15 +71,13 @@ size_t resolve_revisits(std::vector<C>& images, const std::vector<V>& revisits) 
   auto digest_below = [](const auto& entry, std::string_view digest) {
     return entry.first < digest;
   };
-  std::vector<C> resolved;
   for (const auto& revisit : revisits) {
     std::string_view digest = revisit.warcDigest;
     auto it = std::lower_bound(by_warc_digest.begin(), by_warc_digest.end(), digest, digest_below);
     if (digest.empty() || it == by_warc_digest.end() || it->first != digest) continue;
-    resolved.push_back(revisited(images[it->second], revisit));
+    images.push_back(revisited(images[it->second], revisit));
   }
-  for (auto& capture : resolved) images.push_back(std::move(capture));
-  return resolved.size();
+  return images.size() - captures;
 }
 
 // Whether every capture has the first one's digest (most SURTs).
@@ -154,7 +155,7 @@ void BasicSurtMerger<R, C, V>::prepare() {
     file_under_one_digest();
   else
     file_by_digest();
-  caps_.resize(groups_.size(), BasicReferenceCap<R>(max_refs_));
+  while (caps_.size() < groups_.size()) caps_.emplace_back(max_refs_);
 }
 
 // The captures go to their group as a whole (no capture moved one by one).
