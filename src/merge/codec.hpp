@@ -81,6 +81,8 @@ class Encoded : public View {
   explicit Encoded(const Record& record);
   // `bytes` must outlive the record and its copies.
   static Encoded in_place(std::string_view bytes) { return {bytes, false}; }
+  // Takes over `size` encoded bytes (no copy).
+  static Encoded adopt(std::unique_ptr<char[]> bytes, size_t size);
   Encoded(const Encoded& other) : Encoded(other.bytes(), other.owned_ != nullptr) {}
   Encoded& operator=(const Encoded& other);
   Encoded(Encoded&&) = default;
@@ -89,6 +91,7 @@ class Encoded : public View {
 
  private:
   Encoded(std::string_view bytes, bool copy);
+  void read_fields();
 
   std::unique_ptr<char[]> owned_;
   std::string_view bytes_;

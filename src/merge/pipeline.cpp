@@ -181,6 +181,8 @@ class SurtReducer : public GroupVisitor {
     if (recycler_.active()) recycler_.passed(partition_, in_.place(key).rank);
   }
   void value(std::string_view bytes, bool stable) override {
+    bool reference = !bytes.empty() && bytes[0] == kReferenceTag;
+    if (reference && merger_.skip_reference_without_images()) return;  // not decoded
     feed(merger_, bytes, stable, record_);
   }
   void end() override {

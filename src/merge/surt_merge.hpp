@@ -32,10 +32,13 @@ class BasicSurtMerger {
   void add_capture(C&& capture);
   void add_revisit(V&& revisit);
   void add_reference(R&& ref);
+  // Counts a reference without taking it when the SURT has no capture to file it under, so
+  // that the caller need not decode it (about half of job 1's references); false otherwise.
+  bool skip_reference_without_images();
   // One group per digest found under the SURT, sorted by digest; empty when the SURT lacks
   // captures or references. Counts what it drops (names in docs/merge.md). A group's
-  // references come in no particular order (build_documents sorts them, and job 2 sorts the
-  // references of a digest found under several SURTs again).
+  // captures and references come in no particular order (build_documents sorts them, and job 2
+  // sorts those of a digest found under several SURTs again).
   std::vector<BasicDigestGroup<R, C>> finish();
 
  private:
@@ -47,6 +50,8 @@ class BasicSurtMerger {
     }
   };
   void prepare();
+  void file_under_one_digest();
+  void file_by_digest();
   size_t closest_digest(int64_t when) const;
 
   // Counted per SURT, added to Counters once (names in docs/merge.md).
@@ -70,7 +75,8 @@ class BasicSurtMerger {
 
 using SurtMerger = BasicSurtMerger<PageReference>;
 
-// The whole SURT at once (tests, Hadoop Streaming reducer); references sorted (order.hpp).
+// The whole SURT at once (tests, Hadoop Streaming reducer); captures and references sorted
+// (order.hpp).
 std::vector<DigestGroup> merge_surt(SurtGroup& group, Counters& counters,
                                     size_t max_refs = kMaxReferencesPerKey);
 
