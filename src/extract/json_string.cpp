@@ -45,10 +45,11 @@ using Bytes16 = signed char __attribute__((vector_size(16)));
   return (halves[0] | halves[1]) != 0;
 }
 
-// Printable ASCII without '"' or '\\': what the dump writes unchanged. Sixteen bytes at a
-// time; the last block overlaps the one before it, and a string shorter than a block is
-// padded with letters.
-bool needs_no_escape(std::string_view s) {
+}  // namespace
+
+// Sixteen bytes at a time; the last block overlaps the one before it, and a string shorter
+// than a block is padded with letters.
+bool needs_no_json_escape(std::string_view s) {
   if (s.size() < sizeof(Bytes16)) {
     char padded[sizeof(Bytes16)];
     std::memset(padded, 'a', sizeof padded);
@@ -61,6 +62,8 @@ bool needs_no_escape(std::string_view s) {
   flagged |= escape_mask(load16(s.data() + s.size() - sizeof(Bytes16)));
   return !any_flagged(flagged);
 }
+
+namespace {
 
 // What the dump writes for a character of a valid UTF-8 string, or nullptr for the character
 // itself.
@@ -130,7 +133,7 @@ bool append_escaped_utf8(std::string_view s, std::string& out) {
 
 void append_json_string(std::string_view s, std::string& out) {
   out += '"';
-  if (needs_no_escape(s)) {
+  if (needs_no_json_escape(s)) {
     out.append(s);
   } else if (!append_escaped_utf8(s, out)) {
     // Only nlohmann's serializer is the reference for replacing invalid bytes.
