@@ -12,6 +12,7 @@ namespace strata::merge {
 namespace {
 
 constexpr size_t kMaxDigits = 20;  // of a 64-bit integer, or its sign and 19 digits
+constexpr size_t kCopySlack = 16;  // the room extract::copy_if_no_json_escape may write past
 
 // A document's JSON without its strings: `{"type":"document"`, 35 `,"name":` (525 bytes) and
 // `}`, and 13 numbers or booleans. Kept close, since the room is zero-filled as it is grown
@@ -43,12 +44,12 @@ class Writer {
   // s quoted and escaped as extract::append_json_string writes it; copied here when it
   // needs no escape (nearly always).
   void string(std::string_view s) {
-    if (!extract::needs_no_json_escape(s)) return escaped_string(s);
-    char* p = room(s.size() + 2);
+    char* p = room(s.size() + 2 + kCopySlack);
     *p = '"';
-    std::memcpy(p + 1, s.data(), s.size());
-    p[s.size() + 1] = '"';
-    at_ = p + s.size() + 2;
+    char* end = extract::copy_if_no_json_escape(s, p + 1);
+    if (!end) return escaped_string(s);
+    *end = '"';
+    at_ = end + 1;
   }
 
  private:
