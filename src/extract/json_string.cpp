@@ -45,6 +45,10 @@ using Bytes16 = signed char __attribute__((vector_size(16)));
   return (halves[0] | halves[1]) != 0;
 }
 
+[[gnu::always_inline]] inline void store16(char* p, Bytes16 v) {
+  std::memcpy(p, &v, sizeof v);
+}
+
 // Printable ASCII without '"' or '\\': what the dump writes unchanged. Sixteen bytes at a
 // time; the last block overlaps the one before it, and a string shorter than a block is
 // padded with letters.
@@ -61,6 +65,56 @@ bool needs_no_escape(std::string_view s) {
   flagged |= escape_mask(load16(s.data() + s.size() - sizeof(Bytes16)));
   return !any_flagged(flagged);
 }
+
+// Copies n < 16 bytes with two overlapping loads and stores of the widest size that fits.
+template <typename Word>
+void copy_overlapping(const char* from, size_t n, char* to) {
+  Word first, last;
+  std::memcpy(&first, from, sizeof first);
+  std::memcpy(&last, from + n - sizeof last, sizeof last);
+  std::memcpy(to, &first, sizeof first);
+  std::memcpy(to + n - sizeof last, &last, sizeof last);
+}
+
+void copy_short(const char* from, size_t n, char* to) {
+  if (n >= 8) {
+    copy_overlapping<uint64_t>(from, n, to);
+  } else if (n >= 4) {
+    copy_overlapping<uint32_t>(from, n, to);
+  } else if (n) {
+    to[0] = from[0], to[n / 2] = from[n / 2], to[n - 1] = from[n - 1];
+  }
+}
+
+// The escape mask of the first n < 16 bytes at `at` (the bytes after them ignored).
+Bytes16 escape_mask_of_first(const char* at, size_t n) {
+  constexpr Bytes16 kPlaces = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+  return escape_mask(load16(at)) & (kPlaces < static_cast<signed char>(n));
+}
+
+}  // namespace
+
+char* copy_if_no_json_escape(std::string_view s, char* to) {
+  const char* from = s.data();
+  size_t n = s.size();
+  Bytes16 flagged{};
+  if (n < sizeof(Bytes16)) {
+    copy_short(from, n, to);
+    flagged = escape_mask_of_first(to, n);
+  } else {
+    for (size_t i = 0; i + sizeof(Bytes16) <= n; i += sizeof(Bytes16)) {
+      Bytes16 block = load16(from + i);
+      store16(to + i, block);
+      flagged |= escape_mask(block);
+    }
+    Bytes16 last = load16(from + n - sizeof(Bytes16));
+    store16(to + n - sizeof(Bytes16), last);
+    flagged |= escape_mask(last);
+  }
+  return any_flagged(flagged) ? nullptr : to + n;
+}
+
+namespace {
 
 // What the dump writes for a character of a valid UTF-8 string, or nullptr for the character
 // itself.

@@ -62,5 +62,26 @@ TEST(JsonString, OneSpecialCharacterAtEveryPosition) {
       }
 }
 
+// Every length around the 16-byte blocks, with a byte to escape (or a non-ASCII one) at every
+// place: copied exactly when there is none, refused otherwise; a byte to escape just past the
+// string is not looked at.
+TEST(JsonString, CopyIfNoEscapeAtEveryLengthAndPlace) {
+  for (size_t n = 0; n <= 40; ++n)
+    for (size_t flagged = 0; flagged <= n; ++flagged)
+      for (char c : {'"', '\\', '\x01', '\xc3'}) {
+        std::string text(n + 1, 'a');
+        text[flagged] = c;
+        std::string_view s(text.data(), n);
+        char to[64];
+        char* end = copy_if_no_json_escape(s, to);
+        if (flagged < n) {
+          EXPECT_EQ(end, nullptr) << n << " " << flagged;
+        } else {
+          ASSERT_EQ(end, to + n) << n;
+          EXPECT_EQ(std::string_view(to, n), s);
+        }
+      }
+}
+
 }  // namespace
 }  // namespace strata::extract

@@ -34,5 +34,17 @@ TEST(DocumentJson, EscapesAndNonAsciiMatchNlohmann) {
   EXPECT_EQ(written_json(doc), reference_json(doc));
 }
 
+// Escapes that make the JSON longer than its estimate, long values after them, and a line that
+// already holds text: the writer grows its room as it goes.
+TEST(DocumentJson, LongAndEscapedValuesAfterTextMatchNlohmann) {
+  ImageDocument doc;
+  doc.imgUrl = std::string(3000, '\x01');
+  doc.imgAlt = {std::string(5000, 'a'), std::string(700, '"')};
+  doc.pageTitle = std::string(9000, 'b');
+  std::string out = "id\t";
+  append_document_json(doc, out);
+  EXPECT_EQ(out, "id\t" + reference_json(doc));
+}
+
 }  // namespace
 }  // namespace strata::merge
