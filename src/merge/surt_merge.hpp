@@ -2,6 +2,8 @@
 // Job 1 (key = image SURT): resolve revisits, drop SURTs without images or without pages,
 // and split the references of a SURT between its digests by time (paper §5.2).
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/counters.hpp"
@@ -71,6 +73,7 @@ class BasicSurtMerger {
   std::vector<BasicDigestGroup<R, C>> groups_;  // sorted by digest
   std::vector<BasicReferenceCap<R>> caps_;      // one per group
   std::vector<TimedDigest> times_;              // every capture, when the SURT has several digests
+  std::vector<std::pair<std::string_view, size_t>> by_warc_digest_;  // resolve_revisits' scratch
 };
 
 using SurtMerger = BasicSurtMerger<PageReference>;
