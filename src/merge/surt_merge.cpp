@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -220,7 +221,7 @@ void BasicSurtMerger<R, C, V>::add_reference(R&& ref) {
 }
 
 template <typename R, typename C, typename V>
-std::vector<BasicDigestGroup<R, C>> BasicSurtMerger<R, C, V>::finish() {
+std::span<BasicDigestGroup<R, C>> BasicSurtMerger<R, C, V>::finish() {
   if (!prepared_) prepare();
   if (groups_.empty()) {
     counts_.references_without_images += static_cast<int64_t>(refs_);
@@ -240,7 +241,7 @@ std::vector<BasicDigestGroup<R, C>> BasicSurtMerger<R, C, V>::finish() {
   }
   ++counts_.surts_merged;
   counts_.surt_digest_groups += static_cast<int64_t>(groups_.size());
-  return std::move(groups_);
+  return groups_;
 }
 
 template class BasicSurtMerger<PageReference>;
@@ -251,12 +252,12 @@ std::vector<DigestGroup> merge_surt(SurtGroup& group, Counters& counters, size_t
   for (auto& capture : group.images) merger.add(Record(std::move(capture)));
   for (auto& revisit : group.revisits) merger.add(Record(std::move(revisit)));
   for (auto& ref : group.refs) merger.add(Record(std::move(ref)));
-  auto groups = merger.finish();
+  std::span<DigestGroup> groups = merger.finish();
   for (auto& digest_group : groups) {
     std::sort(digest_group.captures.begin(), digest_group.captures.end(), capture_before);
     sort_references(digest_group.refs);
   }
-  return groups;
+  return {std::make_move_iterator(groups.begin()), std::make_move_iterator(groups.end())};
 }
 
 }  // namespace strata::merge
