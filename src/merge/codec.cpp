@@ -68,41 +68,49 @@ class Sizer {
   size_t size_ = 0;
 };
 
+// Reads through an index, not a pointer: a string's text is checked against the end only by
+// the next field's check or by finish() (one check per field, not two: every field of every
+// record is read here, some twice), so the index may pass the end before finish() says so.
 class Reader {
  public:
-  explicit Reader(std::string_view in) : at_(in.data()), end_(in.data() + in.size()) {}
+  explicit Reader(std::string_view in) : in_(in.data()), size_(in.size()) {}
   template <typename T>
   void raw(T& value) {
-    need(sizeof value);
-    std::memcpy(&value, at_, sizeof value);
+    if (at_ + sizeof value > size_) truncated();
+    std::memcpy(&value, in_ + at_, sizeof value);
     at_ += sizeof value;
   }
+  // Checked at once: the text is copied.
   void str(std::string& s) {
     std::string_view view;
     str(view);
+    finish_field();
     s.assign(view);
   }
-  // One bounds check for the length and one for the text (substr would check again): every
-  // field of every record is read here, some twice, so it is inlined into the field lists.
+  // The view is valid only once finish() has passed; inlined into the field lists.
   [[gnu::always_inline]] void str(std::string_view& s) {
-    need(1);
-    uint32_t size = static_cast<uint8_t>(*at_++);
+    if (at_ >= size_) truncated();
+    uint32_t size = static_cast<uint8_t>(in_[at_++]);
     if (size == kLongString) raw(size);
-    need(size);
-    s = std::string_view(at_, size);
+    s = std::string_view(in_ + at_, size);
     at_ += size;
   }
-  bool at_end() const { return at_ == end_; }
+  // Throws unless the record's fields end exactly at the end of the input.
+  void finish() const {
+    finish_field();
+    if (at_ != size_) throw std::runtime_error("merge codec: trailing bytes after a record");
+  }
 
  private:
-  void need(size_t n) const {
-    if (static_cast<size_t>(end_ - at_) < n) truncated();
+  void finish_field() const {
+    if (at_ > size_) truncated();
   }
   [[noreturn, gnu::cold]] static void truncated() {
     throw std::runtime_error("merge codec: truncated record");
   }
-  const char* at_;
-  const char* end_;
+  const char* in_;
+  size_t size_;
+  size_t at_ = 0;
 };
 
 // One field list per record type, used both ways so encode and decode cannot drift apart.
@@ -248,7 +256,7 @@ void Encoded<View>::read_fields() {
     throw std::runtime_error("merge codec: not the expected record type");
   Reader io(bytes_.substr(1));
   view_fields(io, view);
-  if (!io.at_end()) throw std::runtime_error("merge codec: trailing bytes after a record");
+  io.finish();
 }
 
 template <typename View>

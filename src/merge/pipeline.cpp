@@ -150,6 +150,8 @@ struct DocumentFormat {
   bool with_id;
 };
 
+constexpr int64_t kSurtsPerRecyclerPass = 16;
+
 // Job 1 over one SURT partition; values fed to SurtMerger as they stream by. A digest found
 // under this SURT only gets its documents built here, as one value of kDocumentsTag that job 2
 // writes out in digest order; the others go to job 2 record by record.
@@ -178,7 +180,10 @@ class SurtReducer : public GroupVisitor {
   void begin(std::string_view key) override {
     ++surts_;
     merger_.reset();
-    if (recycler_.active()) recycler_.passed(partition_, in_.place(key).rank);
+    // Every kSurtsPerRecyclerPass SURTs only: hashing the key and passing areas for every SURT
+    // showed in profiles, and a chunk (up to 64 KiB) holds about a hundred SURTs.
+    if (recycler_.active() && surts_ % kSurtsPerRecyclerPass == 0)
+      recycler_.passed(partition_, in_.place(key).rank);
   }
   void value(std::string_view bytes, bool stable) override {
     bool reference = !bytes.empty() && bytes[0] == kReferenceTag;
@@ -238,7 +243,8 @@ void write(std::ostream& out, std::string_view text) {
 }
 
 // Job 2 over one digest partition: documents as append_documents writes them; job 1's
-// finished ones (kDocumentsTag) as they are.
+// finished ones (kDocumentsTag) as they are. Lines are gathered and written kWriteBytes at a
+// time (an ostream::write per digest showed in profiles); flush() writes the rest.
 class DigestReducer : public GroupVisitor {
  public:
   DigestReducer(DocumentFormat format, Counters& counters, std::ostream& out)
@@ -250,14 +256,19 @@ class DigestReducer : public GroupVisitor {
   DigestReducer& operator=(const DigestReducer&) = delete;
   void begin(std::string_view key) override { collector_.reset(key); }
   void value(std::string_view bytes, bool stable) override {
-    if (!bytes.empty() && bytes[0] == kDocumentsTag) return write(out_, bytes.substr(1));
-    feed(collector_, bytes, stable, record_);
+    if (bytes.empty() || bytes[0] != kDocumentsTag) return feed(collector_, bytes, stable, record_);
+    lines_.append(bytes.substr(1));
+    if (lines_.size() >= kWriteBytes) flush();
   }
   void end() override {
-    lines_.clear();
     documents_ += append_documents(collector_.finish(counters_), ReferenceOrder::sorted,
                                    format_.mode, format_.with_id, counters_, lines_);
+    if (lines_.size() >= kWriteBytes) flush();
+  }
+  // Writes the lines gathered so far; call after the partition's last digest.
+  void flush() {
     write(out_, lines_);
+    lines_.clear();
   }
 
  private:
@@ -266,6 +277,7 @@ class DigestReducer : public GroupVisitor {
   std::ostream& out_;
   BasicDigestCollector<EncodedReference, EncodedCapture> collector_;
   Record record_;
+  static constexpr size_t kWriteBytes = 64 << 10;
   std::string lines_;
   int64_t documents_ = 0;  // counted once at the end, like SurtReducer's
 };
@@ -279,6 +291,7 @@ std::vector<std::filesystem::path> build_parts(const RunSet& in, const MergeOpti
     std::ofstream out(parts[p], std::ios::binary);
     DigestReducer reducer(format, local, out);
     merge_partition(in, p, reducer);
+    reducer.flush();
     if (!out) throw std::runtime_error("cannot write " + parts[p].string());
   });
   return parts;
@@ -337,6 +350,7 @@ Counters run_merge(const std::vector<Source>& sources, const MergeOptions& optio
   if (!format.with_id) {
     DigestReducer reducer(format, counters, out);
     merge_partition(by_digest, 0, reducer);
+    reducer.flush();
   } else {
     auto parts = build_parts(by_digest, opts, format, counters);
     merge_parts(parts, out);

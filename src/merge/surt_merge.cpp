@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -53,9 +54,10 @@ EncodedCapture revisited(const EncodedCapture& original, const V& revisit) {
 
 // A resolved revisit becomes a copy of the oldest capture with the same WARC payload digest,
 // appended to `images` (in no particular order: documents sort their captures). Returns how
-// many were resolved.
+// many were resolved. `by_warc_digest`: the caller's, reused across SURTs (no allocation each).
 template <typename C, typename V>
-size_t resolve_revisits(std::vector<C>& images, const std::vector<V>& revisits) {
+size_t resolve_revisits(std::vector<C>& images, const std::vector<V>& revisits,
+                        std::vector<std::pair<std::string_view, size_t>>& by_warc_digest) {
   if (revisits.empty()) return 0;
   size_t captures = images.size();
   // Room first: views into the captures must stay valid while resolved ones are appended.
@@ -63,7 +65,7 @@ size_t resolve_revisits(std::vector<C>& images, const std::vector<V>& revisits) 
   // (warcDigest, index) sorted by digest, then oldest capture first: a SURT has a few
   // captures, and sorting them (a few hundred bytes each in run_merge) or a hash map's nodes
   // showed in profiles.
-  std::vector<std::pair<std::string_view, size_t>> by_warc_digest;
+  by_warc_digest.clear();
   for (size_t i = 0; i < captures; ++i)
     if (!images[i].warcDigest.empty()) by_warc_digest.emplace_back(images[i].warcDigest, i);
   std::sort(by_warc_digest.begin(), by_warc_digest.end(), [&images](const auto& a, const auto& b) {
@@ -151,7 +153,7 @@ template <typename R, typename C, typename V>
 void BasicSurtMerger<R, C, V>::prepare() {
   prepared_ = true;
   drop_captures_without_digest(images_, counters_);
-  auto resolved = static_cast<int64_t>(resolve_revisits(images_, revisits_));
+  auto resolved = static_cast<int64_t>(resolve_revisits(images_, revisits_, by_warc_digest_));
   counts_.revisits_resolved += resolved;
   counts_.revisits_unresolved += static_cast<int64_t>(revisits_.size()) - resolved;
   captures_ = images_.size();
@@ -219,7 +221,7 @@ void BasicSurtMerger<R, C, V>::add_reference(R&& ref) {
 }
 
 template <typename R, typename C, typename V>
-std::vector<BasicDigestGroup<R, C>> BasicSurtMerger<R, C, V>::finish() {
+std::span<BasicDigestGroup<R, C>> BasicSurtMerger<R, C, V>::finish() {
   if (!prepared_) prepare();
   if (groups_.empty()) {
     counts_.references_without_images += static_cast<int64_t>(refs_);
@@ -239,7 +241,7 @@ std::vector<BasicDigestGroup<R, C>> BasicSurtMerger<R, C, V>::finish() {
   }
   ++counts_.surts_merged;
   counts_.surt_digest_groups += static_cast<int64_t>(groups_.size());
-  return std::move(groups_);
+  return groups_;
 }
 
 template class BasicSurtMerger<PageReference>;
@@ -250,12 +252,12 @@ std::vector<DigestGroup> merge_surt(SurtGroup& group, Counters& counters, size_t
   for (auto& capture : group.images) merger.add(Record(std::move(capture)));
   for (auto& revisit : group.revisits) merger.add(Record(std::move(revisit)));
   for (auto& ref : group.refs) merger.add(Record(std::move(ref)));
-  auto groups = merger.finish();
+  std::span<DigestGroup> groups = merger.finish();
   for (auto& digest_group : groups) {
     std::sort(digest_group.captures.begin(), digest_group.captures.end(), capture_before);
     sort_references(digest_group.refs);
   }
-  return groups;
+  return {std::make_move_iterator(groups.begin()), std::make_move_iterator(groups.end())};
 }
 
 }  // namespace strata::merge

@@ -1,7 +1,10 @@
 #pragma once
 // Job 1 (key = image SURT): resolve revisits, drop SURTs without images or without pages,
 // and split the references of a SURT between its digests by time (paper §5.2).
+#include <span>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/counters.hpp"
@@ -39,7 +42,9 @@ class BasicSurtMerger {
   // captures or references. Counts what it drops (names in docs/merge.md). A group's
   // captures and references come in no particular order (build_documents sorts them, and job 2
   // sorts those of a digest found under several SURTs again).
-  std::vector<BasicDigestGroup<R, C>> finish();
+  // Valid until reset(): the merger keeps the groups' storage for the next SURT (a vector
+  // allocated and freed per SURT showed in profiles).
+  std::span<BasicDigestGroup<R, C>> finish();
 
  private:
   struct TimedDigest {
@@ -71,6 +76,7 @@ class BasicSurtMerger {
   std::vector<BasicDigestGroup<R, C>> groups_;  // sorted by digest
   std::vector<BasicReferenceCap<R>> caps_;      // one per group
   std::vector<TimedDigest> times_;              // every capture, when the SURT has several digests
+  std::vector<std::pair<std::string_view, size_t>> by_warc_digest_;  // resolve_revisits' scratch
 };
 
 using SurtMerger = BasicSurtMerger<PageReference>;
