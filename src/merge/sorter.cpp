@@ -153,10 +153,13 @@ void Unmap::operator()(char* p) const {
 
 RunSet::Place RunSet::place(std::string_view key) const {
   // A sorted single partition needs no hash.
-  bool sorted = order_ == KeyOrder::lexicographic;
-  uint64_t hash = sorted && partitions_ <= 1 ? 0 : key_hash(key);
+  bool needs_hash = order_ == KeyOrder::hashed || partitions_ > 1;
+  return place(key, needs_hash ? key_hash(key) : 0);
+}
+
+RunSet::Place RunSet::place(std::string_view key, uint64_t hash) const {
   uint32_t partition = partitions_ <= 1 ? 0 : static_cast<uint32_t>(hash % partitions_);
-  if (!sorted) return {hash, partition};
+  if (order_ == KeyOrder::hashed) return {hash, partition};
   return {prefix_of(key), partition};
 }
 
@@ -225,11 +228,12 @@ SpillBuffer::SpillBuffer(RunSet& runs, uint64_t budget, ChunkRecycler* recycler)
       areas_(std::clamp<uint64_t>(arena_capacity_ / 16 / chunk_, 1, kMaxAreas)) {}
 
 void SpillBuffer::add(std::string_view key, std::string_view value) {
-  add_written(key, value.size(), [&](char* out) { std::memcpy(out, value.data(), value.size()); });
+  add_written(runs_.place(key), key, value.size(),
+              [&](char* out) { std::memcpy(out, value.data(), value.size()); });
 }
 
-SpillBuffer::Slot SpillBuffer::claim_record(std::string_view key, size_t value_size,
-                                            bool key_in_value) {
+SpillBuffer::Slot SpillBuffer::claim_record(RunSet::Place place, std::string_view key,
+                                            size_t value_size, bool key_in_value) {
   if (!buffer_) {
     buffer_ = std::make_unique<MemoryRun>();
     buffer_->entries.reserve(entry_capacity_);
@@ -237,7 +241,6 @@ SpillBuffer::Slot SpillBuffer::claim_record(std::string_view key, size_t value_s
     buffer_->chunk_size = chunk_;
     buffer_->area_chunks.resize(areas_.size());
   }
-  RunSet::Place place = runs_.place(key);
   if (key_in_value) return {place, nullptr, claim(area_of(place.rank), value_size)};
   bool new_key = last_key_.data() == nullptr || key != last_key_;
   char* bytes = claim(area_of(place.rank), (new_key ? key.size() : 0) + value_size);

@@ -80,6 +80,9 @@ class RunSet {
     uint32_t partition;
   };
   Place place(std::string_view key) const;
+  // The same, for a caller that has the key's key_hash already (phase 1 hashes each capture's
+  // SURT for the digest sightings too).
+  Place place(std::string_view key, uint64_t hash) const;
   std::filesystem::path next_file();
   void add(Run run);
   const std::vector<Run>& runs() const { return runs_; }  // after all buffers finished
@@ -112,12 +115,13 @@ class SpillBuffer {
   SpillBuffer(RunSet& runs, uint64_t budget, ChunkRecycler* recycler = nullptr);
   // A key equal to the previous one is stored once (job 2 gets many values per key in a row).
   void add(std::string_view key, std::string_view value);
-  // Adds a value of `size` bytes that `write(char*)` puts in place (no staging copy). When the
-  // value holds the key at byte `key_at` (phase 1's records start with their SURT), the key is
-  // not stored beside it.
+  // Adds a value of `size` bytes that `write(char*)` puts in place (no staging copy), under
+  // `key` at `place` (RunSet::place). When the value holds the key at byte `key_at` (phase 1's
+  // records start with their SURT), the key is not stored beside it.
   template <typename Write>
-  void add_written(std::string_view key, size_t size, Write&& write, size_t key_at = kKeyApart) {
-    Slot slot = claim_record(key, size, key_at != kKeyApart);
+  void add_written(RunSet::Place place, std::string_view key, size_t size, Write&& write,
+                   size_t key_at = kKeyApart) {
+    Slot slot = claim_record(place, key, size, key_at != kKeyApart);
     write(slot.value);
     if (key_at != kKeyApart) slot.key = keep_key(slot.value + key_at, key.size());
     add_entry(slot, key, {slot.value, size});
@@ -135,7 +139,8 @@ class SpillBuffer {
   };
   // Stores the key (unless it repeats the last one or lies in the value) and claims
   // `value_size` bytes after it.
-  Slot claim_record(std::string_view key, size_t value_size, bool key_in_value);
+  Slot claim_record(RunSet::Place place, std::string_view key, size_t value_size,
+                    bool key_in_value);
   // The key at `key`, stored: the next record with the same key points at it.
   const char* keep_key(const char* key, size_t size) {
     last_key_ = {key, size};
