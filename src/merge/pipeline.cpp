@@ -87,9 +87,14 @@ SharedDigests read_sources(const std::vector<Source>& sources, const MergeOption
           uint64_t hash = key_hash(key);  // once, for the sightings and the sorter
           if (const auto* capture = std::get_if<ImageCapture>(&record))
             if (!capture->digest.empty()) sightings[w].note(capture->digest, hash);
-          buffers[w]->add_written(
-              runs.place(key, hash), key, encoded_size(record),
-              [&record](char* out) { encode(record, out); }, key_offset(record, key));
+          RunSet::Place place = runs.place(key, hash);
+          size_t key_at = key_offset(record, key);
+          if (key_at == kKeyApart)
+            return buffers[w]->add_written(place, key, encoded_size(record),
+                                           [&record](char* out) { encode(record, out); });
+          buffers[w]->add_unsized(
+              place, key, [&record](char* out, size_t room) { return encode(record, out, room); },
+              key_at);
         },
         local);
     counts.add_to(local);

@@ -233,8 +233,7 @@ void SpillBuffer::add(std::string_view key, std::string_view value) {
               [&](char* out) { std::memcpy(out, value.data(), value.size()); });
 }
 
-SpillBuffer::Slot SpillBuffer::claim_record(RunSet::Place place, std::string_view key,
-                                            size_t value_size, bool key_in_value) {
+size_t SpillBuffer::start_record(RunSet::Place place) {
   if (!buffer_) {
     buffer_ = std::make_unique<MemoryRun>();
     buffer_->entries.reserve(entry_capacity_);
@@ -242,9 +241,15 @@ SpillBuffer::Slot SpillBuffer::claim_record(RunSet::Place place, std::string_vie
     buffer_->chunk_size = chunk_;
     buffer_->area_chunks.resize(areas_.size());
   }
-  if (key_in_value) return {place, nullptr, claim(area_of(place.rank), value_size)};
+  return area_of(place.rank);
+}
+
+SpillBuffer::Slot SpillBuffer::claim_record(RunSet::Place place, std::string_view key,
+                                            size_t value_size, bool key_in_value) {
+  size_t area = start_record(place);
+  if (key_in_value) return {place, nullptr, claim(area, value_size)};
   bool new_key = last_key_.data() == nullptr || key != last_key_;
-  char* bytes = claim(area_of(place.rank), (new_key ? key.size() : 0) + value_size);
+  char* bytes = claim(area, (new_key ? key.size() : 0) + value_size);
   if (!new_key) return {place, last_key_.data(), bytes};
   std::memcpy(bytes, key.data(), key.size());
   return {place, keep_key(bytes, key.size()), bytes + key.size()};
@@ -292,6 +297,14 @@ char* SpillBuffer::claim(size_t area, uint64_t size) {
   }
   free.next += size;
   return free.next - size;
+}
+
+char* SpillBuffer::free_part(size_t area, uint64_t at_least) {
+  if (free_bytes(area) < at_least) {
+    claim(area, at_least);  // takes a new chunk (or a block of its own), then gives it back
+    areas_[area].next -= at_least;
+  }
+  return areas_[area].next;
 }
 
 // A chunk kept from before the last spill, else one an earlier job is done with, else a new

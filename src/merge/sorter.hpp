@@ -126,6 +126,20 @@ class SpillBuffer {
     if (key_at != kKeyApart) slot.key = keep_key(slot.value + key_at, key.size());
     add_entry(slot, key, {slot.value, size});
   }
+  // Adds a value of a size not known beforehand, which holds the key at byte `key_at`:
+  // `write(char* out, size_t room)` writes it into `room` bytes and returns its size, or 0
+  // when it needs more room (it is then called again with more). Phase 1 encodes each record
+  // once instead of sizing it first.
+  template <typename Write>
+  void add_unsized(RunSet::Place place, std::string_view key, Write&& write, size_t key_at) {
+    size_t area = start_record(place);
+    char* value = free_part(area, 0);
+    size_t size;
+    while ((size = write(value, free_bytes(area))) == 0)
+      value = free_part(area, 2 * free_bytes(area) + 1);
+    claim(area, size);  // the bytes just written: they fit in the free part
+    add_entry({place, keep_key(value + key_at, key.size()), value}, key, {value, size});
+  }
   // Hands the remaining entries to the RunSet: as an in-memory run, or as a file when this
   // buffer spilled before.
   void finish();
@@ -145,6 +159,14 @@ class SpillBuffer {
   const char* keep_key(const char* key, size_t size) {
     last_key_ = {key, size};
     return key;
+  }
+  // Makes sure there is a buffer; the area of `place`'s records.
+  size_t start_record(RunSet::Place place);
+  // The free part of `area`'s last chunk, after a new chunk when it has fewer than `at_least`
+  // bytes.
+  char* free_part(size_t area, uint64_t at_least);
+  size_t free_bytes(size_t area) const {
+    return static_cast<size_t>(areas_[area].end - areas_[area].next);
   }
   void add_entry(const Slot& slot, std::string_view key, std::string_view value);
   void prefault_entries();
