@@ -1,5 +1,6 @@
 #include "merge/codec.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
@@ -34,6 +35,7 @@ void copy_bytes(char* out, const char* in, size_t n) {
 class Writer {
  public:
   explicit Writer(char* out) : out_(out) {}
+  char* end() const { return out_; }
   template <typename T>
   void raw(const T& value) {
     std::memcpy(out_, &value, sizeof value);
@@ -52,6 +54,39 @@ class Writer {
 
  private:
   char* out_;
+};
+
+// Counts, at most, the bytes of a record that are not its strings' text: the tag, the
+// lengths (5 bytes each at most) and the integers.
+class FixedSizer {
+ public:
+  template <typename T>
+  void raw(const T& value) {
+    size_ += sizeof value;
+  }
+  void str(std::string_view) { size_ += 5; }
+  size_t size() const { return size_; }
+
+ private:
+  size_t size_ = 0;
+};
+
+// A Writer into room of unknown sufficiency: room for every record's fixed bytes is kept
+// aside, so only the strings' text is checked. A string that does not fit is skipped and the
+// record marked as not fitting; writing goes on within bounds.
+class BoundedWriter : public Writer {
+ public:
+  BoundedWriter(char* out, size_t text_room) : Writer(out), text_room_(text_room) {}
+  void str(std::string_view s) {
+    if (s.size() > text_room_) return void(fits_ = false);
+    text_room_ -= s.size();
+    Writer::str(s);
+  }
+  bool fits() const { return fits_; }
+
+ private:
+  size_t text_room_;
+  bool fits_ = true;
 };
 
 // Counts the bytes Writer will write.
@@ -190,6 +225,30 @@ size_t encoded_size(const Record& record) {
 void encode(const Record& record, char* out) {
   Writer writer(out);
   record_fields(writer, record);
+}
+
+namespace {
+
+// The most fixed bytes (FixedSizer) of any record type.
+size_t max_fixed_bytes() {
+  size_t most = 0;
+  for (const Record& record : {Record(ImageCapture{}), Record(ImageRevisit{}),
+                               Record(PageReference{}), Record(DroppedReferences{})}) {
+    FixedSizer sizer;
+    record_fields(sizer, record);
+    most = std::max(most, sizer.size());
+  }
+  return most;
+}
+
+}  // namespace
+
+size_t encode(const Record& record, char* out, size_t room) {
+  static const size_t fixed_bytes = max_fixed_bytes();
+  if (room < fixed_bytes) return 0;
+  BoundedWriter writer(out, room - fixed_bytes);
+  record_fields(writer, record);
+  return writer.fits() ? static_cast<size_t>(writer.end() - out) : 0;
 }
 
 void encode(const Record& record, std::string& out) {

@@ -28,6 +28,9 @@ void encode(const Record& record, std::string& out);
 // The encoded record's size, and the encoding written in place (exactly that many bytes).
 size_t encoded_size(const Record& record);
 void encode(const Record& record, char* out);
+// The encoding written in place when it fits in `room` bytes (phase 1: one pass, no sizing
+// first): its size, or 0 when it needs more room (the bytes written are then never read).
+size_t encode(const Record& record, char* out, size_t room);
 // Where `key` starts in the record's encoding when it is the record's own imgSurt (its first
 // field: captures, references, revisits without refersToSurt), so that phase 1 stores the SURT
 // key once; kKeyApart (sorter.hpp) otherwise.

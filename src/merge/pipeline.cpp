@@ -16,6 +16,7 @@
 #include "merge/chunk_recycler.hpp"
 #include "merge/codec.hpp"
 #include "merge/document_json.hpp"
+#include "merge/key_hash.hpp"
 #include "merge/shared_digests.hpp"
 #include "merge/sorter.hpp"
 #include "merge/streaming.hpp"
@@ -83,11 +84,17 @@ SharedDigests read_sources(const std::vector<Source>& sources, const MergeOption
           ++counts.by_kind[record.index()];
           const std::string& key = surt_key(record);
           if (key.empty()) return void(++counts.without_surt);
+          uint64_t hash = key_hash(key);  // once, for the sightings and the sorter
           if (const auto* capture = std::get_if<ImageCapture>(&record))
-            if (!capture->digest.empty()) sightings[w].note(capture->digest, key);
-          buffers[w]->add_written(
-              key, encoded_size(record), [&record](char* out) { encode(record, out); },
-              key_offset(record, key));
+            if (!capture->digest.empty()) sightings[w].note(capture->digest, hash);
+          RunSet::Place place = runs.place(key, hash);
+          size_t key_at = key_offset(record, key);
+          if (key_at == kKeyApart)
+            return buffers[w]->add_written(place, key, encoded_size(record),
+                                           [&record](char* out) { encode(record, out); });
+          buffers[w]->add_unsized(
+              place, key, [&record](char* out, size_t room) { return encode(record, out, room); },
+              key_at);
         },
         local);
     counts.add_to(local);

@@ -6,9 +6,9 @@
 
 namespace strata::merge {
 
-void DigestSightings::note(std::string_view digest, std::string_view surt) {
+void DigestSightings::note(std::string_view digest, uint64_t surt_hash) {
   if (gave_up_) return;
-  pairs_.emplace_back(key_hash(digest), key_hash(surt));
+  pairs_.emplace_back(key_hash(digest), surt_hash);
   if (pairs_.size() >= max_pairs_) compact();
 }
 

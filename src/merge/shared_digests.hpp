@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "merge/key_hash.hpp"
+
 namespace strata::merge {
 
 // One phase-1 worker's (digest, SURT) pairs. Beyond `max_pairs` distinct pairs it gives up,
@@ -20,7 +22,9 @@ namespace strata::merge {
 class DigestSightings {
  public:
   explicit DigestSightings(size_t max_pairs) : max_pairs_(max_pairs) {}
-  void note(std::string_view digest, std::string_view surt);
+  void note(std::string_view digest, std::string_view surt) { note(digest, key_hash(surt)); }
+  // The same with the SURT's key_hash (phase 1 hashes each SURT once, for its sorter place too).
+  void note(std::string_view digest, uint64_t surt_hash);
   bool gave_up() const { return gave_up_; }
   // Sorted distinct (digest hash, SURT hash) pairs; empties this.
   std::vector<std::pair<uint64_t, uint64_t>> take();

@@ -80,6 +80,9 @@ class RunSet {
     uint32_t partition;
   };
   Place place(std::string_view key) const;
+  // The same, for a caller that has the key's key_hash already (phase 1 hashes each capture's
+  // SURT for the digest sightings too).
+  Place place(std::string_view key, uint64_t hash) const;
   std::filesystem::path next_file();
   void add(Run run);
   const std::vector<Run>& runs() const { return runs_; }  // after all buffers finished
@@ -112,15 +115,30 @@ class SpillBuffer {
   SpillBuffer(RunSet& runs, uint64_t budget, ChunkRecycler* recycler = nullptr);
   // A key equal to the previous one is stored once (job 2 gets many values per key in a row).
   void add(std::string_view key, std::string_view value);
-  // Adds a value of `size` bytes that `write(char*)` puts in place (no staging copy). When the
-  // value holds the key at byte `key_at` (phase 1's records start with their SURT), the key is
-  // not stored beside it.
+  // Adds a value of `size` bytes that `write(char*)` puts in place (no staging copy), under
+  // `key` at `place` (RunSet::place). When the value holds the key at byte `key_at` (phase 1's
+  // records start with their SURT), the key is not stored beside it.
   template <typename Write>
-  void add_written(std::string_view key, size_t size, Write&& write, size_t key_at = kKeyApart) {
-    Slot slot = claim_record(key, size, key_at != kKeyApart);
+  void add_written(RunSet::Place place, std::string_view key, size_t size, Write&& write,
+                   size_t key_at = kKeyApart) {
+    Slot slot = claim_record(place, key, size, key_at != kKeyApart);
     write(slot.value);
     if (key_at != kKeyApart) slot.key = keep_key(slot.value + key_at, key.size());
     add_entry(slot, key, {slot.value, size});
+  }
+  // Adds a value of a size not known beforehand, which holds the key at byte `key_at`:
+  // `write(char* out, size_t room)` writes it into `room` bytes and returns its size, or 0
+  // when it needs more room (it is then called again with more). Phase 1 encodes each record
+  // once instead of sizing it first.
+  template <typename Write>
+  void add_unsized(RunSet::Place place, std::string_view key, Write&& write, size_t key_at) {
+    size_t area = start_record(place);
+    char* value = free_part(area, 0);
+    size_t size;
+    while ((size = write(value, free_bytes(area))) == 0)
+      value = free_part(area, 2 * free_bytes(area) + 1);
+    claim(area, size);  // the bytes just written: they fit in the free part
+    add_entry({place, keep_key(value + key_at, key.size()), value}, key, {value, size});
   }
   // Hands the remaining entries to the RunSet: as an in-memory run, or as a file when this
   // buffer spilled before.
@@ -135,11 +153,20 @@ class SpillBuffer {
   };
   // Stores the key (unless it repeats the last one or lies in the value) and claims
   // `value_size` bytes after it.
-  Slot claim_record(std::string_view key, size_t value_size, bool key_in_value);
+  Slot claim_record(RunSet::Place place, std::string_view key, size_t value_size,
+                    bool key_in_value);
   // The key at `key`, stored: the next record with the same key points at it.
   const char* keep_key(const char* key, size_t size) {
     last_key_ = {key, size};
     return key;
+  }
+  // Makes sure there is a buffer; the area of `place`'s records.
+  size_t start_record(RunSet::Place place);
+  // The free part of `area`'s last chunk, after a new chunk when it has fewer than `at_least`
+  // bytes.
+  char* free_part(size_t area, uint64_t at_least);
+  size_t free_bytes(size_t area) const {
+    return static_cast<size_t>(areas_[area].end - areas_[area].next);
   }
   void add_entry(const Slot& slot, std::string_view key, std::string_view value);
   void prefault_entries();
