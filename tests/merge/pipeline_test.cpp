@@ -109,6 +109,23 @@ TEST(Pipeline, DocumentsBuiltInJob1EqualThoseOfJob2) {
   }
 }
 
+// Records longer than an arena chunk (64 KB; phase 1 writes a record into the free part of a
+// chunk and retries with more room when it does not fit) keep every byte, in memory and spilled.
+TEST(Pipeline, RecordsLargerThanAChunkKeepEveryByte) {
+  auto records = sample_records();
+  std::string long_alt(300'000, 'a'), long_caption(70'000, 'c');
+  auto big = ref("(pt,site1,)/img1.jpg", "http://site1.pt/img1.jpg", "http://big.pt/",
+                 "20000101000000", long_alt);
+  big.imgCaption = long_caption;
+  records.emplace_back(std::move(big));
+  std::string in_memory = run(records, 1, 1, uint64_t{1} << 30);
+  EXPECT_NE(in_memory.find("\"" + long_alt + "\""), std::string::npos);
+  EXPECT_NE(in_memory.find("\"" + long_caption + "\""), std::string::npos);
+  EXPECT_EQ(run(records, 3, 2, uint64_t{1} << 30), in_memory);
+  EXPECT_EQ(run(records, 3, 2, 1), in_memory);
+  EXPECT_EQ(run(records, 2, 1, uint64_t{1} << 18), in_memory);
+}
+
 TEST(Pipeline, SpillsWhenOverBudget) {
   Counters counters;
   run(sample_records(), 2, 2, 1, Mode::compact, &counters);
