@@ -71,12 +71,14 @@ class Writer {
   char* end_ = nullptr;
 };
 
-void append_value(std::string_view s, Writer& out) {
+// The wrappers below are inlined into append_document_json: as calls, their own costs
+// (argument set-up, the room check's spills) showed in profiles.
+[[gnu::always_inline]] inline void append_value(std::string_view s, Writer& out) {
   out.string(s);
 }
 
 template <typename S>
-void append_value(const std::vector<S>& values, Writer& out) {
+[[gnu::always_inline]] inline void append_value(const std::vector<S>& values, Writer& out) {
   out.put('[');
   for (size_t i = 0; i < values.size(); ++i) {
     if (i) out.put(',');
@@ -99,7 +101,7 @@ struct FieldName {
 
 // Appends `,"name":value`.
 template <FieldName name, typename T>
-void field(const T& value, Writer& out) {
+[[gnu::always_inline]] inline void field(const T& value, Writer& out) {
   out.text({name.text, sizeof name.text});
   append_value(value, out);
 }
