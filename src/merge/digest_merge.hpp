@@ -36,6 +36,11 @@ class BasicDigestCollector {
   void add(Record&& record);
   void add_capture(C&& capture) { group_.captures.push_back(std::move(capture)); }
   void add_reference(R&& ref) { cap_.add(std::move(ref)); }
+  // The reference R(args...), built where the cap keeps it.
+  template <typename... Args>
+  void emplace_reference(Args&&... args) {
+    cap_.emplace(std::forward<Args>(args)...);
+  }
   // The group with its kept references, sorted; counts references dropped here.
   BasicDigestGroup<R, C>& finish(Counters& counters);
 

@@ -35,6 +35,14 @@ class BasicSurtMerger {
   void add_capture(C&& capture);
   void add_revisit(V&& revisit);
   void add_reference(R&& ref);
+  // The reference R(args...), built where its cap keeps it when the SURT has one digest.
+  template <typename... Args>
+  void emplace_reference(Args&&... args) {
+    if (skip_reference_without_images()) return;
+    if (groups_.size() != 1) return add_reference(R(std::forward<Args>(args)...));
+    ++refs_;
+    caps_[0].emplace(std::forward<Args>(args)...);
+  }
   // Counts a reference without taking it when the SURT has no capture to file it under, so
   // that the caller need not decode it (about half of job 1's references); false otherwise.
   bool skip_reference_without_images();
