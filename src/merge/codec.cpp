@@ -16,7 +16,8 @@ namespace {
 constexpr uint8_t kLongString = 255;
 
 // Copies `n` bytes; up to 16 with two overlapping fixed-size copies that the compiler
-// inlines: most fields are short, and a memcpy call per field showed in profiles.
+// inlines (down to 2 bytes: a byte loop for the many empty and tiny fields showed too):
+// most fields are short, and a memcpy call per field showed in profiles.
 void copy_bytes(char* out, const char* in, size_t n) {
   if (n > 16) {
     std::memcpy(out, in, n);
@@ -26,8 +27,11 @@ void copy_bytes(char* out, const char* in, size_t n) {
   } else if (n >= 4) {
     std::memcpy(out, in, 4);
     std::memcpy(out + n - 4, in + n - 4, 4);
-  } else {
-    for (size_t i = 0; i < n; ++i) out[i] = in[i];
+  } else if (n >= 2) {
+    std::memcpy(out, in, 2);
+    std::memcpy(out + n - 2, in + n - 2, 2);
+  } else if (n == 1) {
+    *out = *in;
   }
 }
 

@@ -79,6 +79,9 @@ class Encoded : public View {
  public:
   // Throws std::runtime_error when `bytes` is not a whole encoded record of this kind.
   explicit Encoded(std::string_view bytes) : Encoded(bytes, true) {}
+  // Copies `bytes` when `copy`, else views them in place (in_place()); lets a container build
+  // the record where it keeps it (emplace_back: a move is a few hundred bytes).
+  Encoded(std::string_view bytes, bool copy);
   // A PageReference for ReferenceView, an ImageCapture for CaptureView, an ImageRevisit for
   // RevisitView.
   explicit Encoded(const Record& record);
@@ -93,7 +96,6 @@ class Encoded : public View {
   std::string_view bytes() const { return bytes_; }
 
  private:
-  Encoded(std::string_view bytes, bool copy);
   void read_fields();
 
   std::unique_ptr<char[]> owned_;

@@ -35,7 +35,17 @@ class BasicDigestCollector {
   void reset(std::string_view digest);
   void add(Record&& record);
   void add_capture(C&& capture) { group_.captures.push_back(std::move(capture)); }
+  // The capture C(args...), built where the group keeps it.
+  template <typename... Args>
+  void emplace_capture(Args&&... args) {
+    group_.captures.emplace_back(std::forward<Args>(args)...);
+  }
   void add_reference(R&& ref) { cap_.add(std::move(ref)); }
+  // The reference R(args...), built where the cap keeps it.
+  template <typename... Args>
+  void emplace_reference(Args&&... args) {
+    cap_.emplace(std::forward<Args>(args)...);
+  }
   // The group with its kept references, sorted; counts references dropped here.
   BasicDigestGroup<R, C>& finish(Counters& counters);
 

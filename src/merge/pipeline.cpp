@@ -111,14 +111,14 @@ Encoded view_or_copy(std::string_view bytes, bool stable) {
   return stable ? Encoded::in_place(bytes) : Encoded(bytes);
 }
 
-// Hands one encoded value to a job's reducer: captures, references and revisits (job 1 only:
-// it resolves them) as views (in place or copied), the rest decoded into `scratch`.
+// Hands one encoded value to a job's reducer: captures, references (both built where the
+// reducer keeps them) and revisits (job 1 only: it resolves them) as views (in place or copied),
+// the rest decoded into `scratch`.
 template <typename Reducer>
 void feed(Reducer& reducer, std::string_view bytes, bool stable, Record& scratch) {
   char tag = bytes.empty() ? '\0' : bytes[0];
-  if (tag == kReferenceTag)
-    return reducer.add_reference(view_or_copy<EncodedReference>(bytes, stable));
-  if (tag == kCaptureTag) return reducer.add_capture(view_or_copy<EncodedCapture>(bytes, stable));
+  if (tag == kReferenceTag) return reducer.emplace_reference(bytes, !stable);
+  if (tag == kCaptureTag) return reducer.emplace_capture(bytes, !stable);
   if constexpr (requires { reducer.add_revisit(EncodedRevisit::in_place(bytes)); })
     if (tag == kRevisitTag) return reducer.add_revisit(view_or_copy<EncodedRevisit>(bytes, stable));
   decode(bytes, scratch);

@@ -9,8 +9,6 @@
 namespace strata::merge {
 namespace {
 
-constexpr size_t kTypicalReferencesPerKey = 8;
-
 template <typename R>
 void keep_older(std::map<std::string, R, std::less<>>& by, std::string_view key, const R& ref) {
   auto it = by.find(key);
@@ -35,15 +33,13 @@ void BasicReferenceCap<R>::consider_for_extras(const R& ref) {
 
 template <typename R>
 void BasicReferenceCap<R>::add(R&& ref) {
-  ++added_;
   // Below the cap nothing is dropped, so no order is needed: the heap is built only when
   // the cap is reached (most keys never reach it).
-  if (oldest_.size() < cap_) {
-    // Room for a typical key's references at once: growing 1, 2, 4, 8 moved each (a few
-    // hundred bytes in run_merge) up to three times.
-    if (oldest_.empty()) oldest_.reserve(std::min(cap_, kTypicalReferencesPerKey));
+  if (oldest_.size() + 1 < cap_) return emplace(std::move(ref));
+  ++added_;
+  if (oldest_.size() + 1 == cap_) {
     oldest_.push_back(std::move(ref));
-    if (oldest_.size() == cap_) std::make_heap(oldest_.begin(), oldest_.end(), reference_before);
+    std::make_heap(oldest_.begin(), oldest_.end(), reference_before);
     return;
   }
   if (cap_ == 0 || !reference_before(ref, oldest_.front())) return consider_for_extras(ref);

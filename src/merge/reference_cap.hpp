@@ -4,6 +4,7 @@
 // order of order.hpp), plus the oldest reference of every collection and of every tag among
 // the others, so `collection` and `tags` stay complete; the rest are only counted. The kept
 // set depends only on the multiset of references added, never on their order.
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -15,6 +16,9 @@
 namespace strata::merge {
 
 inline constexpr size_t kMaxReferencesPerKey = 10'000;
+// Room reserved at a key's first reference: growing 1, 2, 4, 8 moved each (a few hundred
+// bytes in run_merge) up to three times.
+inline constexpr size_t kTypicalReferencesPerKey = 8;
 
 // R: PageReference, or EncodedReference (run_merge's reducers).
 template <typename R>
@@ -22,6 +26,14 @@ class BasicReferenceCap {
  public:
   explicit BasicReferenceCap(size_t cap = kMaxReferencesPerKey) : cap_(cap) {}
   void add(R&& ref);
+  // The same for the reference R(args...), built in place while below the cap.
+  template <typename... Args>
+  void emplace(Args&&... args) {
+    if (oldest_.size() + 1 >= cap_) return add(R(std::forward<Args>(args)...));
+    ++added_;
+    if (oldest_.empty()) oldest_.reserve(std::min(cap_, kTypicalReferencesPerKey));
+    oldest_.emplace_back(std::forward<Args>(args)...);
+  }
   // References dropped earlier (by job 1), counted with this key's.
   void add_dropped(uint64_t count) { dropped_before_ += count; }
   // The kept references, oldest first; `dropped` = references added or counted but not kept.

@@ -23,8 +23,6 @@ const std::string kRevisitsUnresolved = "revisits_unresolved",
                   kSurtsWithSeveralDigests = "surts_with_several_digests",
                   kSurtsMerged = "surts_merged", kSurtDigestGroups = "surt_digest_groups";
 
-constexpr size_t kTypicalCapturesPerSurt = 4;
-
 // Keeps captures with a digest; job 2 cannot place the others.
 template <typename C>
 void drop_captures_without_digest(std::vector<C>& images, Counters& counters) {
@@ -138,15 +136,6 @@ template <typename R, typename C, typename V>
 void BasicSurtMerger<R, C, V>::add_revisit(V&& revisit) {
   if (prepared_) throw std::logic_error("merge: a revisit after the references of its SURT");
   revisits_.push_back(std::move(revisit));
-}
-
-template <typename R, typename C, typename V>
-void BasicSurtMerger<R, C, V>::add_capture(C&& capture) {
-  if (prepared_) throw std::logic_error("merge: a capture after the references of its SURT");
-  // Room for a SURT's captures and resolved revisits at once: growing 1, 2, 4 moved each (a
-  // few hundred bytes in run_merge) up to twice.
-  if (images_.capacity() == 0) images_.reserve(kTypicalCapturesPerSurt);
-  images_.push_back(std::move(capture));
 }
 
 template <typename R, typename C, typename V>
