@@ -10,11 +10,13 @@
 // With --json FILE it also writes the records as JSONL and times the JSON reading path.
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -30,7 +32,8 @@ struct Config {
   uint64_t records = 10'000'000;
   unsigned jobs = 1;
   uint64_t memory = uint64_t{1} << 30;
-  std::string work = "/tmp/strata-bench-merge";
+  // One per process: runs side by side must not share their spilled runs and part files.
+  std::string work = "/tmp/strata-bench-merge-" + std::to_string(getpid());
   std::string json;
   std::string out = "/dev/null";  // the documents (--out: to compare builds byte for byte)
 };
@@ -229,5 +232,7 @@ int main(int argc, char** argv) {
     c = run_merge({jsonl_file_source(cfg.json)}, options, documents);
     report("from JSONL (1 file, parse included)", cfg, 0, seconds_since(t0), cpu_seconds() - c0, c);
   }
+  std::error_code ignored;
+  std::filesystem::remove(cfg.work, ignored);  // the work folder, when the merge left it empty
   return 0;
 }
