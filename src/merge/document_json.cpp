@@ -128,9 +128,10 @@ void plain_fields(Writer& out, const T&... values) {
   out.advance_to(end);
 }
 
+// A string's JSON size with its quotes and a comma, when it needs no escape.
 size_t json_size(std::string_view s) {
   return s.size() + 3;
-}  // with quotes and a comma
+}
 
 template <typename S>
 size_t json_size(const std::vector<S>& values) {
