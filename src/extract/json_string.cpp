@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "core/json.hpp"
+#include "core/small_copy.hpp"
 #include "extract/charset_utf8.hpp"
 
 namespace strata::extract {
@@ -66,26 +67,6 @@ bool needs_no_escape(std::string_view s) {
   return !any_flagged(flagged);
 }
 
-// Copies n < 16 bytes with two overlapping loads and stores of the widest size that fits.
-template <typename Word>
-void copy_overlapping(const char* from, size_t n, char* to) {
-  Word first, last;
-  std::memcpy(&first, from, sizeof first);
-  std::memcpy(&last, from + n - sizeof last, sizeof last);
-  std::memcpy(to, &first, sizeof first);
-  std::memcpy(to + n - sizeof last, &last, sizeof last);
-}
-
-void copy_short(const char* from, size_t n, char* to) {
-  if (n >= 8) {
-    copy_overlapping<uint64_t>(from, n, to);
-  } else if (n >= 4) {
-    copy_overlapping<uint32_t>(from, n, to);
-  } else if (n) {
-    to[0] = from[0], to[n / 2] = from[n / 2], to[n - 1] = from[n - 1];
-  }
-}
-
 // The escape mask of the first n < 16 bytes at `at` (the bytes after them ignored).
 Bytes16 escape_mask_of_first(const char* at, size_t n) {
   constexpr Bytes16 kPlaces = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
@@ -99,7 +80,7 @@ char* copy_if_no_json_escape(std::string_view s, char* to) {
   size_t n = s.size();
   Bytes16 flagged{};
   if (n < sizeof(Bytes16)) {
-    copy_short(from, n, to);
+    copy_small(to, from, n);
     flagged = escape_mask_of_first(to, n);
   } else {
     for (size_t i = 0; i + sizeof(Bytes16) <= n; i += sizeof(Bytes16)) {

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <variant>
 
+#include "core/small_copy.hpp"
 #include "merge/sorter.hpp"
 
 namespace strata::merge {
@@ -14,26 +15,6 @@ namespace {
 // A string's length takes one byte below this, else this byte and a u32 (most fields are
 // short: a third less to buffer, sort and spill than with u32 lengths).
 constexpr uint8_t kLongString = 255;
-
-// Copies `n` bytes; up to 16 with two overlapping fixed-size copies that the compiler
-// inlines (down to 2 bytes: a byte loop for the many empty and tiny fields showed too):
-// most fields are short, and a memcpy call per field showed in profiles.
-void copy_bytes(char* out, const char* in, size_t n) {
-  if (n > 16) {
-    std::memcpy(out, in, n);
-  } else if (n >= 8) {
-    std::memcpy(out, in, 8);
-    std::memcpy(out + n - 8, in + n - 8, 8);
-  } else if (n >= 4) {
-    std::memcpy(out, in, 4);
-    std::memcpy(out + n - 4, in + n - 4, 4);
-  } else if (n >= 2) {
-    std::memcpy(out, in, 2);
-    std::memcpy(out + n - 2, in + n - 2, 2);
-  } else if (n == 1) {
-    *out = *in;
-  }
-}
 
 // Writes into room sized by Sizer beforehand (no growth checks, no staging copy).
 class Writer {
@@ -52,7 +33,7 @@ class Writer {
       *out_++ = static_cast<char>(kLongString);
       raw(static_cast<uint32_t>(s.size()));
     }
-    copy_bytes(out_, s.data(), s.size());
+    copy_small(out_, s.data(), s.size());
     out_ += s.size();
   }
 
