@@ -1,8 +1,9 @@
 // `strata index --index DIR --collection NAME [--jobs N] ARCHIVE...`: the whole pipeline,
-// extraction -> merge -> analysis -> index, with intermediate files in a work folder removed
-// at the end. Analysis runs once per digest ever (<index>/analysis.jsonl is the cache). The
-// index step is one transaction, so a killed run leaves the index as it was and re-running
-// completes it; re-indexing the same collection changes nothing.
+// extraction -> record store -> merge of the affected documents -> analysis -> index, with
+// intermediate files in a work folder removed at the end (src/store/incremental.hpp). Analysis
+// runs once per digest ever (<index>/analysis.jsonl is the cache). Batches may come in any
+// order and split: the documents are the same. A killed run leaves the index as it was and
+// the next run completes it; re-adding the same archives changes nothing.
 #include <unistd.h>
 
 #include <filesystem>
@@ -18,7 +19,8 @@
 #include "extract/stage.hpp"
 #include "index/index_documents.hpp"
 #include "index/moderation.hpp"
-#include "merge/folder.hpp"
+#include "index/new_index.hpp"
+#include "store/incremental.hpp"
 
 namespace strata {
 namespace {
@@ -60,48 +62,40 @@ bool extract_step(const IndexCommand& cmd, const std::vector<fs::path>& archives
   return result.write_failures == 0 && result.unusable < archives.size();
 }
 
-// Step 2: work/extract -> work/docs/documents.jsonl.
-bool merge_step(const IndexCommand& cmd, const fs::path& extract_dir, const fs::path& docs_dir,
-                Json& report) {
-  Progress progress("2/4 merge", merge::total_size(merge::extraction_files(extract_dir)));
-  merge::MergeOptions options;
-  options.jobs = cmd.jobs;
-  options.memory = cmd.memory;
-  auto result = merge::merge_folder(extract_dir, docs_dir, options, &progress);
-  progress.finish();
-  report["merge"] = result.counters.to_json();
-  if (!result.error.empty()) std::cerr << "index: merge failed: " << result.error << '\n';
-  return result.error.empty();
-}
-
-// Step 3: thumbnails, pHash and NSFW scores of the new digests -> <index>/analysis.jsonl.
-bool analysis_step(const IndexCommand& cmd, const fs::path& documents, Json& report) {
+// Step 3 (inside step 2): thumbnails, pHash and NSFW scores of the new digests ->
+// <index>/analysis.jsonl.
+bool analysis_step(const IndexCommand& cmd, const fs::path& index_dir, const fs::path& documents,
+                   Json& report) {
   std::error_code ec;
   Progress progress("3/4 analyse", fs::file_size(documents, ec));
   const bool ok =
-      run_analysis_step(cmd.analysis, documents, cmd.index_dir, cmd.jobs, &progress, report);
+      run_analysis_step(cmd.analysis, documents, index_dir, cmd.jobs, &progress, report);
   progress.finish();
   return ok;
 }
 
-// Step 4: documents -> the Xapian index, merged by digest with what is already there, joined
-// with the analysis results and the block list.
-bool index_step(const IndexCommand& cmd, const fs::path& documents, Json& report) {
-  index::IndexOptions options;
-  options.index_dir = cmd.index_dir;
-  options.collection = cmd.collection;
-  options.inputs = {documents};
-  options.moderate = index::moderation_of(cmd.index_dir);
-  Progress progress("4/4 index", 0, "docs");
+// Step 2: the batch's records into the record store, then the documents they affect merged
+// again from the store's records and written to the index (docs/merge.md "Incremental
+// merge"). A batch a killed run left in the store is applied first.
+bool store_step(const IndexCommand& cmd, const fs::path& index_dir, const fs::path& work,
+                Json& report) {
+  store::IncrementalOptions options;
+  options.index_dir = index_dir;
+  options.work_dir = work / "apply";
+  options.jobs = cmd.jobs;
+  options.memory = cmd.memory;
+  options.analyse = [&](const fs::path& documents) {
+    return analysis_step(cmd, index_dir, documents, report);
+  };
   try {
-    report["index"] = index::to_json(index::index_documents(options));
-    if (index::blocklist_changed(cmd.index_dir)) refresh_existing_index(cmd.index_dir);
+    report["store"] = store::to_json(store::add_batch(options, cmd.collection, work / "extract"));
+    if (index::blocklist_changed(index_dir)) refresh_existing_index(index_dir);
   } catch (const std::exception& e) {
-    progress.finish();
-    std::cerr << "index: indexing failed, index left unchanged: " << e.what() << '\n';
+    std::cerr << "index: indexing failed, index left as it was (the next run completes what "
+                 "was stored): "
+              << e.what() << '\n';
     return false;
   }
-  progress.finish();
   return true;
 }
 
@@ -112,6 +106,15 @@ int run(const IndexCommand& cmd) {
     std::cerr << "index: no input archives\n" << problem_report(problems);
     return exit_code::no_input;
   }
+  if (const std::string problem = store::incremental_problem(cmd.index_dir); !problem.empty()) {
+    std::cerr << "index: " << problem << '\n';
+    return exit_code::failure;
+  }
+  const index::NewIndex target(cmd.index_dir);
+  if (!target.problem().empty()) {
+    std::cerr << "index: " << target.problem() << '\n';
+    return exit_code::failure;
+  }
   fs::path work = work_folder(cmd);
   std::error_code ec;
   fs::create_directories(work / "extract", ec);
@@ -121,9 +124,7 @@ int run(const IndexCommand& cmd) {
   }
   Json report = {{"archives", archives.size()}, {"collection", cmd.collection}};
   bool ok = extract_step(cmd, archives, work / "extract", problems, report) &&
-            merge_step(cmd, work / "extract", work / "docs", report) &&
-            analysis_step(cmd, work / "docs" / "documents.jsonl", report) &&
-            index_step(cmd, work / "docs" / "documents.jsonl", report);
+            store_step(cmd, target.folder(), work, report) && target.put_in_place();
   if (!cmd.keep_work) fs::remove_all(work, ec);
   std::cout << report.dump(2) << '\n';
   std::cerr << problem_report(problems);

@@ -8,7 +8,7 @@
 
 namespace strata::index {
 
-inline constexpr std::string_view kSchemaVersion = "5";
+inline constexpr std::string_view kSchemaVersion = "6";
 
 // Ranked text fields, one combined field (docs/search.md, "Analysis"). Every word, stop
 // words included, is indexed once, as its folded Portuguese stem (no prefix), wdf x field
@@ -74,5 +74,7 @@ inline constexpr double kSafeNotClassified = -1.0;
 inline constexpr std::string_view kMetaSchema = "strata:schema";
 inline constexpr std::string_view kMetaArchivePrefix = "strata:archive:";  // + path -> "1"
 inline constexpr std::string_view kMetaDictionary = "strata:zdict";        // stored-data dictionary
+// The last record-store batch (src/store) the documents reflect; absent before the first.
+inline constexpr std::string_view kMetaStoreApplied = "strata:store-applied";
 
 }  // namespace strata::index

@@ -158,6 +158,13 @@ AddOutcome IndexWriter::add(const merge::ImageDocument& doc) {
   return AddOutcome::merged;
 }
 
+bool IndexWriter::remove(const std::string& id) {
+  const std::string idt = id_term(id);
+  if (!db_.term_exists(idt)) return false;
+  db_.delete_document(idt);
+  return true;
+}
+
 bool IndexWriter::set_moderation(const std::string& id, const Moderation& m) {
   const std::string idt = id_term(id);
   Xapian::PostingIterator it = db_.postlist_begin(idt);

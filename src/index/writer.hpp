@@ -40,6 +40,8 @@ class IndexWriter {
   void set_moderate(ModerateFn moderate) { moderate_ = std::move(moderate); }
 
   AddOutcome add(const merge::ImageDocument& doc);
+  // Deletes the document `id`; false when there is none.
+  bool remove(const std::string& id);
   // Sets the classifier / block-list state of a stored document; false if the id is absent.
   bool set_moderation(const std::string& id, const Moderation& m);
   // Runs `moderate` over every stored document and rewrites those it changes (late
@@ -57,6 +59,7 @@ class IndexWriter {
   void set_metadata(const std::string& key, const std::string& value) {
     db_.set_metadata(key, value);
   }
+  std::string metadata(const std::string& key) const { return db_.get_metadata(key); }
   Xapian::doccount size() const { return db_.get_doccount(); }
 
   bool has_dictionary() const { return stored_.has_dictionary(); }

@@ -1,0 +1,217 @@
+#include "store/incremental.hpp"
+
+#include <xapian.h>
+
+#include <fstream>
+#include <vector>
+
+#include "index/moderation.hpp"
+#include "index/schema.hpp"
+#include "index/writer.hpp"
+#include "merge/document.hpp"
+#include "merge/folder.hpp"
+
+namespace strata::store {
+namespace {
+
+namespace fs = std::filesystem;
+
+int64_t applied_batch(const fs::path& index_dir) {
+  if (!index::index_exists(index_dir)) return 0;
+  const std::string text =
+      Xapian::Database(index_dir.string()).get_metadata(std::string(index::kMetaStoreApplied));
+  return text.empty() ? 0 : std::stoll(text);
+}
+
+std::string id_of(const std::string& line) {
+  const Json j = Json::parse(line, nullptr, false);
+  return j.is_object() && j.contains("id") && j["id"].is_string() ? j["id"].get<std::string>()
+                                                                   : std::string();
+}
+
+// Keeps the merged documents whose digest is in D0 (the others were merged from part of
+// their records) in `kept`; the D0 digests without a document go to `deleted`.
+uint64_t select_documents(RecordStore& store, const fs::path& merged, const fs::path& kept,
+                          std::vector<std::string>& deleted) {
+  std::ifstream in(merged);
+  std::ofstream out(kept);
+  std::string line, id;
+  auto next = [&] {
+    while (std::getline(in, line))
+      if (!(id = id_of(line)).empty()) return true;
+    return false;
+  };
+  bool have = next();
+  uint64_t count = 0;
+  store.for_each_affected_digest([&](std::string_view digest) {
+    while (have && id < digest) have = next();
+    if (have && id == digest) {
+      out << line << '\n';
+      ++count;
+      have = next();
+    } else {
+      deleted.emplace_back(digest);
+    }
+  });
+  if (!out.flush()) throw StoreError("cannot write " + kept.string());
+  return count;
+}
+
+// The merge over the exported records: work/records/part-00000.jsonl -> work/docs.
+fs::path merge_affected(RecordStore& store, const IncrementalOptions& options,
+                        ApplyReport& report) {
+  const fs::path records = options.work_dir / "records";
+  fs::create_directories(records);
+  {
+    std::ofstream out(records / "part-00000.jsonl", std::ios::binary);
+    report.records_merged = store.export_affected(out);
+    if (!out.flush()) throw StoreError("cannot write " + records.string());
+  }
+  merge::MergeOptions merge_options;
+  merge_options.jobs = options.jobs;
+  merge_options.memory = options.memory;
+  auto result = merge::merge_folder(records, options.work_dir / "docs", merge_options, nullptr);
+  if (!result.error.empty()) throw StoreError("merge failed: " + result.error);
+  report.merge = result.counters;
+  return result.documents;
+}
+
+// One Xapian transaction: the kept documents replace the stored ones (moderation kept and
+// re-joined), the deleted digests go, and the applied batch is recorded.
+void write_index(const IncrementalOptions& options, const fs::path& documents,
+                 const std::vector<std::string>& deleted, int64_t applied, ApplyReport& report) {
+  index::IndexWriter writer(options.index_dir,
+                            [](merge::ImageDocument& existing, const merge::ImageDocument& rebuilt) {
+                              existing = rebuilt;
+                            });
+  writer.set_moderate(index::moderation_of(options.index_dir));
+  writer.begin();
+  std::ifstream in(documents);
+  for (std::string line; std::getline(in, line);) {
+    merge::ImageDocument doc;
+    if (!merge::from_json(Json::parse(line), doc)) throw StoreError("unreadable merged document");
+    ++(writer.add(doc) == index::AddOutcome::unchanged ? report.unchanged : report.written);
+  }
+  for (const auto& digest : deleted) report.deleted += writer.remove(digest);
+  writer.set_metadata(std::string(index::kMetaStoreApplied), std::to_string(applied));
+  if (options.before_index_commit) options.before_index_commit();
+  writer.commit();
+  report.documents = writer.size();
+}
+
+ApplyReport apply(RecordStore& store, const IncrementalOptions& options) {
+  ApplyReport report;
+  report.applied = applied_batch(options.index_dir);
+  store.finish(report.applied);  // a removal whose index commit a kill interrupted
+  const auto batches = store.batches_after(report.applied);
+  if (batches.empty()) return report;
+  report.batches = batches.size();
+  report.affected = store.select_affected(report.applied);
+  const fs::path merged = merge_affected(store, options, report);
+  const fs::path kept = options.work_dir / "docs" / "affected.jsonl";
+  std::vector<std::string> deleted;
+  select_documents(store, merged, kept, deleted);
+  if (options.analyse && !options.analyse(kept)) throw StoreError("analysis failed");
+  write_index(options, kept, deleted, batches.back().id, report);
+  report.applied = batches.back().id;
+  store.finish(report.applied);
+  return report;
+}
+
+// Runs `job` converting the index library's Xapian errors into StoreError.
+template <typename Job>
+auto converted(Job&& job) {
+  try {
+    return job();
+  } catch (const Xapian::Error& e) {
+    throw StoreError("index: " + e.get_description());
+  }
+}
+
+}  // namespace
+
+Json to_json(const ApplyReport& r) {
+  return Json{{"applied_batch", r.applied},
+              {"batches", r.batches},
+              {"everything", r.affected.everything},
+              {"keys_changed", r.affected.keys_changed},
+              {"digests_affected", r.affected.digests},
+              {"keys_merged", r.affected.keys_merged},
+              {"records_merged", r.records_merged},
+              {"written", r.written},
+              {"unchanged", r.unchanged},
+              {"deleted", r.deleted},
+              {"documents", r.documents},
+              {"merge", r.merge.to_json()}};
+}
+
+Json to_json(const AddReport& r) {
+  return Json{{"stored",
+               {{"batch", r.stored.batch},
+                {"inserted", r.stored.inserted},
+                {"already_stored", r.stored.already_stored},
+                {"not_records", r.stored.not_records},
+                {"without_key", r.stored.without_key}}},
+              {"recovered", to_json(r.recovered)},
+              {"applied", to_json(r.applied)}};
+}
+
+std::string incremental_problem(const fs::path& index_dir) {
+  if (fs::exists(store_file(index_dir)) || !index::index_exists(index_dir)) return {};
+  Xapian::Database db(index_dir.string());
+  if (db.get_doccount() == 0) return {};
+  return "index " + index_dir.string() +
+         " holds documents but no record store (made by an older strata, or by index-docs): "
+         "index the archives into a new index folder";
+}
+
+ApplyReport apply_pending(const IncrementalOptions& options) {
+  return converted([&] {
+    RecordStore store(options.index_dir);
+    return apply(store, options);
+  });
+}
+
+AddReport add_batch(const IncrementalOptions& options, const std::string& collection,
+                    const fs::path& extract_dir) {
+  return converted([&] {
+    fs::create_directories(options.index_dir);
+    RecordStore store(options.index_dir);
+    AddReport report;
+    report.recovered = apply(store, options);
+    report.stored = store.add_batch(collection, merge::extraction_files(extract_dir));
+    report.applied = apply(store, options);
+    return report;
+  });
+}
+
+ApplyReport remove_collection(const IncrementalOptions& options, const std::string& collection,
+                              bool& found) {
+  return converted([&] {
+    RecordStore store(options.index_dir);
+    apply(store, options);
+    found = store.mark_removal(collection) != 0;
+    return apply(store, options);
+  });
+}
+
+std::vector<Json> list_collections(const fs::path& index_dir) {
+  return converted([&] {
+    RecordStore store(index_dir);
+    const bool indexed = index::index_exists(index_dir);
+    std::vector<Json> list;
+    for (const auto& c : store.collections()) {
+      uint64_t documents = 0;
+      if (indexed)
+        documents = Xapian::Database(index_dir.string())
+                        .get_termfreq(std::string(index::prefix::collection) + c.name);
+      list.push_back(Json{{"collection", c.name},
+                          {"batches", c.batches},
+                          {"records", c.records},
+                          {"documents", documents}});
+    }
+    return list;
+  });
+}
+
+}  // namespace strata::store

@@ -1,0 +1,262 @@
+#include "store/record_store.hpp"
+
+#include <chrono>
+#include <fstream>
+#include <unordered_map>
+#include <variant>
+
+#include "merge/groups.hpp"
+
+namespace strata::store {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Batches: kind 'add' or 'remove'; state 'pending' until the index holds them, then
+// 'applied' (a removal's records are deleted when it becomes applied).
+constexpr std::string_view kSchema = R"(
+PRAGMA journal_mode = WAL;
+PRAGMA synchronous = FULL;
+CREATE TABLE IF NOT EXISTS batches (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  kind TEXT NOT NULL,
+  collection TEXT NOT NULL,
+  time TEXT NOT NULL,
+  records INTEGER NOT NULL DEFAULT 0,
+  ignored INTEGER NOT NULL DEFAULT 0,
+  state TEXT NOT NULL DEFAULT 'pending');
+CREATE TABLE IF NOT EXISTS records (
+  file TEXT NOT NULL,
+  offset INTEGER NOT NULL,
+  kind INTEGER NOT NULL,
+  ordinal INTEGER NOT NULL,
+  key TEXT NOT NULL,
+  digest TEXT,
+  collection TEXT NOT NULL,
+  batch INTEGER NOT NULL,
+  line TEXT NOT NULL,
+  UNIQUE (file, offset, kind, ordinal));
+CREATE INDEX IF NOT EXISTS records_key ON records (key);
+CREATE INDEX IF NOT EXISTS records_digest ON records (digest) WHERE digest IS NOT NULL;
+CREATE INDEX IF NOT EXISTS records_collection ON records (collection);
+CREATE INDEX IF NOT EXISTS records_batch ON records (batch);
+)";
+
+// A record is live unless a pending removal of its collection came after it.
+constexpr std::string_view kLive =
+    "NOT EXISTS (SELECT 1 FROM batches b WHERE b.kind = 'remove' AND b.state = 'pending' AND "
+    "b.collection = r.collection AND r.batch < b.id)";
+
+enum class Kind : int64_t { image = 0, revisit = 1, ref = 2 };
+
+// The columns of one extraction record.
+struct Row {
+  Kind kind;
+  std::string_view key, digest, collection, file;
+  uint64_t offset = 0;
+};
+
+bool row_of(const merge::Record& record, Row& row) {
+  row.key = merge::surt_key(record);
+  if (const auto* c = std::get_if<extract::ImageCapture>(&record)) {
+    row = {Kind::image, row.key, c->digest, c->collection, c->file, c->offset};
+  } else if (const auto* v = std::get_if<extract::ImageRevisit>(&record)) {
+    row = {Kind::revisit, row.key, {}, v->collection, v->file, v->offset};
+  } else if (const auto* r = std::get_if<extract::PageReference>(&record)) {
+    row = {Kind::ref, row.key, {}, r->collection, r->file, r->offset};
+  } else {
+    return false;
+  }
+  return true;
+}
+
+std::string now_utc() {
+  const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  char text[32];
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+// Inserts the lines of one extraction file; the ordinal of a record is its rank among the
+// records of the same kind from the same archive record (the n-th reference of a page).
+void insert_file(Database& db, const fs::path& file, int64_t batch, Statement& insert,
+                 BatchInsert& counts) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw StoreError("record store: cannot read " + file.string());
+  std::unordered_map<std::string, int64_t> ordinals;
+  merge::Record record;
+  Row row{};
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty()) continue;
+    const Json j = Json::parse(line, nullptr, false);
+    if (j.is_discarded() || !merge::record_from_json(j, record) || !row_of(record, row)) {
+      ++counts.not_records;
+      continue;
+    }
+    if (row.key.empty()) {
+      ++counts.without_key;
+      continue;
+    }
+    std::string slot(row.file);
+    slot += '\0' + std::to_string(row.offset) + '\0' + std::to_string(int(row.kind));
+    insert.bind(1, row.file).bind(2, static_cast<int64_t>(row.offset));
+    insert.bind(3, static_cast<int64_t>(row.kind)).bind(4, ordinals[slot]++);
+    insert.bind(5, row.key);
+    if (row.digest.empty())
+      insert.bind_null(6);
+    else
+      insert.bind(6, row.digest);
+    insert.bind(7, row.collection).bind(8, batch).bind(9, line);
+    insert.step();
+    insert.reset();
+    ++(db.changes() ? counts.inserted : counts.already_stored);
+  }
+}
+
+}  // namespace
+
+fs::path store_file(const fs::path& index_dir) {
+  return index_dir / "records.sqlite";
+}
+
+RecordStore::RecordStore(const fs::path& index_dir) : db_(store_file(index_dir)) {
+  db_.exec(kSchema);
+}
+
+BatchInsert RecordStore::add_batch(const std::string& collection,
+                                   const std::vector<fs::path>& files) {
+  BatchInsert counts;
+  Transaction transaction(db_);
+  db_.prepare("INSERT INTO batches (kind, collection, time) VALUES ('add', ?, ?)")
+      .bind(1, collection)
+      .bind(2, now_utc())
+      .run();
+  const int64_t batch = last_batch();
+  Statement insert = db_.prepare(
+      "INSERT OR IGNORE INTO records (file, offset, kind, ordinal, key, digest, collection, "
+      "batch, line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  for (const auto& file : files) insert_file(db_, file, batch, insert, counts);
+  if (counts.inserted == 0) return counts;  // rolled back: nothing new, no batch
+  db_.prepare("UPDATE batches SET records = ?, ignored = ? WHERE id = ?")
+      .bind(1, static_cast<int64_t>(counts.inserted))
+      .bind(2, static_cast<int64_t>(counts.already_stored))
+      .bind(3, batch)
+      .run();
+  transaction.commit();
+  counts.batch = batch;
+  return counts;
+}
+
+int64_t RecordStore::mark_removal(const std::string& collection) {
+  Transaction transaction(db_);
+  Statement any = db_.prepare("SELECT 1 FROM records WHERE collection = ? LIMIT 1");
+  if (!any.bind(1, collection).step()) return 0;
+  db_.prepare("INSERT INTO batches (kind, collection, time) VALUES ('remove', ?, ?)")
+      .bind(1, collection)
+      .bind(2, now_utc())
+      .run();
+  const int64_t batch = last_batch();
+  transaction.commit();
+  return batch;
+}
+
+int64_t RecordStore::last_batch() {
+  Statement last = db_.prepare("SELECT COALESCE(MAX(id), 0) FROM batches");
+  last.step();
+  return last.integer(0);
+}
+
+std::vector<Batch> RecordStore::batches_after(int64_t applied) {
+  std::vector<Batch> batches;
+  Statement select =
+      db_.prepare("SELECT id, kind, collection FROM batches WHERE id > ? ORDER BY id");
+  select.bind(1, applied);
+  while (select.step())
+    batches.push_back({select.integer(0), select.text(1) == "remove", std::string(select.text(2))});
+  return batches;
+}
+
+Affected RecordStore::select_affected(int64_t applied) {
+  Affected affected;
+  affected.everything = everything_ = applied == 0;
+  db_.exec(
+      "DROP TABLE IF EXISTS temp.s0; DROP TABLE IF EXISTS temp.d0; DROP TABLE IF EXISTS temp.s1;"
+      "CREATE TEMP TABLE s0 (key TEXT PRIMARY KEY) WITHOUT ROWID;"
+      "CREATE TEMP TABLE d0 (digest TEXT PRIMARY KEY) WITHOUT ROWID;"
+      "CREATE TEMP TABLE s1 (key TEXT PRIMARY KEY) WITHOUT ROWID;");
+  auto count = [this](const char* table) {
+    Statement s = db_.prepare(std::string("SELECT COUNT(*) FROM temp.") + table);
+    s.step();
+    return static_cast<uint64_t>(s.integer(0));
+  };
+  if (affected.everything) {
+    db_.exec("INSERT INTO d0 SELECT DISTINCT digest FROM records WHERE digest IS NOT NULL");
+    affected.digests = count("d0");
+    return affected;
+  }
+  db_.prepare("INSERT OR IGNORE INTO s0 SELECT key FROM records WHERE batch > ?")
+      .bind(1, applied)
+      .run();
+  db_.prepare(
+         "INSERT OR IGNORE INTO s0 SELECT r.key FROM batches b JOIN records r ON "
+         "r.collection = b.collection AND r.batch < b.id WHERE b.kind = 'remove' AND b.id > ?")
+      .bind(1, applied)
+      .run();
+  db_.exec(
+      "INSERT OR IGNORE INTO d0 SELECT r.digest FROM s0 JOIN records r ON r.key = s0.key "
+      "WHERE r.digest IS NOT NULL;"
+      "INSERT OR IGNORE INTO s1 SELECT key FROM s0;"
+      "INSERT OR IGNORE INTO s1 SELECT r.key FROM d0 JOIN records r ON r.digest = d0.digest;");
+  affected.keys_changed = count("s0");
+  affected.digests = count("d0");
+  affected.keys_merged = count("s1");
+  return affected;
+}
+
+uint64_t RecordStore::export_affected(std::ostream& out) {
+  const std::string sql = everything_ ? "SELECT r.line FROM records r WHERE " + std::string(kLive)
+                                      : "SELECT r.line FROM s1 JOIN records r ON r.key = s1.key "
+                                        "WHERE " +
+                                            std::string(kLive);
+  Statement select = db_.prepare(sql);
+  uint64_t lines = 0;
+  while (select.step()) {
+    out << select.text(0) << '\n';
+    ++lines;
+  }
+  return lines;
+}
+
+void RecordStore::for_each_affected_digest(const std::function<void(std::string_view)>& fn) {
+  Statement select = db_.prepare("SELECT digest FROM temp.d0 ORDER BY digest");
+  while (select.step()) fn(select.text(0));
+}
+
+void RecordStore::finish(int64_t applied) {
+  Transaction transaction(db_);
+  db_.prepare(
+         "DELETE FROM records WHERE rowid IN (SELECT r.rowid FROM batches b JOIN records r ON "
+         "r.collection = b.collection AND r.batch < b.id WHERE b.kind = 'remove' AND "
+         "b.state = 'pending' AND b.id <= ?)")
+      .bind(1, applied)
+      .run();
+  db_.prepare("UPDATE batches SET state = 'applied' WHERE state = 'pending' AND id <= ?")
+      .bind(1, applied)
+      .run();
+  transaction.commit();
+}
+
+std::vector<CollectionInfo> RecordStore::collections() {
+  std::vector<CollectionInfo> list;
+  Statement select = db_.prepare(
+      "SELECT c.collection, (SELECT COUNT(*) FROM batches b WHERE b.kind = 'add' AND "
+      "b.collection = c.collection), COUNT(*) FROM records c GROUP BY c.collection ORDER BY "
+      "c.collection");
+  while (select.step())
+    list.push_back({std::string(select.text(0)), select.integer(1), select.integer(2)});
+  return list;
+}
+
+}  // namespace strata::store
