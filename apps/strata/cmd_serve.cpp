@@ -6,6 +6,7 @@
 #include "command.hpp"
 #include "core/exit_codes.hpp"
 #include "core/log.hpp"
+#include "index/new_index.hpp"
 #include "server/server.hpp"
 
 namespace {
@@ -13,6 +14,10 @@ namespace {
 strata::server::Server* running = nullptr;
 
 int run_serve(const strata::server::ServerOptions& opts) {
+  if (const std::string problem = strata::index::index_problem(opts.index_dir); !problem.empty()) {
+    std::cerr << "serve: " << problem << '\n';
+    return strata::exit_code::failure;
+  }
   try {
     strata::server::Server server(opts);
     if (!server.bind()) {
