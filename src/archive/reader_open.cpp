@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "archive/checkpoints.hpp"
+#include "archive/locate.hpp"
 #include "archive/reader_impl.hpp"
 
 namespace strata::archive {
@@ -106,12 +107,6 @@ std::unique_ptr<ArchiveReader> ArchiveReader::open_memory(std::string_view data,
 }
 
 namespace {
-
-// The file holding `file` ("x.wacz" for "x.wacz#entry").
-std::string container_of(const std::string& file) {
-  size_t hash = file.find(".wacz#");
-  return hash == std::string::npos ? file : file.substr(0, hash + 5);
-}
 
 // The raw bytes of `file`: a path, or "x.wacz#entry" read in place.
 std::unique_ptr<Input> open_raw(ArchiveReader::Impl& impl, const std::string& file,
