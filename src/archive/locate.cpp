@@ -61,6 +61,7 @@ ArchiveEntry describe_archive(const std::string& key) {
   e.key = key;
   e.path = container_of(key);
   if (auto size = regular_size(e.path)) {
+    e.path = archive_key(e.path);  // a relative key (older indexes): where it is from here
     e.size = *size;
     std::error_code ec;
     auto written = fs::last_write_time(e.path, ec);
