@@ -3,9 +3,25 @@
 #include <iostream>
 
 #include "analyze/run.hpp"
+#include "index/archive_registry.hpp"
 #include "index/moderation.hpp"
 
 namespace strata {
+namespace {
+
+// Where the index in `dir` (if any) says archives are now, for documents it registered.
+std::function<std::optional<archive::ArchiveEntry>(const std::string&)> registry_of(
+    const std::filesystem::path& dir) {
+  if (!index::index_exists(dir)) return {};
+  try {
+    auto db = std::make_shared<Xapian::Database>(dir.string());
+    return [db](const std::string& key) { return index::registered_archive(*db, key); };
+  } catch (const Xapian::Error&) {
+    return {};  // unreadable now: archives are read at their keys' paths
+  }
+}
+
+}  // namespace
 
 void add_analysis_options(CLI::App& app, AnalysisOptions& o, bool skippable) {
   if (skippable)
@@ -16,8 +32,9 @@ void add_analysis_options(CLI::App& app, AnalysisOptions& o, bool skippable) {
   app.add_option("--models", o.models,
                  "models/nsfwjs folder (default: $STRATA_MODELS, else found from the working "
                  "folder)");
-  app.add_option("--archive-root", o.archive_root,
-                 "folder that relative imgFile paths are under (default: the working folder)");
+  app.add_option("--archive-root", o.archive_roots,
+                 "folder to look for archives under when they are no longer where they were "
+                 "extracted (repeatable)");
   app.add_option("--max-pixels", o.max_pixels,
                  "refuse images declaring more pixels (default 15000x15000)");
 }
@@ -32,7 +49,8 @@ bool run_analysis_step(const AnalysisOptions& o, const std::filesystem::path& do
   analyze::RunOptions options;
   options.documents = documents;
   options.out = index_dir;
-  options.archive_root = o.archive_root;
+  options.archive_roots.assign(o.archive_roots.begin(), o.archive_roots.end());
+  options.registered = registry_of(index_dir);
   options.models = o.models;
   options.model_variant = o.model;
   options.classify = !o.no_nsfw;

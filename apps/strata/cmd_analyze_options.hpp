@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "core/json.hpp"
 #include "core/progress.hpp"
@@ -14,7 +15,8 @@ namespace strata {
 struct AnalysisOptions {
   bool skip = false;  // --no-analysis (index, index-docs)
   bool no_nsfw = false;
-  std::string models, model, archive_root;
+  std::string models, model;
+  std::vector<std::string> archive_roots;
   uint64_t max_pixels = 0;
 };
 

@@ -47,6 +47,9 @@ const bool registered = strata::cli::register_command(
       app.add_option("--replay-url", opts->api.replay_prefix,
                      "Prefix of archive links (external wayback), e.g. https://arquivo.pt/wayback/");
       app.add_option("--service-url", opts->api.link_to_service, "linkToService value");
+      app.add_option("--archive-root", opts->archive_roots,
+                     "Folder to look for archives under when they are no longer where they "
+                     "were indexed (repeatable; see strata archives)");
       return [opts] { return run_serve(*opts); };
     });
 

@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "analyze/analyzer.hpp"
-#include "archive/reader.hpp"
 #include "core/json.hpp"
 
 namespace strata::analyze {
@@ -23,8 +22,9 @@ namespace fs = std::filesystem;
 constexpr size_t kChunk = 512;
 
 struct Job {
-  std::string digest, file;
+  std::string digest, file, url;  // file: where to read (resolved); url "" = not checked
   uint64_t offset = 0;
+  std::string error;  // why the archive could not be located
 };
 
 std::unique_ptr<NsfwClassifier> open_classifier(const RunOptions& o, const std::string& variant) {
@@ -34,25 +34,43 @@ std::unique_ptr<NsfwClassifier> open_classifier(const RunOptions& o, const std::
   return std::make_unique<NsfwClassifier>(*root / variant);
 }
 
-// Where a relative imgFile is: see RunOptions::archive_root.
-std::string resolve_archive(const RunOptions& o, const std::string& file) {
-  if (file.empty() || fs::path(file).is_absolute()) return file;
-  const fs::path beside = o.documents.parent_path();
-  std::vector<fs::path> candidates;
-  if (!o.archive_root.empty()) candidates.push_back(o.archive_root / file);
-  candidates.insert(candidates.end(), {fs::path(file), beside / file, beside.parent_path() / file});
-  std::error_code ec;
-  for (const auto& c : candidates)
-    if (fs::is_regular_file(c, ec)) return c.string();
-  return file;
+// The job of one document: where its image record is now (see RunOptions::archive_roots).
+Job locate_job(const RunOptions& o, const std::vector<fs::path>& roots, const Json& doc,
+               const std::string& digest) {
+  Job job;
+  job.digest = digest;
+  job.offset = doc.value("imgOffset", uint64_t{0});
+  const std::string key = doc.value("imgFile", "");
+  if (key.empty()) return job;
+  // An inline (data:) image's location is its page's record, another URL.
+  if (!doc.value("isInline", false)) job.url = doc.value("imgUrl", "");
+  std::optional<archive::ArchiveEntry> entry = o.registered ? o.registered(key) : std::nullopt;
+  if (!entry) {
+    entry.emplace();
+    entry->key = key;
+    entry->path = archive::container_of(key);
+  }
+  const archive::Located located = archive::locate_archive(*entry, roots);
+  job.file = located.file;
+  job.error = located.error;
+  return job;
 }
 
-// The image's bytes from its archive record; empty when unavailable.
-std::string fetch_bytes(const Job& job) {
-  if (job.file.empty()) return {};
-  auto reader = archive::read_record_at(job.file, job.offset, {}, [](const auto&...) {});
+// The image's bytes from its archive record; empty when unavailable (counted).
+std::string fetch_bytes(const Job& job, Counters& counters) {
+  if (job.file.empty()) {
+    counters.add(job.error.rfind("archive changed", 0) == 0 ? "archives_changed"
+                                                            : "archives_missing");
+    return {};
+  }
+  archive::CheckedRecord checked = archive::read_checked_record(job.file, job.offset, job.url);
   std::string payload;
-  if (!reader || reader->read_payload(payload) != archive::PayloadStatus::ok) return {};
+  if (!checked.reader) {
+    counters.add(checked.error.rfind("archive changed", 0) == 0 ? "records_not_the_image"
+                                                                : "records_unreadable");
+    return {};
+  }
+  if (checked.reader->read_payload(payload) != archive::PayloadStatus::ok) return {};
   return payload;
 }
 
@@ -103,7 +121,7 @@ class Pool {
 
  private:
   void analyze_one(Worker& w, const Job& job) {
-    const std::string bytes = fetch_bytes(job);
+    const std::string bytes = fetch_bytes(job, w.counters);
     AnalysisRecord record;
     if (bytes.empty()) {
       record.digest = job.digest;
@@ -131,7 +149,8 @@ std::set<std::string> analysed_digests(const fs::path& analysis_jsonl) {
   std::string line;
   while (std::getline(in, line)) {
     const Json j = Json::parse(line, nullptr, false);  // a torn last line is skipped
-    if (j.is_object() && j.contains("digest") && j["digest"].is_string())
+    if (j.is_object() && j.contains("digest") && j["digest"].is_string() &&
+        j.value("status", "") != "missing")
       digests.insert(j["digest"].get<std::string>());
   }
   return digests;
@@ -151,6 +170,8 @@ Counters run_analysis(const RunOptions& o) {
   const ThumbnailStore store(o.out / "thumbs");
   Pool pool(o, variant, store, out);
   if (o.classify && !pool.classifies()) counters.add("model_missing");
+  std::vector<fs::path> roots = o.archive_roots;
+  roots.insert(roots.end(), {o.documents.parent_path(), o.documents.parent_path().parent_path()});
   std::vector<Job> jobs;
   std::string line;
   while (std::getline(docs, line)) {
@@ -166,8 +187,7 @@ Counters run_analysis(const RunOptions& o) {
       counters.add("already_analysed");
       continue;
     }
-    jobs.push_back({digest, resolve_archive(o, doc.value("imgFile", "")),
-                    doc.value("imgOffset", uint64_t{0})});
+    jobs.push_back(locate_job(o, roots, doc, digest));
     if (jobs.size() < kChunk) continue;
     pool.run(jobs);
     jobs.clear();

@@ -3,10 +3,15 @@
 // per line; only imgDigest, imgFile and imgOffset are used), fetches each image's bytes from
 // its archive record, and appends one AnalysisRecord per new digest to
 // <out>/analysis.jsonl, thumbnails under <out>/thumbs. Digests already in analysis.jsonl
-// (from earlier runs) are never analysed again.
+// (from earlier runs) are never analysed again, unless their bytes were missing then.
 #include <filesystem>
+#include <functional>
+#include <optional>
 #include <set>
 #include <string>
+#include <vector>
+
+#include "archive/locate.hpp"
 
 #include "core/counters.hpp"
 #include "core/progress.hpp"
@@ -16,9 +21,12 @@ namespace strata::analyze {
 struct RunOptions {
   std::filesystem::path documents;  // documents.jsonl
   std::filesystem::path out;        // index folder: analysis.jsonl, thumbs/
-  // Relative imgFile paths are tried under this folder, else as written (from the working
-  // folder), else beside the documents file and in its parent folder (a sample's truth/).
-  std::filesystem::path archive_root;
+  // imgFile is an archive key (archive/locate.hpp): read where `registered` says the archive
+  // is (default: at the key's own path), else looked for under these folders, then beside
+  // the documents file and in its parent folder (a sample's truth/). The record read must be
+  // the document's imgUrl.
+  std::vector<std::filesystem::path> archive_roots;
+  std::function<std::optional<archive::ArchiveEntry>(const std::string& key)> registered;
   std::filesystem::path models;  // models/nsfwjs ("" = find_nsfw_models())
   std::string model_variant;     // "" = kDefaultNsfwModel
   bool classify = true;
@@ -27,7 +35,8 @@ struct RunOptions {
   Progress* progress = nullptr;  // advanced by the bytes of documents read
 };
 
-// Digests already analysed (the cache), read from an analysis.jsonl.
+// Digests already analysed (the cache), read from an analysis.jsonl; those whose bytes were
+// missing are not (a later run may find the archive).
 std::set<std::string> analysed_digests(const std::filesystem::path& analysis_jsonl);
 
 // Returns the run's counters; throws std::runtime_error when the inputs cannot be read.

@@ -540,12 +540,8 @@ void ArchiveReader::after_header(uint64_t start) {
   record_.file = im.file;
   record_.offset = s.disk_offset(start);
   if (!s.member_starts_at(start)) {
-    record_.decoded_offset = start;
-    if (!im.reported_not_per_record) {
-      im.reported_not_per_record = true;
-      report(record_.offset, "not_per_record_compression",
-             "records share compressed members: offsets point at the member, not the record");
-    }
+    record_.decoded_offset = start;  // whole-file compression: located in the decoded stream
+    counters_.add("records_in_shared_members");
   }
   // Plain files know where a record ends without decoding ahead.
   bool buffered = s.codec() == Codec::plain || record_.content_length <= options_.prebuffer_bytes;
@@ -602,9 +598,12 @@ void ArchiveReader::settle_length() {
       ++sep;
     end = std::min<uint64_t>(im.block_end, s.position() + view.size()) + sep;
   }
+  if (record_.decoded_offset) {  // in the decoded stream, as for plain files
+    record_.length = im.block_end - im.record_start;
+    return;
+  }
   uint64_t disk_end = s.disk_end(end > im.record_start ? end - 1 : end);
-  record_.length =
-      disk_end > record_.offset && !record_.decoded_offset ? disk_end - record_.offset : 0;
+  record_.length = disk_end > record_.offset ? disk_end - record_.offset : 0;
 }
 
 void ArchiveReader::finish_record() {

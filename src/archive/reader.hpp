@@ -74,6 +74,7 @@ class ArchiveReader {
   // Internal (public so the helpers in reader.cpp can build readers).
   struct Impl;
   explicit ArchiveReader(std::unique_ptr<Impl> impl);
+  ArchiveReader(std::unique_ptr<Impl> impl, const ReaderOptions& options, ProblemSink problems);
 
  private:
   friend std::unique_ptr<ArchiveReader> read_record_at(const std::string&, uint64_t,

@@ -31,7 +31,6 @@ struct ArchiveReader::Impl {
   bool block_touched = false;  // read_payload/read_block started consuming the block
   bool length_settled = false;
   bool truncation_reported = false;
-  bool reported_not_per_record = false;
   bool single = false;        // read_record_at: one record only
   bool single_done = false;   // ... and it was returned
   uint64_t record_start = 0;  // decoded offsets

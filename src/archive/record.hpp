@@ -70,8 +70,11 @@ struct Record {
   uint64_t offset = 0;
   uint64_t length = 0;
   // Non-zero only when the record does not start its own gzip member / zstd frame (whole-file
-  // compression): its offset in the decompressed stream. `length` is then 0.
+  // compression): its offset in the decompressed stream; `length` is then its length there.
   uint64_t decoded_offset = 0;
+  // Where read_record_at finds the record again: the disk offset, or for a record inside a
+  // shared member the decoded offset.
+  uint64_t location() const { return decoded_offset ? decoded_offset : offset; }
 
   HttpHead http;  // filled for records whose block is an HTTP message
 

@@ -276,18 +276,21 @@ bool Stream::decode_gzip_step() {
   return true;
 }
 
+std::string zstd_dictionary_content(std::string_view content) {
+  if (content.size() < 4 || le32(content.data()) != kZstdMagic) return std::string(content);
+  unsigned long long n = ZSTD_getFrameContentSize(content.data(), content.size());
+  std::string dict;
+  if (n != ZSTD_CONTENTSIZE_ERROR && n != ZSTD_CONTENTSIZE_UNKNOWN && n <= kMaxDictionary) {
+    dict.resize(n);
+    size_t got = ZSTD_decompress(dict.data(), n, content.data(), content.size());
+    if (ZSTD_isError(got)) dict.clear();
+  }
+  return dict;
+}
+
 bool Stream::load_zstd_dictionary(std::string_view content) {
   if (codec_ != Codec::zstd) return false;
-  std::string dict(content);
-  if (content.size() >= 4 && le32(content.data()) == kZstdMagic) {
-    unsigned long long n = ZSTD_getFrameContentSize(content.data(), content.size());
-    dict.clear();
-    if (n != ZSTD_CONTENTSIZE_ERROR && n != ZSTD_CONTENTSIZE_UNKNOWN && n <= kMaxDictionary) {
-      dict.resize(n);
-      size_t got = ZSTD_decompress(dict.data(), n, content.data(), content.size());
-      if (ZSTD_isError(got)) dict.clear();
-    }
-  }
+  const std::string dict = zstd_dictionary_content(content);
   return !dict.empty() &&
          !ZSTD_isError(ZSTD_DCtx_loadDictionary(codecs_->zstd, dict.data(), dict.size()));
 }

@@ -103,5 +103,8 @@ class Stream {
 // The content of the dictionary frame (0x184D2A5D) at the current position of `input`, or ""
 // when there is none; the position of `input` is unspecified afterwards.
 std::string read_zstd_dictionary_frame(Input& input);
+// The dictionary a 0x184D2A5D frame's content holds (raw, or decompressed when it is a zstd
+// frame); "" when not usable.
+std::string zstd_dictionary_content(std::string_view content);
 
 }  // namespace strata::archive

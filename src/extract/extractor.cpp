@@ -78,9 +78,11 @@ UrlKeys& thread_url_keys() {
 
 class RecordExtractor {
  public:
-  RecordExtractor(const std::string& file, const ExtractOptions& options, std::ostream& out,
-                  Counters& counters)
-      : file_(file), options_(options), out_(out), c_(counters) {}
+  // `opened` is the path the reader was opened with: a record's Record::file is that path,
+  // or inside a WACZ that path + "#" + member.
+  RecordExtractor(const std::string& label, size_t opened, const ExtractOptions& options,
+                  std::ostream& out, Counters& counters)
+      : label_(label), opened_(opened), file_(label), options_(options), out_(out), c_(counters) {}
   // Counted once, not per record (a map look-up each).
   ~RecordExtractor() {
     if (records_read_ > 0) c_.add("records_read", records_read_);
@@ -95,8 +97,12 @@ class RecordExtractor {
   void inline_image(const PageReferenceView& ref, std::string_view uri);
   // Fills mimeDetected/width/height/digest/size and applies the gates; false = drop.
   bool describe(ImageCapture& img, std::string_view bytes, bool is_inline);
+  // file_ = the label with the record's WACZ member, if any.
+  void locate(const Record& rec);
 
-  const std::string& file_;
+  const std::string& label_;
+  size_t opened_;
+  std::string file_;
   const ExtractOptions& options_;
   LineWriter out_;
   Counters& c_;
@@ -141,6 +147,14 @@ bool RecordExtractor::describe(ImageCapture& img, std::string_view bytes, bool i
   return true;
 }
 
+void RecordExtractor::locate(const Record& rec) {
+  if (rec.file.size() <= opened_) {
+    if (file_.size() != label_.size()) file_ = label_;
+    return;
+  }
+  file_.assign(label_).append(rec.file, opened_, std::string::npos);
+}
+
 void RecordExtractor::image(const Record& rec, const std::string& mime,
                             const std::string& payload) {
   ImageCapture img;
@@ -149,7 +163,7 @@ void RecordExtractor::image(const Record& rec, const std::string& mime,
   img.timestamp = rec.date;
   img.collection = options_.collection;
   img.file = file_;
-  img.offset = rec.offset;
+  img.offset = rec.location();
   img.length = rec.length;
   img.recordType = rec.type == RecordType::resource ? "resource" : "response";
   img.status = rec.http.status;
@@ -165,7 +179,7 @@ void RecordExtractor::revisit(const Record& rec, const std::string& mime) {
   r.timestamp = rec.date;
   r.collection = options_.collection;
   r.file = file_;
-  r.offset = rec.offset;
+  r.offset = rec.location();
   r.length = rec.length;
   r.warcDigest = rec.payload_digest;
   r.refersToUrl = rec.refers_to_target_uri;
@@ -212,7 +226,7 @@ void RecordExtractor::page(const Record& rec, const std::string& payload) {
   c_.add("pages_encoding_" + text.source);
   // Still mis-encoded after the repair (U+FFFD from undecodable bytes, or mojibake left).
   if (looks_mis_encoded(text.utf8)) c_.add("pages_text_mis_encoded");
-  PageInput in{rec.target_uri, rec.date, options_.collection, file_, rec.offset,
+  PageInput in{rec.target_uri, rec.date, options_.collection, file_, rec.location(),
                rec.length,     text.utf8};
   RefStats stats(c_);
   visit_page_references(in, c_, keys_, options_.refs,
@@ -226,6 +240,7 @@ void RecordExtractor::page(const Record& rec, const std::string& payload) {
 void RecordExtractor::record(archive::ArchiveReader& reader) {
   const Record& rec = reader.record();
   ++records_read_;
+  locate(rec);
   if (rec.type == RecordType::revisit) {
     std::string mime = reported_mime(rec);
     if (mime.find("image") != std::string::npos || url::has_image_extension(rec.target_uri))
@@ -272,7 +287,7 @@ bool extract_archive(const std::filesystem::path& path, const std::string& file_
     counters.add("archives_failed");
     return false;
   }
-  RecordExtractor extractor(file_label, options, out, counters);
+  RecordExtractor extractor(file_label, path.string().size(), options, out, counters);
   uint64_t reported = 0;
   while (reader->next()) {
     try {

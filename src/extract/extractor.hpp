@@ -26,7 +26,8 @@ struct ExtractOptions {
 using ProgressFn = std::function<void(uint64_t)>;
 
 // Reads `path`, writes one JSON object per line to `out`, adds to `counters`. `file_label`
-// is what the records' "file" field says (the path as given on the command line).
+// is what the records' "file" field says (the stable archive key, archive::archive_key),
+// followed inside a WACZ by "#" and the member; "offset" is Record::location().
 // Returns false when the file could not be read as an archive at all.
 bool extract_archive(const std::filesystem::path& path, const std::string& file_label,
                      const ExtractOptions& options, std::ostream& out, Counters& counters,

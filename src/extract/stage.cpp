@@ -1,5 +1,7 @@
 #include "extract/stage.hpp"
 
+#include "archive/locate.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <fstream>
@@ -42,7 +44,7 @@ StageResult run_extraction(const std::vector<fs::path>& archives, const ExtractO
         ++write_failures;
         continue;
       }
-      bool ok = extract_archive(archives[i], archives[i].string(), options, out, per_thread[t],
+      bool ok = extract_archive(archives[i], archive::archive_key(archives[i]), options, out, per_thread[t],
                                 problems, [progress](uint64_t n) {
                                   if (progress) progress->advance(n);
                                 });

@@ -72,7 +72,7 @@ inline constexpr double kSafeNotClassified = -1.0;
 
 // Metadata keys.
 inline constexpr std::string_view kMetaSchema = "strata:schema";
-inline constexpr std::string_view kMetaArchivePrefix = "strata:archive:";  // + path -> "1"
+inline constexpr std::string_view kMetaArchivePrefix = "strata:archive:";  // + key -> JSON
 inline constexpr std::string_view kMetaDictionary = "strata:zdict";        // stored-data dictionary
 // The last record-store batch (src/store) the documents reflect; absent before the first.
 inline constexpr std::string_view kMetaStoreApplied = "strata:store-applied";

@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "index/archive_registry.hpp"
 #include "index/compact.hpp"
 #include "index/schema.hpp"
 #include "merge/merge_into.hpp"
@@ -76,10 +77,7 @@ void IndexWriter::use_dictionary_of(const IndexWriter& other) {
 }
 
 void IndexWriter::register_archive(const std::string& file) {
-  if (file.empty()) return;
-  std::string key = std::string(kMetaArchivePrefix) + file;
-  if (key.size() > 240 || !db_.get_metadata(key).empty()) return;
-  db_.set_metadata(key, "1");
+  index::register_archive(db_, file);
 }
 
 bool IndexWriter::read(Xapian::docid docid, merge::ImageDocument& doc, Moderation& m,

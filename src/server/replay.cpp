@@ -3,7 +3,8 @@
 #include <cstdlib>
 
 #include "analyze/thumbnail_store.hpp"
-#include "archive/reader.hpp"
+#include "archive/locate.hpp"
+#include "index/archive_registry.hpp"
 #include "core/json.hpp"
 #include "index/document_builder.hpp"
 #include "index/schema.hpp"
@@ -71,16 +72,18 @@ bool find_capture(Xapian::Database& db, const Target& t, merge::ImageDocument& b
   return best_gap >= 0;
 }
 
-ReplayReply read_capture(Xapian::Database& db, const Target& t, const merge::ImageDocument& d);
+ReplayReply read_capture(Xapian::Database& db, const Target& t, const merge::ImageDocument& d,
+                         const std::vector<std::filesystem::path>& roots);
 
 }  // namespace
 
-ReplayReply replay(Xapian::Database& db, const std::string& target) {
+ReplayReply replay(Xapian::Database& db, const std::string& target,
+                   const std::vector<std::filesystem::path>& archive_roots) {
   Target t;
   if (!parse_target(target, t)) return error(400, "expected /wayback/{14-digit ts}[im_]/{url}");
   merge::ImageDocument d;
   if (!find_capture(db, t, d)) return error(404, "no capture of this URL in the index");
-  return read_capture(db, t, d);
+  return read_capture(db, t, d, archive_roots);
 }
 
 ReplayReply thumbnail(Xapian::Database& db, const std::string& target, bool safe_only,
@@ -113,14 +116,21 @@ ReplayReply thumbnail(Xapian::Database& db, const std::string& target, bool safe
 }
 
 namespace {
-ReplayReply read_capture(Xapian::Database& db, const Target& t, const merge::ImageDocument& d) {
+ReplayReply read_capture(Xapian::Database& db, const Target& t, const merge::ImageDocument& d,
+                         const std::vector<std::filesystem::path>& roots) {
   const std::string& file = t.image ? d.imgFile : d.pageFile;
   uint64_t offset = t.image ? d.imgOffset : d.pageOffset;
-  if (file.empty() || db.get_metadata(std::string(index::kMetaArchivePrefix) + file) != "1")
-    return error(404, "the capture's archive is not registered in this index");
-  auto reader =
-      archive::read_record_at(file, offset, archive::ReaderOptions{}, [](const Problem&) {});
-  if (!reader) return error(404, "archive record not readable");
+  const auto entry = index::registered_archive(db, file);
+  if (!entry) return error(404, "the capture's archive is not registered in this index");
+  const archive::Located located = archive::locate_archive(*entry, roots);
+  if (located.file.empty())
+    return error(located.state == archive::ArchiveState::changed ? 409 : 404, located.error);
+  // An inline (data:) image's location is its page's record.
+  const std::string url = t.image ? (d.isInline ? std::string() : d.imgUrl) : d.pageUrl;
+  archive::CheckedRecord checked = archive::read_checked_record(located.file, offset, url);
+  if (!checked.reader)
+    return error(checked.error.rfind("archive changed", 0) == 0 ? 409 : 404, checked.error);
+  auto& reader = checked.reader;
   ReplayReply r;
   if (reader->read_payload(r.body) != archive::PayloadStatus::ok)
     return error(502, "archive record damaged or too large");

@@ -2,11 +2,15 @@
 // Wayback-style replay of indexed captures: /wayback/{ts}im_/{url} returns the image record's
 // payload with its original Content-Type; /wayback/{ts}/{url} the page, under
 // `Content-Security-Policy: sandbox`. Only records of archives registered in the index (by
-// the documents' imgFile/pageFile) are ever read.
+// the documents' imgFile/pageFile) are ever read: at the registered path, or under
+// `archive_roots` when the archive moved (index/archive_registry.hpp). A missing archive
+// answers 404 "archive missing: ...", a changed one 409 "archive changed: ..."; a record whose
+// URL is not the capture's is never served.
 #include <xapian.h>
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "server/api.hpp"
 
@@ -21,7 +25,8 @@ struct ReplayReply {
 };
 
 // `target` = the part after "/wayback/": "20200316144708im_/https://x.pt/a.png?b=1".
-ReplayReply replay(Xapian::Database& db, const std::string& target);
+ReplayReply replay(Xapian::Database& db, const std::string& target,
+                   const std::vector<std::filesystem::path>& archive_roots = {});
 
 // The search interface's thumbnail: `target` = "{14-digit ts}/{image url}". The stored WebP
 // thumbnail of the nearest capture, read from `thumbs` (the index's thumbnail store) by its

@@ -75,7 +75,7 @@ struct Server::Impl {
     });
     http.Get(R"(/wayback/.*)", [this](const httplib::Request& req, httplib::Response& res) {
       std::string target = req.target.substr(std::string("/wayback/").size());
-      ReplayReply r = replay(db(), target);
+      ReplayReply r = replay(db(), target, options.archive_roots);
       if (r.sandbox) res.set_header("Content-Security-Policy", "sandbox");
       send(res, r.status, r.body, r.content_type);
     });

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "server/api.hpp"
 
@@ -18,6 +19,9 @@ struct ServerOptions {
   ApiConfig api;
   // The search interface served at "/"; empty: default_web_dir() (static_files.hpp).
   std::filesystem::path web_dir;
+  // Where replay looks for archives that are no longer at their registered path
+  // (serve --archive-root, archive/locate.hpp).
+  std::vector<std::filesystem::path> archive_roots;
 };
 
 class Server {

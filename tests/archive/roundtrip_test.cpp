@@ -16,6 +16,7 @@
 
 #include "core/digest.hpp"
 #include "read_helpers.hpp"
+#include "testing/containers.hpp"
 #include "testing/shared_data.hpp"
 
 namespace strata::archive {
@@ -274,19 +275,7 @@ TEST(ZstdRoundTrip, LargeRecordsAtTheEnd) {
 void write_wacz(const std::filesystem::path& path,
                 const std::vector<std::pair<std::string, std::string>>& entries,
                 bool deflate_archives) {
-  int err = 0;
-  zip_t* zip = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &err);
-  ASSERT_NE(zip, nullptr) << err;
-  for (const auto& [name, data] : entries) {
-    zip_source_t* src = zip_source_buffer(zip, data.data(), data.size(), 0);
-    ASSERT_NE(src, nullptr);
-    zip_int64_t index = zip_file_add(zip, name.c_str(), src, ZIP_FL_ENC_UTF_8);
-    ASSERT_GE(index, 0) << zip_strerror(zip);
-    bool archive = name.starts_with("archive/");
-    zip_set_file_compression(zip, static_cast<zip_uint64_t>(index),
-                             archive && !deflate_archives ? ZIP_CM_STORE : ZIP_CM_DEFLATE, 0);
-  }
-  ASSERT_EQ(zip_close(zip), 0) << zip_strerror(zip);
+  testing::write_zip(path, entries, deflate_archives);
 }
 
 std::vector<std::pair<std::string, std::string>> wacz_entries(const std::string& warc) {

@@ -5,6 +5,7 @@
 
 #include <fstream>
 
+#include "core/json.hpp"
 #include "index/index_documents.hpp"
 #include "index/schema.hpp"
 #include "testing/shared_data.hpp"
@@ -52,7 +53,11 @@ TEST(IndexWriter, CancelledBatchLeavesIndexAsBefore) {
   }  // destroyed mid-batch (as an interrupted run): nothing of it is kept
   Xapian::Database db(dir.string());
   EXPECT_EQ(db.get_doccount(), 1u);
-  EXPECT_EQ(db.get_metadata(std::string(kMetaArchivePrefix) + "/archives/a.warc.gz"), "1");
+  const Json registered =
+      Json::parse(db.get_metadata(std::string(kMetaArchivePrefix) + "/archives/a.warc.gz"));
+  EXPECT_EQ(registered["key"], "/archives/a.warc.gz");
+  EXPECT_EQ(registered["path"], "/archives/a.warc.gz");
+  EXPECT_EQ(registered["size"], 0);  // not there: size unknown
 }
 
 TEST(IndexWriter, RefusesAnIndexOfAnotherSchemaVersion) {
