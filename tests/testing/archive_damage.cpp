@@ -41,8 +41,9 @@ std::optional<std::pair<size_t, size_t>> length_field(std::string_view record, b
     std::string_view rest = record.substr(line + 1);
     constexpr std::string_view kName = "content-length:";
     if (rest.size() < kName.size() ||
-        !std::equal(kName.begin(), kName.end(), rest.begin(),
-                    [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); }))
+        !std::equal(kName.begin(), kName.end(), rest.begin(), [](char a, char b) {
+          return a == std::tolower(static_cast<unsigned char>(b));
+        }))
       continue;
     size_t begin = line + 1 + kName.size();
     while (begin < record.size() && record[begin] == ' ') ++begin;
@@ -94,7 +95,8 @@ std::optional<Damage> bad_length(const ArchiveLayout& file, DamageKind kind, Rng
     Picked r = pick_record(file, rng);
     auto field = length_field(r.raw, file.arc);
     if (!field) continue;
-    std::string_view old = std::string_view(r.raw).substr(field->first, field->second - field->first);
+    std::string_view old =
+        std::string_view(r.raw).substr(field->first, field->second - field->first);
     bool numeric = !old.empty() && old.size() < 12 &&
                    old.find_first_not_of("0123456789") == std::string_view::npos;
     if (!numeric || (kind == DamageKind::length_too_small && old == "0")) continue;
@@ -119,12 +121,14 @@ Damage flip_bytes(std::string_view bytes, DamageKind kind, uint64_t at, uint64_t
 std::optional<Damage> flip_framing(const ArchiveLayout& file, Rng& rng) {
   Picked r = pick_record(file, rng);
   uint64_t o = r.span->offset;
-  uint64_t end = r.index + 1 < file.records.size() ? file.records[r.index + 1].offset : file.bytes.size();
+  uint64_t end =
+      r.index + 1 < file.records.size() ? file.records[r.index + 1].offset : file.bytes.size();
   uint64_t separator = o + r.span->length;
   auto field = length_field(r.raw, file.arc);
   switch (uniform(rng, 0, 2)) {
     case 0:
-      if (field) return flip_bytes(file.bytes, DamageKind::flip, o + field->first, o + field->second, rng);
+      if (field)
+        return flip_bytes(file.bytes, DamageKind::flip, o + field->first, o + field->second, rng);
       [[fallthrough]];
     case 1:
       if (separator < end) return flip_bytes(file.bytes, DamageKind::flip, separator, end, rng);
@@ -140,7 +144,8 @@ std::optional<Damage> flip_member(const ArchiveLayout& file, DamageKind kind, Rn
     const RecordSpan& m = file.records[uniform(rng, 0, file.records.size() - 1)];
     if (m.length < 24) continue;
     uint64_t end = m.offset + m.length;
-    if (kind == DamageKind::gzip_bad_crc) return flip_bytes(file.bytes, kind, end - 8, end - 7, rng);
+    if (kind == DamageKind::gzip_bad_crc)
+      return flip_bytes(file.bytes, kind, end - 8, end - 7, rng);
     uint64_t lo = m.offset + 10, hi = kind == DamageKind::flip ? end - 1 : end - 9;
     return flip_bytes(file.bytes, kind, uniform(rng, lo, hi), hi + 1, rng);
   }
@@ -167,19 +172,32 @@ std::optional<Damage> duplicate_head(const ArchiveLayout& file, Rng& rng) {
 
 std::string_view to_string(DamageKind kind) {
   switch (kind) {
-    case DamageKind::truncate: return "truncate";
-    case DamageKind::flip: return "flip";
-    case DamageKind::junk: return "junk";
-    case DamageKind::junk_before_record: return "junk_before_record";
-    case DamageKind::delete_bytes: return "delete_bytes";
-    case DamageKind::length_too_big: return "length_too_big";
-    case DamageKind::length_too_small: return "length_too_small";
-    case DamageKind::length_huge: return "length_huge";
-    case DamageKind::length_not_a_number: return "length_not_a_number";
-    case DamageKind::gzip_bad_crc: return "gzip_bad_crc";
-    case DamageKind::gzip_bad_deflate: return "gzip_bad_deflate";
-    case DamageKind::gzip_truncated_member: return "gzip_truncated_member";
-    case DamageKind::duplicate_head: return "duplicate_head";
+    case DamageKind::truncate:
+      return "truncate";
+    case DamageKind::flip:
+      return "flip";
+    case DamageKind::junk:
+      return "junk";
+    case DamageKind::junk_before_record:
+      return "junk_before_record";
+    case DamageKind::delete_bytes:
+      return "delete_bytes";
+    case DamageKind::length_too_big:
+      return "length_too_big";
+    case DamageKind::length_too_small:
+      return "length_too_small";
+    case DamageKind::length_huge:
+      return "length_huge";
+    case DamageKind::length_not_a_number:
+      return "length_not_a_number";
+    case DamageKind::gzip_bad_crc:
+      return "gzip_bad_crc";
+    case DamageKind::gzip_bad_deflate:
+      return "gzip_bad_deflate";
+    case DamageKind::gzip_truncated_member:
+      return "gzip_truncated_member";
+    case DamageKind::duplicate_head:
+      return "duplicate_head";
   }
   return "unknown";
 }
@@ -232,7 +250,8 @@ std::optional<Damage> make_damage(const ArchiveLayout& file, DamageKind kind, Rn
       if (!file.gzip) return std::nullopt;
       const RecordSpan& m = file.records[uniform(rng, 0, file.records.size() - 1)];
       if (m.length < 12) return std::nullopt;
-      return Damage{kind, uniform(rng, m.offset + 10, m.offset + m.length - 1), m.offset + m.length, ""};
+      return Damage{kind, uniform(rng, m.offset + 10, m.offset + m.length - 1), m.offset + m.length,
+                    ""};
     }
     case DamageKind::duplicate_head:
       return duplicate_head(file, rng);

@@ -27,14 +27,19 @@ enum class DamageKind {
   gzip_truncated_member,  // a member's tail removed, the next member kept
   duplicate_head,         // a record's head inserted again before it
 };
-inline constexpr DamageKind kAllDamageKinds[] = {
-    DamageKind::truncate,          DamageKind::flip,
-    DamageKind::junk,              DamageKind::junk_before_record,
-    DamageKind::delete_bytes,      DamageKind::length_too_big,
-    DamageKind::length_too_small,  DamageKind::length_huge,
-    DamageKind::length_not_a_number, DamageKind::gzip_bad_crc,
-    DamageKind::gzip_bad_deflate,  DamageKind::gzip_truncated_member,
-    DamageKind::duplicate_head};
+inline constexpr DamageKind kAllDamageKinds[] = {DamageKind::truncate,
+                                                 DamageKind::flip,
+                                                 DamageKind::junk,
+                                                 DamageKind::junk_before_record,
+                                                 DamageKind::delete_bytes,
+                                                 DamageKind::length_too_big,
+                                                 DamageKind::length_too_small,
+                                                 DamageKind::length_huge,
+                                                 DamageKind::length_not_a_number,
+                                                 DamageKind::gzip_bad_crc,
+                                                 DamageKind::gzip_bad_deflate,
+                                                 DamageKind::gzip_truncated_member,
+                                                 DamageKind::duplicate_head};
 std::string_view to_string(DamageKind kind);
 
 // A record on disk: its gzip member in per-record gzip files, else head and block.
