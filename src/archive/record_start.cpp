@@ -103,22 +103,27 @@ Boundary warc_version_line_at(std::string_view data, bool at_end) {
   return ok ? Boundary::yes : Boundary::no;
 }
 
+// Line by line, stopping at the first line that is not a header: scanning payload text that
+// holds many "WARC/" costs little.
 Boundary valid_warc_head(std::string_view data, bool at_end) {
   if (data.size() < 5) return at_end ? Boundary::no : Boundary::need_more;
   if (data.substr(0, 5) != "WARC/") return Boundary::no;
   if (Boundary b = warc_version_line_at(data, at_end); b != Boundary::yes) return b;
   std::string_view scan = data.substr(0, kMaxValidHead);
-  size_t end = find_head_end(scan);
-  if (end == std::string_view::npos)
-    return !at_end && data.size() < kMaxValidHead ? Boundary::need_more : Boundary::no;
   bool type = false, id = false, date = false, length = false;
-  std::string_view head = scan.substr(0, end);
-  for (size_t pos = head.find('\n') + 1; pos < head.size();) {
-    size_t nl = std::min(head.find('\n', pos), head.size());
-    std::string_view line = head.substr(pos, nl - pos);
+  for (size_t pos = scan.find('\n') + 1;;) {
+    size_t nl = scan.find('\n', pos);
+    if (nl == std::string_view::npos)
+      return !at_end && data.size() < kMaxValidHead ? Boundary::need_more : Boundary::no;
+    std::string_view line = scan.substr(pos, nl - pos);
     pos = nl + 1;
+    if (line.ends_with('\r')) line.remove_suffix(1);
+    if (line.empty()) break;
     size_t colon = line.find(':');
-    if (colon == std::string_view::npos) continue;
+    if (colon == std::string_view::npos) {
+      if (line[0] == ' ' || line[0] == '\t') continue;  // a folded value
+      return Boundary::no;
+    }
     std::string_view name = trim(line.substr(0, colon));
     uint64_t value = 0;
     type |= same_name(name, "WARC-Type");
@@ -129,22 +134,38 @@ Boundary valid_warc_head(std::string_view data, bool at_end) {
   return type && id && date && length ? Boundary::yes : Boundary::no;
 }
 
-// Offsets in `data` where a record may start at any byte: "WARC/", or for ARC every line
-// start and every URL scheme an ARC line may start with (junk may precede it on its line).
+void add_every(std::string_view data, std::string_view needle, size_t shift, size_t offset,
+               std::vector<std::pair<size_t, bool>>& out) {
+  const char* end = data.data() + data.size();
+  for (const char* p = data.data();
+       (p = static_cast<const char*>(
+            memmem(p, static_cast<size_t>(end - p), needle.data(), needle.size())));
+       ++p)
+    out.emplace_back(offset + static_cast<size_t>(p - data.data()) + shift, true);
+}
+
+// Offsets in `data` where a record may start at any byte: "WARC/", or for ARC the start of
+// each line that ends like a header line (with a length) and every URL scheme an ARC line may
+// start with on it, as junk may precede the line on its line. Other lines are never split, so
+// minified HTML with many URLs costs one pass.
 void any_byte_candidates(std::string_view data, bool arc,
                          std::vector<std::pair<size_t, bool>>& out) {
-  auto add_all = [&](std::string_view needle, size_t shift) {
-    const char* end = data.data() + data.size();
-    for (const char* p = data.data();
-         (p = static_cast<const char*>(
-              memmem(p, static_cast<size_t>(end - p), needle.data(), needle.size())));
-         ++p)
-      out.emplace_back(static_cast<size_t>(p - data.data()) + shift, true);
-  };
-  if (!arc) return add_all("WARC/", 0);
-  add_all("\n", 1);
-  for (std::string_view scheme : kArcSchemes)
-    if (scheme != "https") add_all(scheme, 0);
+  if (!arc) return add_every(data, "WARC/", 0, 0, out);
+  for (size_t start = 0; start < data.size();) {
+    size_t nl = data.find('\n', start);
+    if (nl == std::string_view::npos) {  // the last line, maybe cut: looked at again when whole
+      out.emplace_back(start, true);
+      return;
+    }
+    std::string_view line = data.substr(start, nl - start);
+    std::string_view t = trim(line);
+    if (line.size() <= kMaxArcLine && !t.empty() && is_digit(t.back())) {
+      out.emplace_back(start, true);
+      for (std::string_view scheme : kArcSchemes)
+        if (scheme != "https") add_every(line.substr(1), scheme, 1, start, out);
+    }
+    start = nl + 1;
+  }
 }
 
 }  // namespace
