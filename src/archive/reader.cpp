@@ -147,7 +147,7 @@ bool ArchiveReader::find_record_start() {
       if (view.empty()) return false;
       continue;
     }
-    view = s.peek(kMaxArcLine);
+    view = head_view(kMaxArcLine);
     bool at_end = view.size() < kMaxArcLine;
     if (impl_->dialect == Dialect::unknown) {
       if (view.substr(0, 5) == "WARC/")
@@ -407,6 +407,11 @@ bool ArchiveReader::read_arc_header() {
   size_t nl = view.find('\n');
   if (nl == std::string_view::npos) nl = view.size();
   auto fields = arc_fields(view.substr(0, nl));
+  if (fields.size() < 5) {  // the line was cut by a broken gzip member
+    report(s.disk_offset(start), "bad_record_header", "ARC header line cut short");
+    resync(start);
+    return false;
+  }
   clear_record(*impl_, record_);
   record_.format = Format::arc;
   size_t n = fields.size();
