@@ -92,6 +92,7 @@ uint64_t ArchiveReader::bytes_read() const {
 }
 
 const Counters& ArchiveReader::counters() const {
+  if (int64_t n = std::exchange(impl_->stream_problems, 0)) counters_.add("problems", n);
   for (size_t type = 0; type < records_by_type_.size(); ++type) {
     if (int64_t n = std::exchange(records_by_type_[type], 0)) {
       counters_.add("records", n);
