@@ -29,6 +29,7 @@ struct RecordTruth {
 struct Reading {
   std::vector<RecordTruth> records;
   size_t problems = 0;
+  int64_t problems_counted = 0;  // the reader's "problems" counter
 };
 
 Reading read_memory(const std::string& bytes, const std::string& name) {
@@ -42,6 +43,7 @@ Reading read_memory(const std::string& bytes, const std::string& name) {
     const Record& r = reader->record();
     out.records.push_back({{r.offset, r.length}, r.target_uri, std::hash<std::string>()(payload)});
   }
+  out.problems_counted = reader->counters().get("problems");
   return out;
 }
 
@@ -88,6 +90,8 @@ void run_variant(const Source& src, DamageKind kind, uint64_t seed, Tally& tally
   std::multimap<uint64_t, const RecordTruth*> by_offset;
   for (const auto& r : got.records) by_offset.emplace(r.span.offset, &r);
   ++tally.variants;
+  EXPECT_EQ(got.problems_counted, static_cast<int64_t>(got.problems))
+      << src.name << " seed " << seed;
   int missing = 0;
   std::string first_missing;
   for (const auto& want : src.truth) {
