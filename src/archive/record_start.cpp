@@ -33,17 +33,15 @@ bool is_digit(char c) {
   return c >= '0' && c <= '9';
 }
 
-constexpr std::string_view kArcSchemes[] = {"http", "https", "dns", "ftp", "filedesc"};
-
-// Letters before a ':', and not junk before a usual scheme ("xhttp:" is a damaged line).
+// Letters before a ':', and not junk glued to a usual scheme ("xhttp:" is a damaged line).
 bool has_scheme(std::string_view url) {
   size_t colon = url.find(':');
   if (colon == std::string_view::npos || colon == 0 || colon > 12) return false;
   for (size_t i = 0; i < colon; ++i)
     if (!std::isalpha(static_cast<unsigned char>(url[i]))) return false;
   std::string_view scheme = url.substr(0, colon);
-  for (std::string_view usual : kArcSchemes)
-    if (scheme.size() > usual.size() && scheme.ends_with(usual)) return scheme == "https";
+  for (std::string_view usual : {"http", "https", "dns", "filedesc"})
+    if (scheme.size() > usual.size() && scheme.ends_with(usual)) return false;
   return true;
 }
 
@@ -161,8 +159,8 @@ void any_byte_candidates(std::string_view data, bool arc,
     std::string_view t = trim(line);
     if (line.size() <= kMaxArcLine && !t.empty() && is_digit(t.back())) {
       out.emplace_back(start, true);
-      for (std::string_view scheme : kArcSchemes)
-        if (scheme != "https") add_every(line.substr(1), scheme, 1, start, out);
+      for (std::string_view scheme : {"http", "dns:", "ftp:", "filedesc:"})
+        add_every(line.substr(1), scheme, 1, start, out);
     }
     start = nl + 1;
   }
