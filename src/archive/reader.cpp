@@ -509,14 +509,14 @@ void ArchiveReader::bound_block(uint64_t start) {
       for (auto& m : members) m -= im.block_start;
       RecordStart found = first_record_start(view, std::move(members), arc(), true, false);
       if (found.boundary == Boundary::yes)
-        return cut_block(found.at, "it runs into a gzip member starting the next record");
+        return cut_block(found.at, "a gzip member starting a record");
     }
   }
   if (next_record_follows()) return;
   std::string_view view = s.peek(window + kProbe);
   RecordStart found = first_record_start(view, {}, arc(), view.size() < window + kProbe, true);
   if (found.boundary == Boundary::yes && found.at < std::min<uint64_t>(window, view.size()))
-    cut_block(found.at, "the next record starts inside it");
+    cut_block(found.at, "a valid record head");
 }
 
 // True when, after the declared block and its separator, a record starts or the input ends
@@ -556,8 +556,8 @@ void ArchiveReader::cut_block(uint64_t at, std::string_view why) {
   im.block_end = im.block_start + end;
   report(record_.offset, "content_length_mismatch",
          "Content-Length " + std::to_string(record_.content_length) +
-             " ends the block after the next record's start (" + std::to_string(at) +
-             " bytes in): " + std::string(why));
+             " runs past the next record, " + std::to_string(at) + " bytes into the block (" +
+             std::string(why) + ")");
 }
 
 void ArchiveReader::parse_http() {
