@@ -520,7 +520,8 @@ void ArchiveReader::bound_block(uint64_t start) {
 }
 
 // True when, after the declared block and its separator, a record starts or the input ends
-// (or when that cannot be seen: a gzip block longer than prebuffer_bytes, an unseekable input).
+// (or when that cannot be seen cheaply: a compressed block longer than prebuffer_bytes, a long
+// plain block in a deflated WACZ entry).
 bool ArchiveReader::next_record_follows() {
   Impl& im = *impl_;
   Stream& s = *im.stream;
@@ -528,12 +529,13 @@ bool ArchiveReader::next_record_follows() {
   std::string_view after;
   std::optional<std::string> probe;
   bool at_end = false;
-  if (s.codec() == Codec::plain && s.peek(0).size() < len + kProbe) {
+  // Plain blocks past the look-ahead are checked with a small read aside, not read through.
+  if (s.codec() == Codec::plain && len > options_.prebuffer_bytes) {
     if (s.input_size() && im.block_end > s.input_size()) return false;
     if (!(probe = s.read_at(im.block_end, kProbe))) return true;
     after = *probe;
     at_end = after.size() < kProbe;
-  } else if (s.codec() == Codec::plain || len <= options_.prebuffer_bytes) {
+  } else if (len <= options_.prebuffer_bytes) {
     std::string_view view = s.peek(static_cast<size_t>(len) + kProbe);
     if (view.size() < len) return false;  // the input ends inside the block
     after = view.substr(static_cast<size_t>(len));

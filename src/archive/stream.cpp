@@ -133,7 +133,7 @@ uint64_t Stream::skip(uint64_t n) {
 }
 
 std::optional<std::string> Stream::read_at(uint64_t pos, size_t n) {
-  if (codec_ != Codec::plain) return std::nullopt;
+  if (codec_ != Codec::plain || !input_->seeks_back_cheaply()) return std::nullopt;
   uint64_t resume = in_offset_ + in_end_;  // plain bytes are read past in_ (see fill)
   if (!input_->seek(pos)) return std::nullopt;
   std::string out(n, '\0');

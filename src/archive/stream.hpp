@@ -43,7 +43,7 @@ class Stream {
   uint64_t compressed_position() const { return in_offset_ + in_pos_; }
   uint64_t input_size() const { return input_->size(); }  // 0 when unknown
   // Plain files: up to n bytes at decoded offset `pos`, read aside (the position is kept);
-  // nullopt when compressed or the input cannot seek.
+  // nullopt when compressed or the input cannot seek (back, cheaply).
   std::optional<std::string> read_at(uint64_t pos, size_t n);
   bool at_end() { return peek(1).empty(); }
 

@@ -23,10 +23,10 @@ struct Read {
   std::vector<std::string> uris, blocks, problems;
 };
 
-Read read(const std::string& file, const std::string& name) {
+Read read(const std::string& file, const std::string& name, const ReaderOptions& options = {}) {
   Read r;
   ProblemSink sink = [&r](const Problem& p) { r.problems.push_back(p.kind); };
-  auto reader = ArchiveReader::open_memory(file, name, {}, sink);
+  auto reader = ArchiveReader::open_memory(file, name, options, sink);
   while (reader->next()) {
     std::string block;
     reader->read_block(block, 1 << 20);
@@ -67,6 +67,22 @@ TEST(Resync, ALengthTooBigIsCutAtTheNextRecord) {
   EXPECT_EQ(r.uris, kThree);
   EXPECT_EQ(r.blocks[0], "one");
   EXPECT_EQ(r.problems, std::vector<std::string>{"content_length_mismatch"});
+}
+
+// Blocks longer than the look-ahead: the next record is looked for with a read aside.
+TEST(Resync, LongPlainBlocksAreCheckedWithoutReadingThem) {
+  ReaderOptions small;
+  small.prebuffer_bytes = 16;
+  std::string longer(100, 'b');
+  Read intact = read(warc(1, longer) + warc(2, "two") + warc(3, "three"), "a.warc", small);
+  EXPECT_EQ(intact.uris, kThree);
+  EXPECT_EQ(intact.blocks[0], longer);
+  EXPECT_TRUE(intact.problems.empty());
+  Read damaged = read(warc(1, "one", "5000") + warc(2, longer) + warc(3, "three"), "a.warc", small);
+  EXPECT_EQ(damaged.uris, kThree);
+  EXPECT_EQ(damaged.blocks[0], "one");
+  EXPECT_EQ(damaged.blocks[1], longer);
+  EXPECT_EQ(damaged.problems, std::vector<std::string>{"content_length_mismatch"});
 }
 
 TEST(Resync, AHugeLengthInAGzipMemberEndsWithTheMember) {
