@@ -82,8 +82,8 @@ struct Picked {
   std::string raw;  // the record's raw form (member inflated)
 };
 
-Picked pick_record(const ArchiveLayout& file, Rng& rng, size_t first = 0) {
-  size_t i = uniform(rng, std::min(first, file.records.size() - 1), file.records.size() - 1);
+Picked pick_record(const ArchiveLayout& file, Rng& rng) {
+  size_t i = uniform(rng, 0, file.records.size() - 1);
   const RecordSpan& span = file.records[i];
   std::string_view bytes = file.bytes.substr(span.offset, span.length);
   return {i, &span, file.gzip ? gunzip_members(bytes) : std::string(bytes)};
