@@ -155,12 +155,13 @@ bool ArchiveReader::find_record_start() {
         impl_->dialect = Dialect::warc;
       else if (expected_record_start(view, true, at_end) == Boundary::yes)
         impl_->dialect = Dialect::arc;
-      else {
+      else if (!skip_to_first_record()) {
         impl_->usable = false;
         report(s.disk_offset(s.position()), "not_an_archive",
                "no WARC/ or ARC header at the start");
         return false;
       }
+      continue;
     }
     if (expected_record_start(view, arc(), at_end) == Boundary::yes) return true;
     uint64_t at = s.position();
@@ -168,6 +169,24 @@ bool ArchiveReader::find_record_start() {
            "no record header where one was expected (wrong Content-Length?)");
     resync(at);
   }
+}
+
+// Junk at the start of a file: the first valid WARC head or ARC line in the first 64 KiB
+// sets the dialect. False when there is none (not an archive).
+bool ArchiveReader::skip_to_first_record() {
+  Stream& s = *impl_->stream;
+  std::string_view view = s.peek(kScanWindow);
+  bool at_end = view.size() < kScanWindow;
+  for (Dialect dialect : {Dialect::warc, Dialect::arc}) {
+    RecordStart found = first_record_start(view, {}, dialect == Dialect::arc, at_end, true);
+    if (found.boundary != Boundary::yes) continue;
+    report(s.disk_offset(s.position()), "junk_between_records",
+           std::to_string(found.at) + " bytes before the first record");
+    s.consume(found.at);
+    impl_->dialect = dialect;
+    return true;
+  }
+  return false;
 }
 
 bool ArchiveReader::arc() const {

@@ -83,6 +83,7 @@ class ArchiveReader {
   bool read_warc_header();
   bool read_arc_header();
   bool find_record_start();
+  bool skip_to_first_record();
   void resync(uint64_t from);
   bool arc() const;
   void bound_block(uint64_t record_start);

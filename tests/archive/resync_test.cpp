@@ -45,6 +45,13 @@ TEST(Resync, OneJunkByteBeforeARecordLosesNothing) {
   EXPECT_EQ(r.problems, std::vector<std::string>{"junk_between_records"});
 }
 
+TEST(Resync, JunkAtTheStartOfAPlainFile) {
+  Read r = read("\x01junk" + warc(1, "one") + warc(2, "two") + warc(3, "three"), "a.warc");
+  EXPECT_EQ(r.uris, kThree);
+  EXPECT_EQ(r.problems, std::vector<std::string>{"junk_between_records"});
+  EXPECT_TRUE(read("<html>WARC/1.0 is a format</html>", "a.html").uris.empty());
+}
+
 TEST(Resync, JunkBeforeAnArcLineOnTheSameLine) {
   std::string file =
       "filedesc://a.arc 0.0.0.0 20080430204825 text/plain 3\n1 0\n\n"

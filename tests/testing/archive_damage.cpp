@@ -224,13 +224,13 @@ std::optional<Damage> make_damage(const ArchiveLayout& file, DamageKind kind, Rn
     case DamageKind::flip:
       return file.gzip ? flip_member(file, kind, rng) : flip_framing(file, rng);
     case DamageKind::junk: {
-      uint64_t at = uniform(rng, 1, size);
+      uint64_t at = uniform(rng, file.gzip ? 1 : 0, size);
       return Damage{kind, at, at, junk(rng, uniform(rng, 1, 64))};
     }
     case DamageKind::junk_before_record: {
-      // Not before the first record: a file must start like an archive to be read as one.
-      if (file.records.size() < 2) return std::nullopt;
-      uint64_t at = file.records[uniform(rng, 1, file.records.size() - 1)].offset;
+      // gzip files: not before the first member, which tells the file is gzip.
+      if (file.gzip && file.records.size() < 2) return std::nullopt;
+      uint64_t at = file.records[uniform(rng, file.gzip ? 1 : 0, file.records.size() - 1)].offset;
       return Damage{kind, at, at, junk(rng, uniform(rng, 1, 8))};
     }
     case DamageKind::delete_bytes: {
