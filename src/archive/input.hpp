@@ -17,6 +17,8 @@ class Input {
   // Absolute repositioning; false when the source cannot seek.
   virtual bool seek(uint64_t offset) = 0;
   virtual uint64_t size() const = 0;  // 0 when unknown
+  // False when seeking back is costly (a compressed ZIP entry is decoded again from its start).
+  virtual bool seeks_back_cheaply() const { return true; }
   const std::string& error() const { return error_; }
 
  protected:

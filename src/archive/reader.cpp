@@ -13,6 +13,7 @@
 
 #include "archive/http.hpp"
 #include "archive/reader_impl.hpp"
+#include "archive/record_start.hpp"
 #include "core/timestamp.hpp"
 
 namespace strata::archive {
@@ -20,32 +21,8 @@ namespace {
 
 constexpr size_t kScanWindow = 64 << 10;
 constexpr size_t kMaxArcLine = 8 << 10;
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
-
-bool parse_u64(std::string_view s, uint64_t& out) {
-  s = trim(s);
-  if (s.empty() || s.size() > 19) return false;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  return ec == std::errc() && p == s.data() + s.size();
-}
-
-std::vector<std::string_view> split_spaces(std::string_view line) {
-  std::vector<std::string_view> fields;
-  size_t pos = 0;
-  while (pos < line.size()) {
-    size_t sp = line.find(' ', pos);
-    if (sp == std::string_view::npos) sp = line.size();
-    if (sp > pos) fields.push_back(line.substr(pos, sp - pos));
-    pos = sp + 1;
-  }
-  return fields;
-}
+// Bytes looked at after a block for the next record's start.
+constexpr size_t kProbe = 1 << 10;
 
 std::string join(const std::vector<std::string_view>& fields, size_t n) {
   std::string out;
@@ -56,48 +33,9 @@ std::string join(const std::vector<std::string_view>& fields, size_t n) {
   return out;
 }
 
-// "URL IP DATE MIME LEN" (or the 10-field v2 form): the first field has a scheme and the last
-// is a length. Used to find records, so it must reject body text.
-bool is_arc_date(std::string_view s) {
-  return s.size() >= 8 && s.find_first_not_of("0123456789") == std::string_view::npos;
-}
-
-// Alexa wrote "URL IP DATE  LEN" (empty mime): give it back its fifth field.
-std::vector<std::string_view> arc_fields(std::string_view line) {
-  auto fields = split_spaces(trim(line));
-  if (fields.size() == 4 && is_arc_date(fields[2]))
-    fields.insert(fields.begin() + 3, std::string_view());
-  return fields;
-}
-
-bool plausible_arc_line(std::string_view line) {
-  auto fields = arc_fields(line);
-  if (fields.size() < 5 || fields.size() > 64) return false;
-  std::string_view url = fields[0];
-  size_t colon = url.find(':');
-  if (colon == std::string_view::npos || colon == 0 || colon > 12) return false;
-  for (size_t i = 0; i < colon; ++i)
-    if (!std::isalpha(static_cast<unsigned char>(url[i]))) return false;
-  std::string_view len = fields.back();
-  if (!len.empty() && (std::isdigit(static_cast<unsigned char>(len[0])) || len[0] == '-'))
-    return true;
-  // A broken length after a real date still marks a record (warcio's bad.arc).
-  return is_arc_date(fields[fields.size() - 3]);
-}
-
-enum class Boundary { yes, no, need_more };
-
-Boundary boundary_at(std::string_view data, Dialect dialect, bool at_end) {
-  if (dialect != Dialect::arc) {
-    if (data.size() < 5) return at_end ? Boundary::no : Boundary::need_more;
-    return data.substr(0, 5) == "WARC/" ? Boundary::yes : Boundary::no;
-  }
-  size_t nl = data.find('\n');
-  if (nl == std::string_view::npos) {
-    if (!at_end && data.size() < kMaxArcLine) return Boundary::need_more;
-    nl = data.size();
-  }
-  return plausible_arc_line(data.substr(0, nl)) ? Boundary::yes : Boundary::no;
+// What may pad the space between records.
+bool is_blank(char c) {
+  return c == '\r' || c == '\n' || c == ' ' || c == '\t' || c == '\0';
 }
 
 // The URI without the angle brackets some writers add (wget) and with spaces escaped, into
@@ -154,6 +92,7 @@ uint64_t ArchiveReader::bytes_read() const {
 }
 
 const Counters& ArchiveReader::counters() const {
+  if (int64_t n = std::exchange(impl_->stream_problems, 0)) counters_.add("problems", n);
   for (size_t type = 0; type < records_by_type_.size(); ++type) {
     if (int64_t n = std::exchange(records_by_type_[type], 0)) {
       counters_.add("records", n);
@@ -203,29 +142,28 @@ bool ArchiveReader::find_record_start() {
   for (;;) {
     std::string_view view = s.peek(64);
     size_t ws = 0;
-    while (ws < view.size() && (view[ws] == '\r' || view[ws] == '\n' || view[ws] == ' ' ||
-                                view[ws] == '\t' || view[ws] == '\0'))
-      ++ws;
+    while (ws < view.size() && is_blank(view[ws])) ++ws;
     s.consume(ws);
     if (ws == view.size()) {
       if (view.empty()) return false;
       continue;
     }
-    view = s.peek(kMaxArcLine);
+    view = head_view(kMaxArcLine);
     bool at_end = view.size() < kMaxArcLine;
     if (impl_->dialect == Dialect::unknown) {
       if (view.substr(0, 5) == "WARC/")
         impl_->dialect = Dialect::warc;
-      else if (boundary_at(view, Dialect::arc, at_end) == Boundary::yes)
+      else if (expected_record_start(view, true, at_end) == Boundary::yes)
         impl_->dialect = Dialect::arc;
-      else {
+      else if (!skip_to_first_record()) {
         impl_->usable = false;
         report(s.disk_offset(s.position()), "not_an_archive",
                "no WARC/ or ARC header at the start");
         return false;
       }
+      continue;
     }
-    if (boundary_at(view, impl_->dialect, at_end) == Boundary::yes) return true;
+    if (expected_record_start(view, arc(), at_end) == Boundary::yes) return true;
     uint64_t at = s.position();
     report(s.disk_offset(at), "junk_between_records",
            "no record header where one was expected (wrong Content-Length?)");
@@ -233,9 +171,32 @@ bool ArchiveReader::find_record_start() {
   }
 }
 
-// Scans forward from just after `from` to the next line (or gzip member) that starts a
-// record. Always consumes at least one byte, so it cannot loop.
+// Junk at the start of a file: the first valid WARC head or ARC line in the first 64 KiB
+// sets the dialect. False when there is none (not an archive).
+bool ArchiveReader::skip_to_first_record() {
+  Stream& s = *impl_->stream;
+  std::string_view view = s.peek(kScanWindow);
+  bool at_end = view.size() < kScanWindow;
+  for (Dialect dialect : {Dialect::warc, Dialect::arc}) {
+    RecordStart found = first_record_start(view, {}, dialect == Dialect::arc, at_end, true);
+    if (found.boundary != Boundary::yes) continue;
+    report(s.disk_offset(s.position()), "junk_between_records",
+           std::to_string(found.at) + " bytes before the first record");
+    s.consume(found.at);
+    impl_->dialect = dialect;
+    return true;
+  }
+  return false;
+}
+
+bool ArchiveReader::arc() const {
+  return impl_->dialect == Dialect::arc;
+}
+
+// Scans forward from just after `from` to the next record start: a gzip member starting one,
+// or a valid record head at any byte. Always consumes at least one byte, so it cannot loop.
 void ArchiveReader::resync(uint64_t from) {
+  constexpr size_t kOverlap = 16;  // a "WARC/" or scheme cut by the window end is seen again
   Stream& s = *impl_->stream;
   if (s.position() <= from) s.skip(from + 1 - s.position());
   for (;;) {
@@ -243,43 +204,20 @@ void ArchiveReader::resync(uint64_t from) {
     if (view.empty()) return;
     bool at_end = view.size() < kScanWindow;
     uint64_t base = s.position();
-    std::vector<uint64_t> candidates = s.member_starts_between(base - 1, base + view.size());
-    for (auto& c : candidates) c -= base;
-    for (const char* p = view.data();
-         (p = static_cast<const char*>(std::memchr(p, '\n', view.data() + view.size() - p))); ++p)
-      candidates.push_back(static_cast<uint64_t>(p - view.data()) + 1);
-    std::sort(candidates.begin(), candidates.end());
-    for (uint64_t c : candidates) {
-      if (c >= view.size()) break;
-      Boundary b = boundary_at(view.substr(c), impl_->dialect, at_end);
-      if (b == Boundary::yes || (b == Boundary::need_more && c > 0)) {
-        s.consume(c);
-        if (b == Boundary::yes) return;
-        break;
-      }
+    std::vector<uint64_t> members = s.member_starts_between(base - 1, base + view.size());
+    for (auto& m : members) m -= base;
+    RecordStart found = first_record_start(view, std::move(members), arc(), at_end, true);
+    if (found.at == std::string_view::npos) {
+      s.consume(at_end ? view.size() : view.size() - kOverlap);
+      if (at_end) return;
+      continue;
     }
-    if (s.position() == base)
-      s.consume(view.size() > 1 ? view.size() - 1 : 1);
-    else if (boundary_at(s.peek(kMaxArcLine), impl_->dialect, true) == Boundary::yes)
-      return;
+    s.consume(found.at);
+    if (found.boundary == Boundary::yes) return;
   }
 }
 
 namespace {
-
-// Length of the head up to and including the first blank line ("\r\n" or "\n"), or npos.
-// One pass over the lines: a block after the head is never scanned.
-size_t find_head_end(std::string_view data) {
-  const char* begin = data.data();
-  const char* end = begin + data.size();
-  const char* line = begin;
-  while (const char* nl = static_cast<const char*>(std::memchr(line, '\n', end - line))) {
-    if (line != begin && (nl == line || (nl == line + 1 && *line == '\r')))
-      return static_cast<size_t>(nl + 1 - begin);
-    line = nl + 1;
-  }
-  return std::string_view::npos;
-}
 
 // Record::clear, keeping the header lines' strings for the next record.
 void clear_record(ArchiveReader::Impl& im, Record& r) {
@@ -439,13 +377,22 @@ void fill_warc_record(const WarcValues& v, Record& r, ArchiveReader::Impl& im) {
 
 }  // namespace
 
+// Up to `want` bytes from the current position, but not past a broken gzip member: a head
+// that ran on into the next member would hide the record starting there.
+std::string_view ArchiveReader::head_view(size_t want) {
+  Stream& s = *impl_->stream;
+  std::string_view view = s.peek(want);
+  uint64_t brk = s.next_break(s.position());
+  return brk - s.position() < view.size() ? view.substr(0, brk - s.position()) : view;
+}
+
 bool ArchiveReader::read_warc_header() {
   Stream& s = *impl_->stream;
   uint64_t start = s.position();
-  std::string_view view = s.peek(kScanWindow);
+  std::string_view view = head_view(kScanWindow);
   size_t end = find_head_end(view);
   if (end == std::string_view::npos && view.size() >= kScanWindow) {
-    view = s.peek(options_.max_header_bytes);
+    view = head_view(options_.max_header_bytes);
     end = find_head_end(view);
   }
   if (end == std::string_view::npos) {
@@ -476,10 +423,15 @@ bool ArchiveReader::read_warc_header() {
 bool ArchiveReader::read_arc_header() {
   Stream& s = *impl_->stream;
   uint64_t start = s.position();
-  std::string_view view = s.peek(kMaxArcLine);
+  std::string_view view = head_view(kMaxArcLine);
   size_t nl = view.find('\n');
   if (nl == std::string_view::npos) nl = view.size();
   auto fields = arc_fields(view.substr(0, nl));
+  if (fields.size() < 5) {  // the line was cut by a broken gzip member
+    report(s.disk_offset(start), "bad_record_header", "ARC header line cut short");
+    resync(start);
+    return false;
+  }
   clear_record(*impl_, record_);
   record_.format = Format::arc;
   size_t n = fields.size();
@@ -543,27 +495,86 @@ void ArchiveReader::after_header(uint64_t start) {
     record_.decoded_offset = start;  // whole-file compression: located in the decoded stream
     counters_.add("records_in_shared_members");
   }
+  bound_block(start);
+  parse_http();
   // Plain files know where a record ends without decoding ahead.
-  bool buffered = s.codec() == Codec::plain || record_.content_length <= options_.prebuffer_bytes;
-  if (buffered && s.codec() != Codec::plain) {
-    std::string_view view = s.peek(static_cast<size_t>(record_.content_length) + 5);
+  if (s.codec() == Codec::plain || record_.content_length <= options_.prebuffer_bytes)
+    settle_length();
+}
+
+// Bounds how far a declared length carries the reader: where the block ends, the next record
+// must start (after its separator) or the input end. A block ends at a broken gzip member; it
+// is cut at a gzip member starting a record inside it, and, when the next record is not where
+// the length says, at the first valid record start inside it (within prebuffer_bytes).
+void ArchiveReader::bound_block(uint64_t start) {
+  Impl& im = *impl_;
+  Stream& s = *im.stream;
+  size_t window =
+      static_cast<size_t>(std::min<uint64_t>(record_.content_length, options_.prebuffer_bytes));
+  if (s.codec() != Codec::plain) {
+    std::string_view view = s.peek(window + kProbe);
     uint64_t brk = s.next_break(im.block_start);
-    if (brk < im.block_end) im.block_end = brk;
-    // A record that starts a member but runs into a member starting with a new record has
-    // a wrong Content-Length: end it there rather than swallow the next record.
-    if (s.codec() != Codec::plain && s.member_starts_at(start)) {
-      for (uint64_t m : s.member_starts_between(im.block_start, im.block_end)) {
-        if (boundary_at(view.substr(m - im.block_start), im.dialect, true) == Boundary::yes) {
-          report(record_.offset, "content_length_mismatch",
-                 "block runs into the next record's gzip member");
-          im.block_end = m;
-          break;
-        }
-      }
+    if (brk < im.block_end) {
+      im.block_end = brk;
+      return;
+    }
+    if (s.member_starts_at(start)) {
+      std::vector<uint64_t> members = s.member_starts_between(
+          im.block_start - 1, im.block_start + std::min(window, view.size()));
+      for (auto& m : members) m -= im.block_start;
+      RecordStart found = first_record_start(view, std::move(members), arc(), true, false);
+      if (found.boundary == Boundary::yes)
+        return cut_block(found.at, "a gzip member starting a record");
     }
   }
-  parse_http();
-  if (buffered) settle_length();
+  if (next_record_follows()) return;
+  std::string_view view = s.peek(window + kProbe);
+  RecordStart found = first_record_start(view, {}, arc(), view.size() < window + kProbe, true);
+  if (found.boundary == Boundary::yes && found.at < std::min<uint64_t>(window, view.size()))
+    cut_block(found.at, "a valid record head");
+}
+
+// True when, after the declared block and its separator, a record starts or the input ends
+// (or when that cannot be seen cheaply: a compressed block longer than prebuffer_bytes, a long
+// plain block in a deflated WACZ entry).
+bool ArchiveReader::next_record_follows() {
+  Impl& im = *impl_;
+  Stream& s = *im.stream;
+  uint64_t len = im.block_end - im.block_start;
+  std::string_view after;
+  std::optional<std::string> probe;
+  bool at_end = false;
+  // Plain blocks past the look-ahead are checked with a small read aside, not read through.
+  if (s.codec() == Codec::plain && len > options_.prebuffer_bytes) {
+    if (s.input_size() && im.block_end > s.input_size()) return false;
+    if (!(probe = s.read_at(im.block_end, kProbe))) return true;
+    after = *probe;
+    at_end = after.size() < kProbe;
+  } else if (len <= options_.prebuffer_bytes) {
+    std::string_view view = s.peek(static_cast<size_t>(len) + kProbe);
+    if (view.size() < len) return false;  // the input ends inside the block
+    after = view.substr(static_cast<size_t>(len));
+    at_end = after.size() < kProbe;
+  } else {
+    return true;
+  }
+  size_t blank = 0;
+  while (blank < after.size() && is_blank(after[blank])) ++blank;
+  if (blank == after.size()) return true;
+  return expected_record_start(after.substr(blank), arc(), at_end) != Boundary::no;
+}
+
+// Ends the block `at` bytes in, before the separator (CR/LF, at most 4) that precedes there.
+void ArchiveReader::cut_block(uint64_t at, std::string_view why) {
+  Impl& im = *impl_;
+  std::string_view view = im.stream->peek(static_cast<size_t>(at));
+  uint64_t end = at;
+  while (end > 0 && at - end < 4 && (view[end - 1] == '\r' || view[end - 1] == '\n')) --end;
+  im.block_end = im.block_start + end;
+  report(record_.offset, "content_length_mismatch",
+         "Content-Length " + std::to_string(record_.content_length) +
+             " runs past the next record, " + std::to_string(at) + " bytes into the block (" +
+             std::string(why) + ")");
 }
 
 void ArchiveReader::parse_http() {

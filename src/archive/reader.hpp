@@ -80,10 +80,16 @@ class ArchiveReader {
   friend std::unique_ptr<ArchiveReader> read_record_at(const std::string&, uint64_t,
                                                        const ReaderOptions&, ProblemSink);
   bool next_in_stream();
+  std::string_view head_view(size_t want);
   bool read_warc_header();
   bool read_arc_header();
   bool find_record_start();
+  bool skip_to_first_record();
   void resync(uint64_t from);
+  bool arc() const;
+  void bound_block(uint64_t record_start);
+  bool next_record_follows();
+  void cut_block(uint64_t at, std::string_view why);
   void after_header(uint64_t record_start);
   void settle_length();
   void parse_http();

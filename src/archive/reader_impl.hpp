@@ -40,6 +40,8 @@ struct ArchiveReader::Impl {
   uint64_t bytes_before = 0;              // compressed bytes of finished WACZ entries
   HeaderPool warc_headers, http_headers;  // the header lines' strings, reused per record
   DateMemo dates, refers_to_dates;        // WARC-Date, WARC-Refers-To-Date
+  // Problems the stream reported, not yet added to the reader's counters.
+  int64_t stream_problems = 0;
   // WACZ
   zip_t* zip = nullptr;
   std::vector<zip_uint64_t> entries;

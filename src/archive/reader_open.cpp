@@ -28,6 +28,7 @@ bool has_zip_magic(const std::filesystem::path& path) {
 
 StreamProblem stream_problem(ArchiveReader::Impl* impl, ProblemSink sink) {
   return [impl, sink](uint64_t offset, const char* kind, const std::string& detail) {
+    ++impl->stream_problems;
     if (sink) sink(Problem{impl->file, offset, kind, detail});
   };
 }

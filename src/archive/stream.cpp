@@ -132,6 +132,22 @@ uint64_t Stream::skip(uint64_t n) {
   return done;
 }
 
+std::optional<std::string> Stream::read_at(uint64_t pos, size_t n) {
+  if (codec_ != Codec::plain || !input_->seeks_back_cheaply()) return std::nullopt;
+  uint64_t resume = in_offset_ + in_end_;  // plain bytes are read past in_ (see fill)
+  if (!input_->seek(pos)) return std::nullopt;
+  std::string out(n, '\0');
+  size_t got = 0;
+  while (got < n)
+    if (size_t more = input_->read(out.data() + got, n - got))
+      got += more;
+    else
+      break;
+  out.resize(got);
+  if (!input_->seek(resume)) done_ = true;
+  return out;
+}
+
 bool Stream::fill(size_t want) {
   while (end_ - pos_ < want && !done_) {
     if (codec_ == Codec::plain) {
@@ -244,7 +260,7 @@ bool Stream::decode_whole_member() {
 
 bool Stream::decode_gzip_step() {
   if (!in_member_) {
-    if (!start_member("\x1f\x8b", 2)) return false;
+    if (!start_member("\x1f\x8b\x08", 3)) return false;
     if (decode_whole_member()) return true;
     inflateReset(&codecs_->z);
   }

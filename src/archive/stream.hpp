@@ -8,6 +8,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +41,10 @@ class Stream {
   uint64_t skip(uint64_t n);
   uint64_t position() const { return base_ + pos_; }  // decoded offset
   uint64_t compressed_position() const { return in_offset_ + in_pos_; }
+  uint64_t input_size() const { return input_->size(); }  // 0 when unknown
+  // Plain files: up to n bytes at decoded offset `pos`, read aside (the position is kept);
+  // nullopt when compressed or the input cannot seek (back, cheaply).
+  std::optional<std::string> read_at(uint64_t pos, size_t n);
   bool at_end() { return peek(1).empty(); }
 
   // Location of decoded offset `pos` on disk: start of its member (or `pos` for plain).

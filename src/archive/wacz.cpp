@@ -47,6 +47,7 @@ class ZipEntryInput final : public Input {
     return true;
   }
   uint64_t size() const override { return size_; }
+  bool seeks_back_cheaply() const override { return stored_; }
 
  private:
   zip_t* zip_;
