@@ -3,12 +3,12 @@
 // and corrupt or truncated members (reported, the other records kept). Each record must come
 // back with its exact block, offset and length.
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include <string>
 #include <vector>
 
 #include "archive/reader.hpp"
+#include "testing/containers.hpp"
 
 namespace strata::archive {
 namespace {
@@ -18,25 +18,11 @@ struct Member {
   std::string bytes;  // the gzip member on disk
 };
 
-std::string gzip(std::string_view data) {
-  z_stream z{};
-  EXPECT_EQ(deflateInit2(&z, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY), Z_OK);
-  std::string out(deflateBound(&z, data.size()) + 64, '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-  z.avail_in = static_cast<uInt>(data.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
-}
-
 Member record(int n, std::string block) {
   std::string raw = "WARC/1.1\r\nWARC-Type: resource\r\nWARC-Target-URI: http://x/" +
                     std::to_string(n) + "\r\nContent-Length: " + std::to_string(block.size()) +
                     "\r\n\r\n" + block + "\r\n\r\n";
-  return {std::move(block), gzip(raw)};
+  return {std::move(block), testing::gzip_whole(raw)};
 }
 
 // Bytes that deflate cannot shrink (a linear congruential sequence).
