@@ -24,7 +24,7 @@ constexpr size_t kChunk = 512;
 struct Job {
   std::string digest, file, url;  // file: where to read (resolved); url "" = not checked
   uint64_t offset = 0;
-  std::string error;  // why the archive could not be located
+  std::string error;            // why the archive could not be located
   bool missing_before = false;  // analysis.jsonl says so already: not written again
 };
 

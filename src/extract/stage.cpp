@@ -44,8 +44,8 @@ StageResult run_extraction(const std::vector<fs::path>& archives, const ExtractO
         ++write_failures;
         continue;
       }
-      bool ok = extract_archive(archives[i], archive::archive_key(archives[i]), options, out, per_thread[t],
-                                problems, [progress](uint64_t n) {
+      bool ok = extract_archive(archives[i], archive::archive_key(archives[i]), options, out,
+                                per_thread[t], problems, [progress](uint64_t n) {
                                   if (progress) progress->advance(n);
                                 });
       if (!ok) ++unusable;
