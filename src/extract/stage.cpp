@@ -1,13 +1,13 @@
 #include "extract/stage.hpp"
 
-#include "archive/locate.hpp"
-
 #include <algorithm>
 #include <atomic>
 #include <fstream>
 #include <iomanip>
 #include <sstream>
 #include <thread>
+
+#include "archive/locate.hpp"
 
 namespace fs = std::filesystem;
 
