@@ -48,8 +48,8 @@ TEST(ArchiveRegistry, OlderValuesAndLongKeys) {
 TEST(ArchiveRegistry, RelocateRewritesPathsUnderAFolderOnly) {
   const fs::path dir = testing::scratch_dir();
   Xapian::WritableDatabase db((dir / "idx").string(), Xapian::DB_CREATE_OR_OPEN);
-  for (const char* key : {"/data/c1/a.warc.gz", "/data/c1/sub/b.wacz#archive/x.warc.gz",
-                          "/data/c10/c.warc.gz"})
+  for (const char* key :
+       {"/data/c1/a.warc.gz", "/data/c1/sub/b.wacz#archive/x.warc.gz", "/data/c10/c.warc.gz"})
     register_archive(db, key);
   EXPECT_EQ(relocate_archives(db, "/data/c1/", "/mnt/new"), 2u);
   EXPECT_EQ(registered_archive(db, "/data/c1/a.warc.gz")->path, "/mnt/new/a.warc.gz");
