@@ -106,6 +106,22 @@ INSTANTIATE_TEST_SUITE_P(Packings, WholeFile,
                          ::testing::Values(Packing::gzip_one, Packing::gzip_chunks,
                                            Packing::zstd_one, Packing::zstd_chunks));
 
+TEST(WholeFile, InsideAWaczMember) {
+  STRATA_REQUIRE_SHARED();
+  const fs::path path = testing::scratch_dir() / "whole.wacz";
+  testing::write_zip(
+      path, {{"archive/data.warc.gz", pack(Packing::gzip_chunks)}, {"datapackage.json", "{}"}});
+  const test::Summary all = test::read_all(path);
+  ASSERT_EQ(all.records.size(), 822u);
+  for (size_t i = 0; i < all.records.size(); i += 37) {
+    const Record& r = all.records[i];
+    EXPECT_EQ(r.file, path.string() + "#archive/data.warc.gz");
+    CheckedRecord again = read_checked_record(r.file, r.location(), r.target_uri);
+    ASSERT_TRUE(again.reader) << again.error;
+    EXPECT_EQ(again.reader->record().record_id, r.record_id);
+  }
+}
+
 TEST(WholeFile, DamageEndsTheIndexAndNothingPastItIsRead) {
   STRATA_REQUIRE_SHARED();
   const std::string packed = pack(Packing::gzip_one);
