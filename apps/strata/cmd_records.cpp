@@ -23,7 +23,7 @@ void print_record(const strata::archive::Record& r) {
   std::string_view mime = r.http.present && !r.http.mime.empty() ? r.http.mime : r.content_type;
   std::cout << strata::archive::to_string(r.type) << ' ' << or_dash(r.date) << ' '
             << or_dash(r.target_uri) << ' ' << or_dash(mime) << ' '
-            << (r.http.status ? std::to_string(r.http.status) : "-") << ' ' << r.offset << ' '
+            << (r.http.status ? std::to_string(r.http.status) : "-") << ' ' << r.location() << ' '
             << r.length << ' ' << or_dash(r.payload_digest) << '\n';
 }
 

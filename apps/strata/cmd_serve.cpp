@@ -25,8 +25,12 @@ int run_serve(const strata::server::ServerOptions& opts) {
       return strata::exit_code::failure;
     }
     running = &server;
-    std::signal(SIGINT, [](int) { if (running) running->stop(); });
-    std::signal(SIGTERM, [](int) { if (running) running->stop(); });
+    std::signal(SIGINT, [](int) {
+      if (running) running->stop();
+    });
+    std::signal(SIGTERM, [](int) {
+      if (running) running->stop();
+    });
     std::cerr << "strata serve: http://" << opts.host << ":" << server.port() << "/imagesearch\n";
     server.run();
     running = nullptr;
@@ -44,8 +48,9 @@ const bool registered = strata::cli::register_command(
       app.add_option("--index", opts->index_dir, "Index folder")->required();
       app.add_option("--host", opts->host, "Address to bind (default 127.0.0.1)");
       app.add_option("--port", opts->port, "Port (default 8080, 0 = any)");
-      app.add_option("--replay-url", opts->api.replay_prefix,
-                     "Prefix of archive links (external wayback), e.g. https://arquivo.pt/wayback/");
+      app.add_option(
+          "--replay-url", opts->api.replay_prefix,
+          "Prefix of archive links (external wayback), e.g. https://arquivo.pt/wayback/");
       app.add_option("--service-url", opts->api.link_to_service, "linkToService value");
       app.add_option("--archive-root", opts->archive_roots,
                      "Folder to look for archives under when they are no longer where they "

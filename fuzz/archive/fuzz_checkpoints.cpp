@@ -39,7 +39,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string error;
   auto input = memory_input(bytes);
   if (!build_checkpoints(*input, index, error, 1024)) return 0;
-  const size_t whole_size = static_cast<size_t>(std::min<uint64_t>(index.decoded_size, kMaxDecoded));
+  const size_t whole_size =
+      static_cast<size_t>(std::min<uint64_t>(index.decoded_size, kMaxDecoded));
   const std::string whole = decode(bytes, index, index.points.front(), whole_size);
   if (whole.size() != whole_size) __builtin_trap();
   for (const Checkpoint& p : index.points) {

@@ -24,7 +24,8 @@ constexpr size_t kChunk = 512;
 struct Job {
   std::string digest, file, url;  // file: where to read (resolved); url "" = not checked
   uint64_t offset = 0;
-  std::string error;  // why the archive could not be located
+  std::string error;            // why the archive could not be located
+  bool missing_before = false;  // analysis.jsonl says so already: not written again
 };
 
 std::unique_ptr<NsfwClassifier> open_classifier(const RunOptions& o, const std::string& variant) {
@@ -127,6 +128,7 @@ class Pool {
       record.digest = job.digest;
       record.missing_bytes = true;
       w.counters.add("bytes_missing");
+      if (job.missing_before) return;
     } else {
       record = w.analyzer->analyze(job.digest, bytes);
     }
@@ -143,16 +145,17 @@ class Pool {
 
 }  // namespace
 
-std::set<std::string> analysed_digests(const fs::path& analysis_jsonl) {
-  std::set<std::string> digests;
+AnalysedDigests analysed_digests(const fs::path& analysis_jsonl) {
+  AnalysedDigests digests;
   std::ifstream in(analysis_jsonl);
   std::string line;
   while (std::getline(in, line)) {
     const Json j = Json::parse(line, nullptr, false);  // a torn last line is skipped
-    if (j.is_object() && j.contains("digest") && j["digest"].is_string() &&
-        j.value("status", "") != "missing")
-      digests.insert(j["digest"].get<std::string>());
+    if (!j.is_object() || !j.contains("digest") || !j["digest"].is_string()) continue;
+    const bool missing = j.value("status", "") == "missing";
+    (missing ? digests.missing : digests.done).insert(j["digest"].get<std::string>());
   }
+  for (const auto& d : digests.done) digests.missing.erase(d);
   return digests;
 }
 
@@ -161,7 +164,8 @@ Counters run_analysis(const RunOptions& o) {
   if (!docs) throw std::runtime_error("cannot read " + o.documents.string());
   fs::create_directories(o.out);
   const fs::path analysis = o.out / "analysis.jsonl";
-  std::set<std::string> done = analysed_digests(analysis);
+  AnalysedDigests cache = analysed_digests(analysis);
+  std::set<std::string>& done = cache.done;
   std::ofstream out(analysis, std::ios::app);
   Counters counters;
   const std::string variant = o.model_variant.empty() ? kDefaultNsfwModel : o.model_variant;
@@ -188,6 +192,7 @@ Counters run_analysis(const RunOptions& o) {
       continue;
     }
     jobs.push_back(locate_job(o, roots, doc, digest));
+    jobs.back().missing_before = cache.missing.count(digest) > 0;
     if (jobs.size() < kChunk) continue;
     pool.run(jobs);
     jobs.clear();

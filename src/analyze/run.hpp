@@ -35,9 +35,12 @@ struct RunOptions {
   Progress* progress = nullptr;  // advanced by the bytes of documents read
 };
 
-// Digests already analysed (the cache), read from an analysis.jsonl; those whose bytes were
-// missing are not (a later run may find the archive).
-std::set<std::string> analysed_digests(const std::filesystem::path& analysis_jsonl);
+// The cache, read from an analysis.jsonl: digests analysed, and digests whose bytes were
+// missing (tried again by a later run, which may find the archive; recorded once only).
+struct AnalysedDigests {
+  std::set<std::string> done, missing;
+};
+AnalysedDigests analysed_digests(const std::filesystem::path& analysis_jsonl);
 
 // Returns the run's counters; throws std::runtime_error when the inputs cannot be read.
 Counters run_analysis(const RunOptions& options);

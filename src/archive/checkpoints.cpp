@@ -293,8 +293,7 @@ const Checkpoint& CheckpointIndex::before(uint64_t decoded) const {
   return *(it - 1);
 }
 
-bool build_checkpoints(Input& input, CheckpointIndex& index, std::string& error,
-                       uint64_t spacing) {
+bool build_checkpoints(Input& input, CheckpointIndex& index, std::string& error, uint64_t spacing) {
   index = CheckpointIndex{};
   index.codec = sniff_codec(input);
   if (index.codec == Codec::plain || !input.seek(0)) {

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <optional>
 
 #include "archive/checkpoints.hpp"
 
@@ -128,7 +129,8 @@ CheckedRecord read_checked_record(const std::string& file, uint64_t offset,
   });
   const std::string where = file + " at offset " + std::to_string(offset);
   if (!out.reader) {
-    out.error = "archive record not readable: " + where + (problem.empty() ? "" : " (" + problem + ")");
+    out.error =
+        "archive record not readable: " + where + (problem.empty() ? "" : " (" + problem + ")");
     return out;
   }
   const std::string& found = out.reader->record().target_uri;

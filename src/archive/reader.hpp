@@ -108,7 +108,9 @@ class ArchiveReader {
 };
 
 // Opens `file` (a path, or "x.wacz#archive/entry.warc.gz") at `offset` (a record's
-// Record::offset) and positions the reader on that record: nullptr when there is none.
+// Record::location(): the disk offset, or the decoded offset inside whole-file gzip/zstd,
+// archive/checkpoints.hpp) and positions the reader on the record that starts exactly
+// there: nullptr when there is none.
 std::unique_ptr<ArchiveReader> read_record_at(const std::string& file, uint64_t offset,
                                               const ReaderOptions& options, ProblemSink problems);
 

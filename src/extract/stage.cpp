@@ -1,13 +1,13 @@
 #include "extract/stage.hpp"
 
-#include "archive/locate.hpp"
-
 #include <algorithm>
 #include <atomic>
 #include <fstream>
 #include <iomanip>
 #include <sstream>
 #include <thread>
+
+#include "archive/locate.hpp"
 
 namespace fs = std::filesystem;
 
@@ -44,8 +44,8 @@ StageResult run_extraction(const std::vector<fs::path>& archives, const ExtractO
         ++write_failures;
         continue;
       }
-      bool ok = extract_archive(archives[i], archive::archive_key(archives[i]), options, out, per_thread[t],
-                                problems, [progress](uint64_t n) {
+      bool ok = extract_archive(archives[i], archive::archive_key(archives[i]), options, out,
+                                per_thread[t], problems, [progress](uint64_t n) {
                                   if (progress) progress->advance(n);
                                 });
       if (!ok) ++unusable;

@@ -18,11 +18,8 @@ std::string metadata_key(const std::string& key) {
 }
 
 std::string to_json(const archive::ArchiveEntry& e) {
-  return Json{{"key", e.key},
-              {"path", e.path},
-              {"size", e.size},
-              {"mtime", e.mtime},
-              {"format", e.format}}
+  return Json{
+      {"key", e.key}, {"path", e.path}, {"size", e.size}, {"mtime", e.mtime}, {"format", e.format}}
       .dump();
 }
 

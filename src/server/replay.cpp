@@ -4,8 +4,8 @@
 
 #include "analyze/thumbnail_store.hpp"
 #include "archive/locate.hpp"
-#include "index/archive_registry.hpp"
 #include "core/json.hpp"
+#include "index/archive_registry.hpp"
 #include "index/document_builder.hpp"
 #include "index/schema.hpp"
 #include "index/stored_data.hpp"

@@ -13,6 +13,7 @@
 
 #include "archive/reader.hpp"
 #include "testing/archive_damage.hpp"
+#include "testing/containers.hpp"
 #include "testing/shared_data.hpp"
 
 namespace strata::archive {
@@ -145,8 +146,8 @@ std::vector<Source> campaign_sources() {
     sources.push_back({name, slurp(path), name.find(".arc") != std::string::npos, f.variants, {}});
   }
   // aut's two gzip files decompressed: plain WARC 0.17 and plain ARC with 300 records.
-  sources.push_back({"example.warc", testing::gunzip_members(sources[0].bytes), false, 30, {}});
-  sources.push_back({"example.arc", testing::gunzip_members(sources[1].bytes), true, 30, {}});
+  sources.push_back({"example.warc", testing::gunzip_all(sources[0].bytes), false, 30, {}});
+  sources.push_back({"example.arc", testing::gunzip_all(sources[1].bytes), true, 30, {}});
   return sources;
 }
 

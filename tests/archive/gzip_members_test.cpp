@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "archive/reader.hpp"
-#include "testing/archive_damage.hpp"
+#include "testing/containers.hpp"
 
 namespace strata::archive {
 namespace {

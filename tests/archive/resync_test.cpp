@@ -8,6 +8,7 @@
 
 #include "archive/reader.hpp"
 #include "testing/archive_damage.hpp"
+#include "testing/containers.hpp"
 
 namespace strata::archive {
 namespace {

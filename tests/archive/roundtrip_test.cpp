@@ -28,17 +28,6 @@ using test::Summary;
 constexpr const char* kExample =
     "archives/archivesunleashed__aut/src/test/resources/warc/example.warc.gz";
 
-std::string slurp(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-void spit(const std::filesystem::path& path, std::string_view data) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(data.data(), static_cast<std::streamsize>(data.size()));
-  ASSERT_TRUE(out.good());
-}
-
 // The decoded bytes of the one gzip member `member`.
 std::string gunzip(std::string_view member) {
   z_stream z{};
@@ -133,7 +122,7 @@ const Original& original() {
     Original o;
     o.path = testing::shared_data(kExample);
     o.summary = read_all(o.path);
-    std::string file = slurp(o.path);
+    std::string file = testing::read_file(o.path);
     for (const Record& r : o.summary.records)
       o.raw.push_back(gunzip(std::string_view(file).substr(r.offset, r.length)));
     return o;
@@ -193,7 +182,7 @@ TEST_P(ZstdRoundTrip, SameRecordsPayloadsAndLocations) {
   const Original& o = original();
   ZstdWarc z = to_zstd(o.raw, GetParam());
   auto path = testing::scratch_dir() / "example.warc.zst";
-  spit(path, z.bytes);
+  testing::write_file(path, z.bytes);
   Summary s = read_all(path);
   expect_same_as_original(s);
   ASSERT_EQ(s.records.size(), z.frames.size());
@@ -309,7 +298,7 @@ TEST_P(WaczRoundTrip, SameRecordsPayloadsAndLocations) {
   const Original& o = original();
   bool deflated = GetParam();
   auto path = testing::scratch_dir() / "example.wacz";
-  write_wacz(path, wacz_entries(slurp(o.path)), deflated);
+  write_wacz(path, wacz_entries(testing::read_file(o.path)), deflated);
   Summary s = read_all(path);
   expect_same_as_original(s);
   std::string file = path.string() + "#archive/data.warc.gz";
@@ -340,7 +329,7 @@ TEST(WaczRoundTrip, ZstdEntryBesideGzipEntry) {
   STRATA_REQUIRE_SHARED();
   const Original& o = original();
   ZstdWarc z = to_zstd(o.raw, Dict::raw);
-  auto entries = wacz_entries(slurp(o.path));
+  auto entries = wacz_entries(testing::read_file(o.path));
   entries.emplace_back("archive/data2.warc.zst", z.bytes);
   auto path = testing::scratch_dir() / "two.wacz";
   write_wacz(path, entries, false);

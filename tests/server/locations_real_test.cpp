@@ -56,18 +56,16 @@ void write_wacz(const fs::path& path, const std::string& warc_gz) {
       pages += Json{{"url", r.target_uri}, {"ts", r.date}}.dump() + "\n";
   }
   fs::remove(warc);
-  const Json datapackage = {
-      {"profile", "data-package"},
-      {"wacz_version", "1.1.1"},
-      {"resources",
-       Json::array({{{"name", "data.warc.gz"},
-                     {"path", "archive/data.warc.gz"},
-                     {"hash", "sha256:" + sha256_hex(warc_gz)},
-                     {"bytes", warc_gz.size()}}})}};
+  const Json datapackage = {{"profile", "data-package"},
+                            {"wacz_version", "1.1.1"},
+                            {"resources", Json::array({{{"name", "data.warc.gz"},
+                                                        {"path", "archive/data.warc.gz"},
+                                                        {"hash", "sha256:" + sha256_hex(warc_gz)},
+                                                        {"bytes", warc_gz.size()}}})}};
   strata::testing::write_zip(path, {{"archive/data.warc.gz", warc_gz},
-                            {"datapackage.json", datapackage.dump(2)},
-                            {"indexes/index.cdxj", cdxj},
-                            {"pages/pages.jsonl", pages}});
+                                    {"datapackage.json", datapackage.dump(2)},
+                                    {"indexes/index.cdxj", cdxj},
+                                    {"pages/pages.jsonl", pages}});
 }
 
 // The container in `dir`; returns the archive key extraction must give its records.
@@ -79,10 +77,12 @@ std::string make_archive(Container c, const fs::path& dir) {
       write_wacz(dir / "crawl.wacz", gz);
       return (dir / "crawl.wacz").string() + "#archive/data.warc.gz";
     case Container::gzip_whole:
-      strata::testing::write_file(dir / "example.warc.gz", strata::testing::gzip_whole(strata::testing::gunzip_all(gz)));
+      strata::testing::write_file(dir / "example.warc.gz",
+                                  strata::testing::gzip_whole(strata::testing::gunzip_all(gz)));
       return (dir / "example.warc.gz").string();
     case Container::zstd_whole:
-      strata::testing::write_file(dir / "example.warc.zst", strata::testing::zstd_whole(strata::testing::gunzip_all(gz)));
+      strata::testing::write_file(dir / "example.warc.zst",
+                                  strata::testing::zstd_whole(strata::testing::gunzip_all(gz)));
       return (dir / "example.warc.zst").string();
   }
   return {};
@@ -122,8 +122,8 @@ struct Running {
     thread.join();
   }
   Json search(const std::string& query) {
-    auto r = client->Get(("/imagesearch?maxItems=100&fields=imgDigest,imgLinkToArchive&" + query)
-                             .c_str());
+    auto r = client->Get(
+        ("/imagesearch?maxItems=100&fields=imgDigest,imgLinkToArchive&" + query).c_str());
     EXPECT_TRUE(r && r->status == 200);
     return r ? Json::parse(r->body)["responseItems"] : Json::array();
   }
@@ -154,7 +154,8 @@ class Locations : public ::testing::TestWithParam<Container> {
     const fs::path archive = archive::container_of(key_);
     documents_ = testing::merged_documents(archive, site_);
     // Valid files: no problem reported (the commands' exit 0).
-    const Json extracted = Json::parse(strata::testing::read_file(site_ / "extract" / "counters.json"));
+    const Json extracted =
+        Json::parse(strata::testing::read_file(site_ / "extract" / "counters.json"));
     EXPECT_EQ(extracted.value("problems", 0), 0) << extracted.dump();
     analysis_ = analyse(documents_, site_ / "index");
     testing::index_documents(documents_, site_);
@@ -228,8 +229,8 @@ TEST_P(Locations, MovedIndexAndArchivesWorkWithRootsOrAfterRelocate) {
   }
   // Late analysis from the new place: the moved documents, the archive found under the root.
   fs::remove(moved / "index" / "analysis.jsonl");
-  const Counters again = analyse(moved / "docs" / "documents.jsonl", moved / "index",
-                                 {moved / "archives"});
+  const Counters again =
+      analyse(moved / "docs" / "documents.jsonl", moved / "index", {moved / "archives"});
   EXPECT_EQ(again.get("images"), 23) << again.to_json().dump();
   EXPECT_EQ(again.get("decode_ok"), 23);
   EXPECT_EQ(again.get("bytes_missing"), 0);

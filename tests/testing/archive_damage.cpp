@@ -1,10 +1,10 @@
 #include "testing/archive_damage.hpp"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <cctype>
 #include <utility>
+
+#include "testing/containers.hpp"
 
 namespace strata::testing {
 namespace {
@@ -86,7 +86,7 @@ Picked pick_record(const ArchiveLayout& file, Rng& rng) {
   size_t i = uniform(rng, 0, file.records.size() - 1);
   const RecordSpan& span = file.records[i];
   std::string_view bytes = file.bytes.substr(span.offset, span.length);
-  return {i, &span, file.gzip ? gunzip_members(bytes) : std::string(bytes)};
+  return {i, &span, file.gzip ? gunzip_all(bytes) : std::string(bytes)};
 }
 
 // The record with its length field rewritten: in place for plain files, a new member for gzip.
@@ -257,42 +257,6 @@ std::optional<Damage> make_damage(const ArchiveLayout& file, DamageKind kind, Rn
       return duplicate_head(file, rng);
   }
   return std::nullopt;
-}
-
-std::string gzip_member(std::string_view data) {
-  z_stream z{};
-  deflateInit2(&z, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY);
-  std::string out(deflateBound(&z, data.size()) + 64, '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-  z.avail_in = static_cast<uInt>(data.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  deflate(&z, Z_FINISH);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  return out;
-}
-
-std::string gunzip_members(std::string_view data) {
-  z_stream z{};
-  inflateInit2(&z, 31);
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-  z.avail_in = static_cast<uInt>(data.size());
-  std::string out;
-  char buffer[1 << 16];
-  for (;;) {
-    z.next_out = reinterpret_cast<Bytef*>(buffer);
-    z.avail_out = sizeof buffer;
-    int rc = inflate(&z, Z_NO_FLUSH);
-    out.append(buffer, sizeof buffer - z.avail_out);
-    if (rc == Z_STREAM_END && z.avail_in > 0) {
-      inflateReset(&z);
-      continue;
-    }
-    if (rc != Z_OK) break;
-  }
-  inflateEnd(&z);
-  return out;
 }
 
 }  // namespace strata::testing

@@ -68,8 +68,4 @@ struct Damage {
 // (gzip kinds on plain files, a file without records).
 std::optional<Damage> make_damage(const ArchiveLayout& file, DamageKind kind, std::mt19937_64& rng);
 
-// One gzip member holding `data`, and the concatenated content of every member of `data`.
-std::string gzip_member(std::string_view data);
-std::string gunzip_members(std::string_view data);
-
 }  // namespace strata::testing

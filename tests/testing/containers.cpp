@@ -44,8 +44,6 @@ std::string gunzip_all(std::string_view data) {
   return out;
 }
 
-namespace {
-
 std::string gzip_member(std::string_view data) {
   z_stream z{};
   deflateInit2(&z, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY);
@@ -59,6 +57,8 @@ std::string gzip_member(std::string_view data) {
   deflateEnd(&z);
   return out;
 }
+
+namespace {
 
 std::string zstd_frame(std::string_view data) {
   std::string out(ZSTD_compressBound(data.size()), '\0');

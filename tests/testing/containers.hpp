@@ -15,6 +15,8 @@ void write_file(const std::filesystem::path& path, std::string_view data);
 
 // Every gzip member of `data`, decoded and joined.
 std::string gunzip_all(std::string_view data);
+// One gzip member holding `data`.
+std::string gzip_member(std::string_view data);
 // chunk 0: one member / frame for all of `data`.
 std::string gzip_whole(std::string_view data, size_t chunk = 0);
 std::string zstd_whole(std::string_view data, size_t chunk = 0);
