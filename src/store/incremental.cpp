@@ -3,6 +3,7 @@
 #include <xapian.h>
 
 #include <fstream>
+#include <tuple>
 #include <vector>
 
 #include "index/moderation.hpp"
@@ -16,11 +17,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-int64_t applied_batch(const fs::path& index_dir) {
-  if (!index::index_exists(index_dir)) return 0;
-  const std::string text =
-      Xapian::Database(index_dir.string()).get_metadata(std::string(index::kMetaStoreApplied));
-  return text.empty() ? 0 : std::stoll(text);
+// The batch the index last applied, and its document count; 0, 0 without an index.
+std::pair<int64_t, uint64_t> index_state(const fs::path& index_dir) {
+  if (!index::index_exists(index_dir)) return {0, 0};
+  const Xapian::Database db(index_dir.string());
+  const std::string text = db.get_metadata(std::string(index::kMetaStoreApplied));
+  return {text.empty() ? 0 : std::stoll(text), db.get_doccount()};
 }
 
 std::string id_of(const std::string& line) {
@@ -101,7 +103,7 @@ void write_index(const IncrementalOptions& options, const fs::path& documents,
 
 ApplyReport apply(RecordStore& store, const IncrementalOptions& options) {
   ApplyReport report;
-  report.applied = applied_batch(options.index_dir);
+  std::tie(report.applied, report.documents) = index_state(options.index_dir);
   store.finish(report.applied);  // a removal whose index commit a kill interrupted
   const auto batches = store.batches_after(report.applied);
   if (batches.empty()) return report;
