@@ -27,7 +27,8 @@ struct Config {
   double batch_percent = 1.0;
   int runs = 3;
   unsigned jobs = 1;
-  fs::path work = fs::temp_directory_path() / ("strata-bench-incremental-" + std::to_string(getpid()));
+  fs::path work =
+      fs::temp_directory_path() / ("strata-bench-incremental-" + std::to_string(getpid()));
 };
 
 std::string hex_digest(uint64_t n) {
@@ -39,7 +40,8 @@ std::string hex_digest(uint64_t n) {
 }
 
 std::string surt_of(uint64_t image) {
-  return "(pt,site" + std::to_string(image % 5000) + ",)/img/photo" + std::to_string(image) + ".jpg";
+  return "(pt,site" + std::to_string(image % 5000) + ",)/img/photo" + std::to_string(image) +
+         ".jpg";
 }
 
 std::string url_of(uint64_t image) {
@@ -118,12 +120,13 @@ Pass add(const fs::path& index, const fs::path& batch, const Config& cfg) {
 }
 
 void print(const char* label, const strata::bench::Figures<Pass>& f) {
-  std::printf("%-28s %8.3f s  records merged %9llu  digests affected %8llu  documents written %8llu  "
-              "index documents %9llu  peak RSS %ld MB\n",
-              label, f.seconds, static_cast<unsigned long long>(f.pass.records_merged),
-              static_cast<unsigned long long>(f.pass.digests),
-              static_cast<unsigned long long>(f.pass.written),
-              static_cast<unsigned long long>(f.pass.documents), f.max_rss_kib / 1024);
+  std::printf(
+      "%-28s %8.3f s  records merged %9llu  digests affected %8llu  documents written %8llu  "
+      "index documents %9llu  peak RSS %ld MB\n",
+      label, f.seconds, static_cast<unsigned long long>(f.pass.records_merged),
+      static_cast<unsigned long long>(f.pass.digests),
+      static_cast<unsigned long long>(f.pass.written),
+      static_cast<unsigned long long>(f.pass.documents), f.max_rss_kib / 1024);
 }
 
 }  // namespace
@@ -132,14 +135,21 @@ int main(int argc, char** argv) {
   Config cfg;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
-    if (flag == "--docs") cfg.docs = std::stoull(argv[i + 1]);
-    else if (flag == "--batch-percent") cfg.batch_percent = std::stod(argv[i + 1]);
-    else if (flag == "--runs") cfg.runs = std::stoi(argv[i + 1]);
-    else if (flag == "--jobs") cfg.jobs = static_cast<unsigned>(std::stoul(argv[i + 1]));
-    else if (flag == "--work") cfg.work = argv[i + 1];
-    else return std::fprintf(stderr, "unknown option %s\n", argv[i]), 2;
+    if (flag == "--docs")
+      cfg.docs = std::stoull(argv[i + 1]);
+    else if (flag == "--batch-percent")
+      cfg.batch_percent = std::stod(argv[i + 1]);
+    else if (flag == "--runs")
+      cfg.runs = std::stoi(argv[i + 1]);
+    else if (flag == "--jobs")
+      cfg.jobs = static_cast<unsigned>(std::stoul(argv[i + 1]));
+    else if (flag == "--work")
+      cfg.work = argv[i + 1];
+    else
+      return std::fprintf(stderr, "unknown option %s\n", argv[i]), 2;
   }
-  const auto batch_images = static_cast<uint64_t>(static_cast<double>(cfg.docs) * cfg.batch_percent / 100);
+  const auto batch_images =
+      static_cast<uint64_t>(static_cast<double>(cfg.docs) * cfg.batch_percent / 100);
   fs::remove_all(cfg.work);
   const uint64_t base_records = write_crawl(cfg.work / "base", "2020", 0, cfg.docs, 0);
   const uint64_t batch_records =

@@ -28,7 +28,7 @@ std::pair<int64_t, uint64_t> index_state(const fs::path& index_dir) {
 std::string id_of(const std::string& line) {
   const Json j = Json::parse(line, nullptr, false);
   return j.is_object() && j.contains("id") && j["id"].is_string() ? j["id"].get<std::string>()
-                                                                   : std::string();
+                                                                  : std::string();
 }
 
 // Keeps the merged documents whose digest is in D0 (the others were merged from part of
@@ -82,10 +82,10 @@ fs::path merge_affected(RecordStore& store, const IncrementalOptions& options,
 // re-joined), the deleted digests go, and the applied batch is recorded.
 void write_index(const IncrementalOptions& options, const fs::path& documents,
                  const std::vector<std::string>& deleted, int64_t applied, ApplyReport& report) {
-  index::IndexWriter writer(options.index_dir,
-                            [](merge::ImageDocument& existing, const merge::ImageDocument& rebuilt) {
-                              existing = rebuilt;
-                            });
+  index::IndexWriter writer(
+      options.index_dir, [](merge::ImageDocument& existing, const merge::ImageDocument& rebuilt) {
+        existing = rebuilt;
+      });
   writer.set_moderate(index::moderation_of(options.index_dir));
   writer.begin();
   std::ifstream in(documents);

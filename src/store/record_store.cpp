@@ -210,7 +210,8 @@ Affected RecordStore::select_affected(int64_t applied) {
       "INSERT OR IGNORE INTO d0 SELECT r.digest FROM s0 CROSS JOIN records r ON r.key = s0.key "
       "WHERE r.digest IS NOT NULL;"
       "INSERT OR IGNORE INTO s1 SELECT key FROM s0;"
-      "INSERT OR IGNORE INTO s1 SELECT r.key FROM d0 CROSS JOIN records r ON r.digest = d0.digest;");
+      "INSERT OR IGNORE INTO s1 SELECT r.key FROM d0 CROSS JOIN records r ON r.digest = "
+      "d0.digest;");
   affected.keys_changed = count("s0");
   affected.digests = count("d0");
   affected.keys_merged = count("s1");
@@ -218,10 +219,11 @@ Affected RecordStore::select_affected(int64_t applied) {
 }
 
 uint64_t RecordStore::export_affected(std::ostream& out) {
-  const std::string sql = everything_ ? "SELECT r.line FROM records r WHERE " + std::string(kLive)
-                                      : "SELECT r.line FROM s1 CROSS JOIN records r ON r.key = s1.key "
-                                        "WHERE " +
-                                            std::string(kLive);
+  const std::string sql = everything_
+                              ? "SELECT r.line FROM records r WHERE " + std::string(kLive)
+                              : "SELECT r.line FROM s1 CROSS JOIN records r ON r.key = s1.key "
+                                "WHERE " +
+                                    std::string(kLive);
   Statement select = db_.prepare(sql);
   uint64_t lines = 0;
   while (select.step()) {
