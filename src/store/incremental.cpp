@@ -143,8 +143,8 @@ Json to_json(const ApplyReport& r) {
               {"written", r.written},
               {"unchanged", r.unchanged},
               {"deleted", r.deleted},
-              {"documents", r.documents},
-              {"merge", r.merge.to_json()}};
+              {"merge", r.merge.to_json()},
+              {"documents", r.documents}};  // last: scripts/demo reads the last "documents"
 }
 
 Json to_json(const AddReport& r) {
