@@ -17,6 +17,8 @@ namespace fs = std::filesystem;
 constexpr std::string_view kSchema = R"(
 PRAGMA journal_mode = WAL;
 PRAGMA synchronous = FULL;
+PRAGMA cache_size = -65536;
+PRAGMA temp_store = MEMORY;
 CREATE TABLE IF NOT EXISTS batches (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   kind TEXT NOT NULL,
