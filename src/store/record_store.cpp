@@ -13,7 +13,9 @@ namespace {
 namespace fs = std::filesystem;
 
 // Batches: kind 'add' or 'remove'; state 'pending' until the index holds them, then
-// 'applied' (a removal's records are deleted when it becomes applied).
+// 'applied' (a removal's records are deleted when it becomes applied). An add's records are
+// the rowids from its first_row on (one writer, one transaction per batch: rowids grow), so
+// records need no index on batch; nor on collection (removals and lists scan, rarely).
 constexpr std::string_view kSchema = R"(
 PRAGMA journal_mode = WAL;
 PRAGMA synchronous = FULL;
@@ -26,7 +28,8 @@ CREATE TABLE IF NOT EXISTS batches (
   time TEXT NOT NULL,
   records INTEGER NOT NULL DEFAULT 0,
   ignored INTEGER NOT NULL DEFAULT 0,
-  state TEXT NOT NULL DEFAULT 'pending');
+  state TEXT NOT NULL DEFAULT 'pending',
+  first_row INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS records (
   file TEXT NOT NULL,
   offset INTEGER NOT NULL,
@@ -40,8 +43,6 @@ CREATE TABLE IF NOT EXISTS records (
   UNIQUE (file, offset, kind, ordinal));
 CREATE INDEX IF NOT EXISTS records_key ON records (key);
 CREATE INDEX IF NOT EXISTS records_digest ON records (digest) WHERE digest IS NOT NULL;
-CREATE INDEX IF NOT EXISTS records_collection ON records (collection);
-CREATE INDEX IF NOT EXISTS records_batch ON records (batch);
 )";
 
 // A record is live unless a pending removal of its collection came after it.
@@ -131,7 +132,9 @@ BatchInsert RecordStore::add_batch(const std::string& collection,
                                    const std::vector<fs::path>& files) {
   BatchInsert counts;
   Transaction transaction(db_);
-  db_.prepare("INSERT INTO batches (kind, collection, time) VALUES ('add', ?, ?)")
+  db_.prepare(
+         "INSERT INTO batches (kind, collection, time, first_row) VALUES ('add', ?, ?, "
+         "(SELECT COALESCE(MAX(rowid), 0) + 1 FROM records))")
       .bind(1, collection)
       .bind(2, now_utc())
       .run();
@@ -198,7 +201,9 @@ Affected RecordStore::select_affected(int64_t applied) {
     affected.digests = count("d0");
     return affected;
   }
-  db_.prepare("INSERT OR IGNORE INTO s0 SELECT key FROM records WHERE batch > ?")
+  db_.prepare(
+         "INSERT OR IGNORE INTO s0 SELECT key FROM records WHERE rowid >= (SELECT MIN(first_row) "
+         "FROM batches WHERE kind = 'add' AND id > ?)")
       .bind(1, applied)
       .run();
   db_.prepare(
