@@ -87,8 +87,10 @@ const bool registered = cli::register_command(
       auto cmd = std::make_shared<CollectionCommand>();
       auto remove = std::make_shared<bool>(false);
       app.require_subcommand(1);
-      auto* list = app.add_subcommand("list", "One JSON line per collection: batches, records, documents");
-      auto* rm = app.add_subcommand("remove", "Remove a collection's records and re-merge what they touched");
+      auto* list =
+          app.add_subcommand("list", "One JSON line per collection: batches, records, documents");
+      auto* rm = app.add_subcommand("remove",
+                                    "Remove a collection's records and re-merge what they touched");
       for (auto* sub : {list, rm}) {
         sub->add_option("-i,--index", cmd->index_dir, "index folder")->required();
         sub->add_option("--jobs", cmd->jobs, "Worker threads (default: all cores)");

@@ -17,7 +17,6 @@
 #include "core/inputs.hpp"
 #include "core/log.hpp"
 #include "extract/stage.hpp"
-#include "index/index_documents.hpp"
 #include "index/moderation.hpp"
 #include "index/new_index.hpp"
 #include "store/incremental.hpp"

@@ -64,8 +64,14 @@ CompactReport compact_index(const std::vector<fs::path>& from, const fs::path& t
     report.documents = db.get_doccount();
     db.compact(partial.string());
   }
-  for (const auto& e : fs::directory_iterator(from.front()))
-    if (!is_table_file(e.path())) link_or_copy(e.path(), partial / e.path().filename());
+  for (const auto& e : fs::directory_iterator(from.front())) {
+    if (is_table_file(e.path())) continue;
+    // The record store (src/store) is written in place: each index needs its own copy.
+    if (e.path().filename().string().rfind("records.sqlite", 0) == 0)
+      fs::copy_file(e.path(), partial / e.path().filename());
+    else
+      link_or_copy(e.path(), partial / e.path().filename());
+  }
   report.bytes_after = table_bytes(partial);
   fs::rename(partial, to);
   return report;

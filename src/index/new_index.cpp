@@ -16,11 +16,12 @@ namespace {
 // analysis cache, thumbnails and the block list.
 bool index_file_name(const std::string& name) {
   const auto ends_with = [&](std::string_view end) {
-    return name.size() >= end.size() && name.compare(name.size() - end.size(), end.size(), end) == 0;
+    return name.size() >= end.size() &&
+           name.compare(name.size() - end.size(), end.size(), end) == 0;
   };
   return name == "iamglass" || name == "flintlock" || name == "thumbs" ||
-         name == "analysis.jsonl" || name == "blocklist.txt" || name.rfind("records.sqlite", 0) == 0 ||
-         ends_with(".glass") || ends_with(".tmp");
+         name == "analysis.jsonl" || name == "blocklist.txt" ||
+         name.rfind("records.sqlite", 0) == 0 || ends_with(".glass") || ends_with(".tmp");
 }
 
 }  // namespace
@@ -48,8 +49,8 @@ bool NewIndex::put_in_place() const {
   fs::remove_all(index_dir_, ec);  // a folder without an index: what a killed run left
   fs::rename(folder_, index_dir_, ec);
   if (ec)
-    std::cerr << "index: cannot rename " << folder_ << " to " << index_dir_ << ": "
-              << ec.message() << '\n';
+    std::cerr << "index: cannot rename " << folder_ << " to " << index_dir_ << ": " << ec.message()
+              << '\n';
   return !ec;
 }
 
@@ -61,8 +62,7 @@ std::string index_problem(const fs::path& index_dir) {
     return {};
   } catch (const Xapian::Error& e) {
     return "no readable index in " + index_dir.string() + " (" + e.get_type() +
-           (fs::is_empty(index_dir, ec) ? ": empty folder" : "") +
-           "): create it with strata index";
+           (fs::is_empty(index_dir, ec) ? ": empty folder" : "") + "): create it with strata index";
   }
 }
 

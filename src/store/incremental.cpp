@@ -3,6 +3,7 @@
 #include <xapian.h>
 
 #include <fstream>
+#include <tuple>
 #include <vector>
 
 #include "index/moderation.hpp"
@@ -16,17 +17,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
-int64_t applied_batch(const fs::path& index_dir) {
-  if (!index::index_exists(index_dir)) return 0;
-  const std::string text =
-      Xapian::Database(index_dir.string()).get_metadata(std::string(index::kMetaStoreApplied));
-  return text.empty() ? 0 : std::stoll(text);
+// The batch the index last applied, and its document count; 0, 0 without an index.
+std::pair<int64_t, uint64_t> index_state(const fs::path& index_dir) {
+  if (!index::index_exists(index_dir)) return {0, 0};
+  const Xapian::Database db(index_dir.string());
+  const std::string text = db.get_metadata(std::string(index::kMetaStoreApplied));
+  return {text.empty() ? 0 : std::stoll(text), db.get_doccount()};
 }
 
 std::string id_of(const std::string& line) {
   const Json j = Json::parse(line, nullptr, false);
   return j.is_object() && j.contains("id") && j["id"].is_string() ? j["id"].get<std::string>()
-                                                                   : std::string();
+                                                                  : std::string();
 }
 
 // Keeps the merged documents whose digest is in D0 (the others were merged from part of
@@ -80,10 +82,10 @@ fs::path merge_affected(RecordStore& store, const IncrementalOptions& options,
 // re-joined), the deleted digests go, and the applied batch is recorded.
 void write_index(const IncrementalOptions& options, const fs::path& documents,
                  const std::vector<std::string>& deleted, int64_t applied, ApplyReport& report) {
-  index::IndexWriter writer(options.index_dir,
-                            [](merge::ImageDocument& existing, const merge::ImageDocument& rebuilt) {
-                              existing = rebuilt;
-                            });
+  index::IndexWriter writer(
+      options.index_dir, [](merge::ImageDocument& existing, const merge::ImageDocument& rebuilt) {
+        existing = rebuilt;
+      });
   writer.set_moderate(index::moderation_of(options.index_dir));
   writer.begin();
   std::ifstream in(documents);
@@ -101,7 +103,7 @@ void write_index(const IncrementalOptions& options, const fs::path& documents,
 
 ApplyReport apply(RecordStore& store, const IncrementalOptions& options) {
   ApplyReport report;
-  report.applied = applied_batch(options.index_dir);
+  std::tie(report.applied, report.documents) = index_state(options.index_dir);
   store.finish(report.applied);  // a removal whose index commit a kill interrupted
   const auto batches = store.batches_after(report.applied);
   if (batches.empty()) return report;
@@ -141,8 +143,8 @@ Json to_json(const ApplyReport& r) {
               {"written", r.written},
               {"unchanged", r.unchanged},
               {"deleted", r.deleted},
-              {"documents", r.documents},
-              {"merge", r.merge.to_json()}};
+              {"merge", r.merge.to_json()},
+              {"documents", r.documents}};  // last: scripts/demo reads the last "documents"
 }
 
 Json to_json(const AddReport& r) {

@@ -32,7 +32,7 @@ struct IncrementalOptions {
 };
 
 struct ApplyReport {
-  int64_t applied = 0;  // last batch the index holds afterwards
+  int64_t applied = 0;   // last batch the index holds afterwards
   uint64_t batches = 0;  // batches applied by this call
   Affected affected;
   uint64_t records_merged = 0;

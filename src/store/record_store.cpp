@@ -13,10 +13,14 @@ namespace {
 namespace fs = std::filesystem;
 
 // Batches: kind 'add' or 'remove'; state 'pending' until the index holds them, then
-// 'applied' (a removal's records are deleted when it becomes applied).
+// 'applied' (a removal's records are deleted when it becomes applied). An add's records are
+// the rowids from its first_row on (one writer, one transaction per batch: rowids grow), so
+// records need no index on batch; nor on collection (removals and lists scan, rarely).
 constexpr std::string_view kSchema = R"(
 PRAGMA journal_mode = WAL;
 PRAGMA synchronous = FULL;
+PRAGMA cache_size = -65536;
+PRAGMA temp_store = MEMORY;
 CREATE TABLE IF NOT EXISTS batches (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   kind TEXT NOT NULL,
@@ -24,7 +28,8 @@ CREATE TABLE IF NOT EXISTS batches (
   time TEXT NOT NULL,
   records INTEGER NOT NULL DEFAULT 0,
   ignored INTEGER NOT NULL DEFAULT 0,
-  state TEXT NOT NULL DEFAULT 'pending');
+  state TEXT NOT NULL DEFAULT 'pending',
+  first_row INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS records (
   file TEXT NOT NULL,
   offset INTEGER NOT NULL,
@@ -38,8 +43,6 @@ CREATE TABLE IF NOT EXISTS records (
   UNIQUE (file, offset, kind, ordinal));
 CREATE INDEX IF NOT EXISTS records_key ON records (key);
 CREATE INDEX IF NOT EXISTS records_digest ON records (digest) WHERE digest IS NOT NULL;
-CREATE INDEX IF NOT EXISTS records_collection ON records (collection);
-CREATE INDEX IF NOT EXISTS records_batch ON records (batch);
 )";
 
 // A record is live unless a pending removal of its collection came after it.
@@ -129,7 +132,9 @@ BatchInsert RecordStore::add_batch(const std::string& collection,
                                    const std::vector<fs::path>& files) {
   BatchInsert counts;
   Transaction transaction(db_);
-  db_.prepare("INSERT INTO batches (kind, collection, time) VALUES ('add', ?, ?)")
+  db_.prepare(
+         "INSERT INTO batches (kind, collection, time, first_row) VALUES ('add', ?, ?, "
+         "(SELECT COALESCE(MAX(rowid), 0) + 1 FROM records))")
       .bind(1, collection)
       .bind(2, now_utc())
       .run();
@@ -196,7 +201,9 @@ Affected RecordStore::select_affected(int64_t applied) {
     affected.digests = count("d0");
     return affected;
   }
-  db_.prepare("INSERT OR IGNORE INTO s0 SELECT key FROM records WHERE batch > ?")
+  db_.prepare(
+         "INSERT OR IGNORE INTO s0 SELECT key FROM records WHERE rowid >= (SELECT MIN(first_row) "
+         "FROM batches WHERE kind = 'add' AND id > ?)")
       .bind(1, applied)
       .run();
   db_.prepare(
@@ -204,11 +211,14 @@ Affected RecordStore::select_affected(int64_t applied) {
          "r.collection = b.collection AND r.batch < b.id WHERE b.kind = 'remove' AND b.id > ?")
       .bind(1, applied)
       .run();
+  // CROSS JOIN: loop over the small temp table (it has no statistics; SQLite would scan the
+  // whole index of records instead).
   db_.exec(
-      "INSERT OR IGNORE INTO d0 SELECT r.digest FROM s0 JOIN records r ON r.key = s0.key "
+      "INSERT OR IGNORE INTO d0 SELECT r.digest FROM s0 CROSS JOIN records r ON r.key = s0.key "
       "WHERE r.digest IS NOT NULL;"
       "INSERT OR IGNORE INTO s1 SELECT key FROM s0;"
-      "INSERT OR IGNORE INTO s1 SELECT r.key FROM d0 JOIN records r ON r.digest = d0.digest;");
+      "INSERT OR IGNORE INTO s1 SELECT r.key FROM d0 CROSS JOIN records r ON r.digest = "
+      "d0.digest;");
   affected.keys_changed = count("s0");
   affected.digests = count("d0");
   affected.keys_merged = count("s1");
@@ -216,10 +226,11 @@ Affected RecordStore::select_affected(int64_t applied) {
 }
 
 uint64_t RecordStore::export_affected(std::ostream& out) {
-  const std::string sql = everything_ ? "SELECT r.line FROM records r WHERE " + std::string(kLive)
-                                      : "SELECT r.line FROM s1 JOIN records r ON r.key = s1.key "
-                                        "WHERE " +
-                                            std::string(kLive);
+  const std::string sql = everything_
+                              ? "SELECT r.line FROM records r WHERE " + std::string(kLive)
+                              : "SELECT r.line FROM s1 CROSS JOIN records r ON r.key = s1.key "
+                                "WHERE " +
+                                    std::string(kLive);
   Statement select = db_.prepare(sql);
   uint64_t lines = 0;
   while (select.step()) {

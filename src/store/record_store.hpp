@@ -46,10 +46,10 @@ struct CollectionInfo {
 // What a set of pending batches touches (docs/merge.md): S0 the merge keys of their records,
 // D0 the capture digests under S0, S1 = S0 + the keys of every capture of a digest in D0.
 struct Affected {
-  bool everything = false;  // first application: every record, every digest
-  uint64_t keys_changed = 0;   // |S0|
-  uint64_t digests = 0;        // |D0|
-  uint64_t keys_merged = 0;    // |S1|
+  bool everything = false;    // first application: every record, every digest
+  uint64_t keys_changed = 0;  // |S0|
+  uint64_t digests = 0;       // |D0|
+  uint64_t keys_merged = 0;   // |S1|
 };
 
 class RecordStore {

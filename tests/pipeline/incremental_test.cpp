@@ -47,7 +47,8 @@ class IncrementalTruth : public ::testing::Test {
     std::vector<std::vector<fs::path>> result;
     for (const auto& crawl : manifest["crawls"]) {
       std::vector<fs::path> files;
-      for (const auto& file : fs::directory_iterator(*sample_ / crawl["collection"].get<std::string>()))
+      for (const auto& file :
+           fs::directory_iterator(*sample_ / crawl["collection"].get<std::string>()))
         files.push_back(file.path());
       std::sort(files.begin(), files.end());
       result.push_back(files);

@@ -44,7 +44,8 @@ TEST(IncrementalRealCrawl, PartsInAnyOrderGiveTheDocumentsOfOneRun) {
   STRATA_REQUIRE_SHARED();
   const fs::path dir = testing::scratch_dir();
   const auto parts = split_by_record(
-      testing::shared_data("archives/archivesunleashed__aut/src/test/resources/warc/example.warc.gz"),
+      testing::shared_data(
+          "archives/archivesunleashed__aut/src/test/resources/warc/example.warc.gz"),
       dir / "aut-2008", 3);
   testing::add_archives(dir / "one-run", parts, dir / "work");
   const auto expected = testing::indexed_documents(dir / "one-run");

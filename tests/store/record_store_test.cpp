@@ -16,8 +16,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-extract::ImageCapture capture(const std::string& surt, const std::string& digest,
-                              uint64_t offset, const std::string& collection = "c1") {
+extract::ImageCapture capture(const std::string& surt, const std::string& digest, uint64_t offset,
+                              const std::string& collection = "c1") {
   extract::ImageCapture c;
   c.imgSurt = surt;
   c.imgUrl = "http://" + surt;
@@ -62,10 +62,10 @@ TEST(RecordStore, StoresARecordOnceWhateverTheBatch) {
   const fs::path dir = testing::scratch_dir();
   RecordStore store(dir);
   // Two references of one page at one offset are two records (ordinal 0 and 1).
-  const auto file = write_lines(dir / "part.jsonl",
-                                {extract::to_jsonl(capture("a", "d1", 10)),
-                                 extract::to_jsonl(reference("a", 5)),
-                                 extract::to_jsonl(reference("b", 5)), "not json\n"});
+  const auto file =
+      write_lines(dir / "part.jsonl",
+                  {extract::to_jsonl(capture("a", "d1", 10)), extract::to_jsonl(reference("a", 5)),
+                   extract::to_jsonl(reference("b", 5)), "not json\n"});
   const BatchInsert first = store.add_batch("c1", {file});
   EXPECT_EQ(first.batch, 1);
   EXPECT_EQ(first.inserted, 3u);
@@ -84,9 +84,9 @@ TEST(RecordStore, ClosureReachesEveryKeyOfAnAffectedDigest) {
   RecordStore store(dir);
   // Batch 1: digest d1 under SURTs a and b, d2 under c (untouched later).
   store.add_batch("c1", {write_lines(dir / "1.jsonl", {extract::to_jsonl(capture("a", "d1", 1)),
-                                                        extract::to_jsonl(capture("b", "d1", 2)),
-                                                        extract::to_jsonl(capture("c", "d2", 3)),
-                                                        extract::to_jsonl(reference("b", 9))})});
+                                                       extract::to_jsonl(capture("b", "d1", 2)),
+                                                       extract::to_jsonl(capture("c", "d2", 3)),
+                                                       extract::to_jsonl(reference("b", 9))})});
   // Batch 2: a new reference to a only; a revisit filed under its refersToSurt a.
   extract::ImageRevisit revisit;
   revisit.imgSurt = "z";
@@ -94,7 +94,7 @@ TEST(RecordStore, ClosureReachesEveryKeyOfAnAffectedDigest) {
   revisit.file = "b.warc.gz";
   revisit.warcDigest = "sha1:d1";
   store.add_batch("c2", {write_lines(dir / "2.jsonl", {extract::to_jsonl(reference("a", 20)),
-                                                        extract::to_jsonl(revisit)})});
+                                                       extract::to_jsonl(revisit)})});
   const Affected affected = store.select_affected(1);
   EXPECT_FALSE(affected.everything);
   EXPECT_EQ(affected.keys_changed, 1u);  // a (the revisit's key is a too)
@@ -112,10 +112,10 @@ TEST(RecordStore, RemovalHidesThenDeletesACollection) {
   const fs::path dir = testing::scratch_dir();
   RecordStore store(dir);
   store.add_batch("c1", {write_lines(dir / "1.jsonl", {extract::to_jsonl(capture("a", "d1", 1)),
-                                                        extract::to_jsonl(reference("a", 9))})});
-  store.add_batch("c2", {write_lines(dir / "2.jsonl",
-                                     {extract::to_jsonl(capture("a", "d1", 100, "c2")),
-                                      extract::to_jsonl(capture("x", "d3", 101, "c2"))})});
+                                                       extract::to_jsonl(reference("a", 9))})});
+  store.add_batch(
+      "c2", {write_lines(dir / "2.jsonl", {extract::to_jsonl(capture("a", "d1", 100, "c2")),
+                                           extract::to_jsonl(capture("x", "d3", 101, "c2"))})});
   store.finish(2);
   EXPECT_EQ(store.mark_removal("nothing"), 0);
   const int64_t removal = store.mark_removal("c2");

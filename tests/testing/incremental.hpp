@@ -81,11 +81,13 @@ inline Counters merge_of_whole_store(const std::filesystem::path& index_dir,
     if (const auto* c = std::get_if<extract::ImageCapture>(&record))
       originals.emplace(c->imgSurt, c->warcDigest);
     if (const auto* r = std::get_if<extract::ImageRevisit>(&record))
-      revisits.emplace(merge::surt_key(record), r->warcDigest + "\n" + r->file + std::to_string(r->offset));
+      revisits.emplace(merge::surt_key(record),
+                       r->warcDigest + "\n" + r->file + std::to_string(r->offset));
   }
   Counters counters = merge::merge_folder(work / "records", work / "docs", {}, nullptr).counters;
   for (const auto& [key, id] : revisits)
-    if (!originals.count({key, id.substr(0, id.find('\n'))})) counters.add("revisits_without_original");
+    if (!originals.count({key, id.substr(0, id.find('\n'))}))
+      counters.add("revisits_without_original");
   return counters;
 }
 

@@ -1,0 +1,198 @@
+// bench_incremental [--docs N] [--batch-percent P] [--runs R] [--work DIR] [--jobs J]
+// The cost of `strata index`'s incremental add (src/store/incremental.hpp): builds an index of
+// about N documents from synthetic extraction records (one capture and two references per
+// image, a revisit for every tenth), then adds a batch of P % (default 1) as a new crawl would
+// bring it: new images with their pages, and new pages referencing images already indexed (a
+// fifth of the batch's references). Times, as medians of R runs (each on a fresh copy of the
+// index), the add to the big index against indexing the same batch into an empty index, and
+// prints the records and documents each processed. Analysis is off (as --no-analysis).
+#include <time.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "../common/measure.hpp"
+#include "extract/records.hpp"
+#include "store/incremental.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace strata;
+
+struct Config {
+  uint64_t docs = 100'000;
+  double batch_percent = 1.0;
+  int runs = 3;
+  unsigned jobs = 1;
+  fs::path work =
+      fs::temp_directory_path() / ("strata-bench-incremental-" + std::to_string(getpid()));
+};
+
+std::string hex_digest(uint64_t n) {
+  char buf[65];
+  std::snprintf(buf, sizeof buf, "%016llx%048llx",
+                static_cast<unsigned long long>(n * 0x9E3779B97F4A7C15ULL),
+                static_cast<unsigned long long>(n));
+  return buf;
+}
+
+std::string surt_of(uint64_t image) {
+  return "(pt,site" + std::to_string(image % 5000) + ",)/img/photo" + std::to_string(image) +
+         ".jpg";
+}
+
+std::string url_of(uint64_t image) {
+  return "http://site" + std::to_string(image % 5000) + ".pt/img/photo" + std::to_string(image) +
+         ".jpg";
+}
+
+void write_capture(std::ofstream& out, uint64_t image, const std::string& crawl, uint64_t offset) {
+  extract::ImageCapture c;
+  c.imgSurt = surt_of(image), c.imgUrl = url_of(image), c.timestamp = crawl + "01120000";
+  c.collection = "crawl-" + crawl, c.file = "crawl-" + crawl + ".warc.gz", c.offset = offset;
+  c.length = 900, c.recordType = "response", c.status = 200, c.mimeReported = "image/jpeg";
+  c.mimeDetected = "image/jpeg", c.width = 640, c.height = 480, c.digest = hex_digest(image);
+  c.size = 20000, c.warcDigest = "sha1:" + c.digest.substr(0, 32);
+  out << extract::to_jsonl(c);
+}
+
+void write_revisit(std::ofstream& out, uint64_t image, const std::string& crawl, uint64_t offset) {
+  extract::ImageRevisit v;
+  v.imgSurt = surt_of(image), v.imgUrl = url_of(image), v.timestamp = crawl + "02120000";
+  v.collection = "crawl-" + crawl, v.file = "crawl-" + crawl + ".warc.gz", v.offset = offset;
+  v.warcDigest = "sha1:" + hex_digest(image).substr(0, 32);
+  out << extract::to_jsonl(v);
+}
+
+void write_reference(std::ofstream& out, uint64_t image, uint64_t page, const std::string& crawl,
+                     uint64_t offset) {
+  extract::PageReference r;
+  r.imgSurt = surt_of(image), r.imgUrl = url_of(image);
+  r.imgUrlTokens = "site photo " + std::to_string(image);
+  r.imgAlt = "photo of item " + std::to_string(image % 9973);
+  r.imgCaption = "caption near image " + std::to_string(image % 777), r.tag = "img";
+  r.pageUrl = "http://site" + std::to_string(image % 5000) + ".pt/page" + std::to_string(page);
+  r.pageTimestamp = crawl + "01120000", r.pageTitle = "Page " + std::to_string(page);
+  r.pageUrlTokens = "site page", r.pageHost = "site.pt", r.imagesInPage = 12;
+  r.collection = "crawl-" + crawl, r.file = "crawl-" + crawl + ".warc.gz", r.offset = offset;
+  out << extract::to_jsonl(r);
+}
+
+// Images [first, last) captured in `crawl`, each with two referencing pages and a revisit
+// for every tenth; plus `old_refs` new pages referencing images below `first`.
+uint64_t write_crawl(const fs::path& dir, const std::string& crawl, uint64_t first, uint64_t last,
+                     uint64_t old_refs) {
+  fs::create_directories(dir);
+  std::ofstream out(dir / "part-00000.jsonl");
+  uint64_t offset = 0, records = 0;
+  for (uint64_t image = first; image < last; ++image) {
+    write_capture(out, image, crawl, offset++);
+    write_reference(out, image, image * 2, crawl, offset++);
+    write_reference(out, image, image * 2 + 1, crawl, offset++);
+    records += 3;
+    if (image % 10 == 0) write_revisit(out, image, crawl, offset++), ++records;
+  }
+  for (uint64_t n = 0; n < old_refs && first > 0; ++n, ++records)
+    write_reference(out, (n * 7919) % first, last * 2 + n, crawl, offset++);
+  return records;
+}
+
+store::IncrementalOptions options_for(const fs::path& index, const Config& cfg) {
+  store::IncrementalOptions options;
+  options.index_dir = index;
+  options.work_dir = index.string() + ".work";
+  options.jobs = cfg.jobs;
+  return options;
+}
+
+struct Pass {
+  uint64_t records_merged = 0, digests = 0, written = 0, documents = 0;
+  double cpu_seconds = 0;  // of the process (all threads): the VM's neighbours do not count
+};
+
+double process_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+Pass add(const fs::path& index, const fs::path& batch, const Config& cfg) {
+  const double cpu0 = process_cpu_seconds();
+  const auto report = store::add_batch(options_for(index, cfg), "batch", batch);
+  fs::remove_all(index.string() + ".work");
+  return {report.applied.records_merged, report.applied.affected.digests, report.applied.written,
+          report.applied.documents, process_cpu_seconds() - cpu0};
+}
+
+void print(const char* label, const strata::bench::Figures<Pass>& f) {
+  std::printf(
+      "%-28s %8.3f s (CPU %.3f s)  records merged %9llu  digests affected %8llu  documents written "
+      "%8llu  "
+      "index documents %9llu  peak RSS %ld MB\n",
+      label, f.seconds, f.pass.cpu_seconds, static_cast<unsigned long long>(f.pass.records_merged),
+      static_cast<unsigned long long>(f.pass.digests),
+      static_cast<unsigned long long>(f.pass.written),
+      static_cast<unsigned long long>(f.pass.documents), f.max_rss_kib / 1024);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Config cfg;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    if (flag == "--docs")
+      cfg.docs = std::stoull(argv[i + 1]);
+    else if (flag == "--batch-percent")
+      cfg.batch_percent = std::stod(argv[i + 1]);
+    else if (flag == "--runs")
+      cfg.runs = std::stoi(argv[i + 1]);
+    else if (flag == "--jobs")
+      cfg.jobs = static_cast<unsigned>(std::stoul(argv[i + 1]));
+    else if (flag == "--work")
+      cfg.work = argv[i + 1];
+    else
+      return std::fprintf(stderr, "unknown option %s\n", argv[i]), 2;
+  }
+  const auto batch_images =
+      static_cast<uint64_t>(static_cast<double>(cfg.docs) * cfg.batch_percent / 100);
+  fs::remove_all(cfg.work);
+  const uint64_t base_records = write_crawl(cfg.work / "base", "2020", 0, cfg.docs, 0);
+  const uint64_t batch_records =
+      write_crawl(cfg.work / "batch", "2021", cfg.docs, cfg.docs + batch_images, batch_images / 2);
+  std::printf("base: %llu images, %llu records; batch: %llu new images, %llu records\n",
+              static_cast<unsigned long long>(cfg.docs),
+              static_cast<unsigned long long>(base_records),
+              static_cast<unsigned long long>(batch_images),
+              static_cast<unsigned long long>(batch_records));
+  const auto t0 = std::chrono::steady_clock::now();
+  const Pass base = add(cfg.work / "base-index", cfg.work / "base", cfg);
+  std::printf("built the base index: %llu documents in %.1f s\n",
+              static_cast<unsigned long long>(base.documents),
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  int copy = 0;
+  const auto alone = strata::bench::measure_in_child<Pass>(cfg.runs, [&] {
+    const fs::path index = cfg.work / ("alone-" + std::to_string(copy++));
+    return add(index, cfg.work / "batch", cfg);
+  });
+  // Each run adds to its own copy of the base index, made before the clocks start.
+  for (int run = 0; run < cfg.runs; ++run)
+    fs::copy(cfg.work / "base-index", cfg.work / ("grown-" + std::to_string(run)),
+             fs::copy_options::recursive);
+  sync();  // else the first fsync of each copy's files would write the copy out, on the clock
+  copy = 0;
+  const auto grown = strata::bench::measure_in_child<Pass>(cfg.runs, [&] {
+    return add(cfg.work / ("grown-" + std::to_string(copy++)), cfg.work / "batch", cfg);
+  });
+  print("batch alone, empty index", alone);
+  print("batch added to base index", grown);
+  std::printf("ratio %.2f (CPU %.2f)\n", grown.seconds / alone.seconds,
+              grown.pass.cpu_seconds / alone.pass.cpu_seconds);
+  fs::remove_all(cfg.work);
+}
