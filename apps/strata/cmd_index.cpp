@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "cmd_analyze_options.hpp"
@@ -76,12 +77,10 @@ bool merge_step(const IndexCommand& cmd, const fs::path& extract_dir, const fs::
 
 // Step 3: thumbnails, pHash and NSFW scores of the new digests -> <index>/analysis.jsonl.
 bool analysis_step(const IndexCommand& cmd, const fs::path& documents, Json& report) {
-  std::error_code ec;
-  Progress progress("3/4 analyse", fs::file_size(documents, ec));
-  const bool ok =
-      run_analysis_step(cmd.analysis, documents, cmd.index_dir, cmd.jobs, &progress, report);
-  progress.finish();
-  return ok;
+  std::optional<Progress> progress;
+  if (!cmd.analysis.skip) progress.emplace("3/4 analyse", 0, "images", "");
+  return run_analysis_step(cmd.analysis, documents, cmd.index_dir, cmd.jobs,
+                           progress ? &*progress : nullptr, report);
 }
 
 // Step 4: documents -> the Xapian index, merged by digest with what is already there, joined
@@ -92,7 +91,9 @@ bool index_step(const IndexCommand& cmd, const fs::path& documents, Json& report
   options.collection = cmd.collection;
   options.inputs = {documents};
   options.moderate = index::moderation_of(cmd.index_dir);
-  Progress progress("4/4 index", 0, "docs");
+  std::error_code ec;
+  Progress progress("4/4 index", fs::file_size(documents, ec), "B", "documents");
+  options.progress = &progress;
   try {
     report["index"] = index::to_json(index::index_documents(options));
     if (index::blocklist_changed(cmd.index_dir)) refresh_existing_index(cmd.index_dir);
@@ -103,6 +104,23 @@ bool index_step(const IndexCommand& cmd, const fs::path& documents, Json& report
   }
   progress.finish();
   return true;
+}
+
+// The figures an operator checks after a run (the full counters are in --json).
+Json summary(const Json& report) {
+  auto figure = [&report](const char* step, const char* name) -> Json {
+    const auto it = report.find(step);
+    if (it == report.end() || !it->is_object() || !it->contains(name)) return nullptr;
+    return (*it)[name];
+  };
+  return {{"records read", figure("extract", "records")},
+          {"images found", figure("extract", "images_found")},
+          {"image documents", figure("merge", "documents")},
+          {"images analysed", figure("analysis", "images")},
+          {"documents added", figure("index", "added")},
+          {"documents merged", figure("index", "merged")},
+          {"documents unchanged", figure("index", "unchanged")},
+          {"documents in the index", figure("index", "documents")}};
 }
 
 int run(const IndexCommand& cmd) {
@@ -125,8 +143,9 @@ int run(const IndexCommand& cmd) {
             analysis_step(cmd, work / "docs" / "documents.jsonl", report) &&
             index_step(cmd, work / "docs" / "documents.jsonl", report);
   if (!cmd.keep_work) fs::remove_all(work, ec);
-  std::cout << report.dump(2) << '\n';
-  std::cerr << problem_report(problems);
+  report["problems"] = problems_json(problems);
+  report["summary"] = summary(report);
+  cli::print_report(report, {"collection", "archives", "summary", "problems"});
   if (!ok) return exit_code::failure;
   return problems.total() ? exit_code::input_problems : exit_code::ok;
 }
@@ -139,7 +158,8 @@ const bool registered = cli::register_command(
       app.add_option("--index", cmd->index_dir, "Index folder (created if missing)")->required();
       app.add_option("--collection", cmd->collection, "Collection name")->required();
       app.add_option("--jobs", cmd->jobs, "Worker threads (default: all cores)");
-      app.add_option("--memory", cmd->memory, "Bytes of records the merge holds in memory");
+      cli::add_size_option(app, "--memory", cmd->memory,
+                           "Records the merge holds in memory (default 1G)");
       app.add_option("--min-side", cmd->min_side, "Drop images with a side below this (px)");
       app.add_option("--work", cmd->work_dir,
                      "Folder for intermediate files (default: beside the index)");
