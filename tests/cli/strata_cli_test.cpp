@@ -1,6 +1,7 @@
 // The `strata` binary as an operator runs it, on a real archive (aut's 2008 crawl).
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -28,16 +29,22 @@ std::string slurp(const fs::path& path) {
 
 // Runs `strata ARGS` with stdout and stderr in files (so not on a terminal).
 Result strata(const std::string& args) {
-  const fs::path dir = testing::scratch_dir() / "run";
+  static int runs = 0;
+  const fs::path dir = fs::temp_directory_path() /
+                       ("strata-cli-" + std::to_string(::getpid()) + "-" + std::to_string(++runs));
   fs::create_directories(dir);
   const std::string command = std::string("'") + STRATA_BIN + "' " + args + " >'" +
                               (dir / "out").string() + "' 2>'" + (dir / "err").string() + "'";
   const int status = std::system(command.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir / "out"), slurp(dir / "err")};
+  Result result{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir / "out"),
+                slurp(dir / "err")};
+  fs::remove_all(dir);
+  return result;
 }
 
 std::string archive() {
-  return testing::shared_data("archives/archivesunleashed__aut/src/test/resources/warc/example.warc.gz")
+  return testing::shared_data(
+             "archives/archivesunleashed__aut/src/test/resources/warc/example.warc.gz")
       .string();
 }
 
@@ -89,9 +96,13 @@ TEST(StrataCli, IndexPrintsTablesByDefault) {
 
 TEST(StrataCli, GlobalFlagsBeforeOrAfterTheSubcommand) {
   STRATA_REQUIRE_SHARED();
-  for (const auto& [before, after] : std::vector<std::pair<std::string, std::string>>{
-           {"-v", ""}, {"", "-v"}, {"-vv --json", ""}, {"", "--json -vv"}, {"--quiet", ""},
-           {"", "--quiet"}}) {
+  for (const auto& [before, after] :
+       std::vector<std::pair<std::string, std::string>>{{"-v", ""},
+                                                        {"", "-v"},
+                                                        {"-vv --json", ""},
+                                                        {"", "--json -vv"},
+                                                        {"--quiet", ""},
+                                                        {"", "--quiet"}}) {
     const Result r = index_archive(testing::scratch_dir() / "index", before, after);
     EXPECT_EQ(r.code, 0) << before << " | " << after << "\n" << r.err;
   }

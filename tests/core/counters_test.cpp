@@ -46,7 +46,8 @@ TEST(Inputs, FilesDirectoriesAndListFiles) {
   ASSERT_EQ(found.size(), 2u);
   EXPECT_EQ(found[0].filename(), "b.arc");
   EXPECT_EQ(found[1].filename(), "a.warc.gz");
-  auto listed = expand_inputs({"@" + (dir / "list").string(), (dir / "missing.warc").string()}, problems.sink());
+  auto listed = expand_inputs({"@" + (dir / "list").string(), (dir / "missing.warc").string()},
+                              problems.sink());
   ASSERT_EQ(listed.size(), 1u);
   EXPECT_EQ(problems.by_kind().get("input_missing"), 1);
 }

@@ -107,7 +107,9 @@ TEST(Progress, FinalLineOfIndexShowsDocuments) {
   EXPECT_EQ(progress.final_line(), "4/4 index 2.0 MB/2.0 MB  4,181 documents  in 00:01");
 }
 
-TEST(Progress, HumanBytes) { EXPECT_EQ(human_bytes(1.5e9), "1.5 GB"); }
+TEST(Progress, HumanBytes) {
+  EXPECT_EQ(human_bytes(1.5e9), "1.5 GB");
+}
 
 }  // namespace
 }  // namespace strata
