@@ -56,6 +56,7 @@ int main(int argc, char** argv) {
   std::map<CLI::App*, cli::Runner> runners;
   for (auto& [name, entry] : cli::registry()) {
     CLI::App* sub = app.add_subcommand(name, entry.description);
+    sub->footer("Global flags, before or after the subcommand: -v/-vv, --json, -q/--quiet");
     runners[sub] = entry.setup(*sub);
   }
   try {
