@@ -143,8 +143,8 @@ int run(const IndexCommand& cmd) {
             analysis_step(cmd, work / "docs" / "documents.jsonl", report) &&
             index_step(cmd, work / "docs" / "documents.jsonl", report);
   if (!cmd.keep_work) fs::remove_all(work, ec);
-  report["problems"] = problems_json(problems);
   report["summary"] = summary(report);
+  report["problems"] = problems_json(problems);
   cli::print_report(report, {"collection", "archives", "summary", "problems"});
   if (!ok) return exit_code::failure;
   return problems.total() ? exit_code::input_problems : exit_code::ok;
