@@ -26,6 +26,7 @@ std::string human_bytes(double bytes) {
 namespace {
 
 std::atomic<ProgressDisplay> g_display{ProgressDisplay::terminal};
+std::atomic<int> g_lines_drawn{0};
 constexpr double kPlainLineSeconds = 10;
 
 std::string amount(double value, const std::string& unit) {
@@ -67,6 +68,10 @@ void set_progress_display(ProgressDisplay display) {
   g_display = display;
 }
 
+const char* progress_line_reset() {
+  return g_lines_drawn > 0 ? "\r\033[K" : "";
+}
+
 void RateMeter::sample(double now_s, double done) {
   if (!started_) {
     started_ = true;
@@ -94,6 +99,7 @@ Progress::Progress(std::string label, uint64_t total, std::string unit, std::str
   const bool tty = isatty(STDERR_FILENO);
   if (display != ProgressDisplay::off && tty) mode_ = Mode::terminal;
   if (display == ProgressDisplay::terminal_or_log && !tty) mode_ = Mode::plain;
+  if (mode_ == Mode::terminal) ++g_lines_drawn;
   if (mode_ != Mode::none) thread_ = std::thread([this] { loop(); });
 }
 
@@ -180,7 +186,10 @@ void Progress::finish() {
   }
   wake_.notify_all();
   if (thread_.joinable()) thread_.join();
-  if (mode_ == Mode::terminal) std::fprintf(stderr, "\r\033[K");
+  if (mode_ == Mode::terminal) {
+    --g_lines_drawn;
+    std::fprintf(stderr, "\r\033[K");
+  }
   if (mode_ != Mode::none) std::fprintf(stderr, "%s\n", final_line().c_str());
 }
 

@@ -26,6 +26,10 @@ enum class ProgressDisplay {
 };
 void set_progress_display(ProgressDisplay display);
 
+// "\r\033[K" while a progress line is drawn on the terminal, else "": a line written to
+// stderr starts with it, so it replaces the bar instead of being appended to it.
+const char* progress_line_reset();
+
 // An exponentially weighted average of the rate, over about `window_s` seconds: each sample
 // (at least half a second after the last) moves it toward the rate since that sample by
 // 1 - exp(-dt / window_s). No ETA before `warmup_s` seconds of samples.
