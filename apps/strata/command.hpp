@@ -41,7 +41,7 @@ bool register_command(std::string name, std::string description, Setup setup);
 struct GlobalFlags {
   int verbosity = 0;   // -v: 1, -vv: 2
   bool json = false;   // --json: the final report as one JSON object
-  bool quiet = false;  // --quiet: no progress, no report tables; errors only
+  bool quiet = false;  // --quiet: no progress, no report tables, error logs only
 };
 // Set by main.cpp from the command line before the command runs.
 GlobalFlags& global_flags();

@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
                "More log output (-vv for debug; JSON lines on stderr) and progress lines when "
                "stderr is not a terminal");
   app.add_flag("--json", flags.json, "Print the final report as one JSON object on stdout");
-  app.add_flag("-q,--quiet", flags.quiet, "No progress and no report tables; errors only");
+  app.add_flag("-q,--quiet", flags.quiet, "No progress, no report tables, error logs only");
 
   std::map<CLI::App*, cli::Runner> runners;
   for (auto& [name, entry] : cli::registry()) {

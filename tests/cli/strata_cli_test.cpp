@@ -139,6 +139,38 @@ TEST(StrataCli, SizesWithUnits) {
   EXPECT_NE(bad.err.find("'1X' is not a size"), std::string::npos) << bad.err;
 }
 
+// The stages run one by one report the same figures as tables or as one JSON object each.
+TEST(StrataCli, StageReportsAsJsonAndTables) {
+  STRATA_REQUIRE_SHARED();
+  const fs::path dir = testing::scratch_dir();
+  const auto quoted = [](const fs::path& p) { return "'" + p.string() + "'"; };
+  const Result extract =
+      strata("extract --json --collection c -o " + quoted(dir / "x") + " " + quoted(archive()));
+  ASSERT_EQ(extract.code, 0) << extract.err;
+  const Json extracted = Json::parse(extract.out);
+  EXPECT_EQ(extracted["archives"], 1);
+  EXPECT_EQ(extracted["counters"]["records"], 822);
+
+  const Result merge =
+      strata("merge -i " + quoted(dir / "x") + " -o " + quoted(dir / "d") + " --memory 64M");
+  ASSERT_EQ(merge.code, 0) << merge.err;
+  EXPECT_NE(merge.out.find("table2:\n  stage "), std::string::npos) << merge.out;
+  EXPECT_NE(merge.out.find("  Matching digest (job 2) "), std::string::npos) << merge.out;
+
+  const Result docs =
+      strata("index-docs --no-analysis --index " + quoted(dir / "i") + " --collection c " +
+             quoted(dir / "d" / "documents.jsonl") + " --json");
+  ASSERT_EQ(docs.code, 0) << docs.err;
+  const Json indexed = Json::parse(docs.out);
+  EXPECT_EQ(indexed["index"]["added"], indexed["index"]["lines"]);
+  EXPECT_GT(indexed["index"]["added"].get<int64_t>(), 20);
+
+  const Result compact =
+      strata("--json compact --index " + quoted(dir / "i") + " --out " + quoted(dir / "c"));
+  ASSERT_EQ(compact.code, 0) << compact.err;
+  EXPECT_EQ(Json::parse(compact.out)["documents"], indexed["index"]["documents"]);
+}
+
 TEST(StrataCli, RecordsReportGoesToStderr) {
   STRATA_REQUIRE_SHARED();
   const Result r = strata("records --json '" + archive() + "'");
