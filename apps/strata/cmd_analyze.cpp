@@ -1,8 +1,6 @@
 // `strata analyze`: thumbnails, perceptual hashes and NSFW scores for every new image digest
 // of a documents.jsonl (docs/analysis.md). When the output folder holds an index, its
 // documents get the new results at once (no re-indexing).
-#include <exception>
-#include <iostream>
 #include <memory>
 #include <thread>
 
@@ -28,9 +26,12 @@ bool has_problems(const Json& counters) {
 
 int run(const AnalyzeCommand& cmd) {
   Json report;
-  if (!run_analysis_step(cmd.analysis, cmd.documents, cmd.out, cmd.jobs, nullptr, report))
-    return exit_code::failure;
-  std::cerr << "analyze: " << report["analysis"].dump(2) << '\n';
+  Progress progress("analyse", 0, "images", "");
+  const bool ok =
+      run_analysis_step(cmd.analysis, cmd.documents, cmd.out, cmd.jobs, &progress, report);
+  progress.finish();
+  if (!ok) return exit_code::failure;
+  cli::print_report(report);
   if (!refresh_existing_index(cmd.out)) return exit_code::failure;
   return has_problems(report["analysis"]) ? exit_code::input_problems : exit_code::ok;
 }

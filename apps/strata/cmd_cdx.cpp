@@ -42,7 +42,9 @@ int run(const Options& opts) {
   }
   strata::cdx::sort_lines(lines);
   if (int rc = write_lines(lines, opts.output); rc != strata::exit_code::ok) return rc;
-  if (log.total() > 0) std::cerr << "problems: " << log.total() << "\n" << log.by_kind().to_text();
+  // stdout may carry the index: the report goes to stderr.
+  strata::cli::print_report({{"lines", lines.size()}, {"problems", strata::problems_json(log, 0)}},
+                            {}, std::cerr);
   if (paths.empty()) return strata::exit_code::no_input;
   return log.total() > 0 ? strata::exit_code::input_problems : strata::exit_code::ok;
 }

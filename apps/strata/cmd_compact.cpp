@@ -1,7 +1,6 @@
 // `strata compact --index DIR --out NEWDIR`: writes a compacted copy of an index (after a bulk
 // load the tables shrink by about 30 %); --serving also drops the termlist table (a read-only
 // copy to serve). Swap the folders while no server uses them.
-#include <cstdio>
 #include <iostream>
 #include <memory>
 
@@ -21,10 +20,10 @@ int run(const CompactCommand& cmd) {
   try {
     const index::CompactReport r = index::compact_index(
         cmd.index, cmd.out, cmd.serving ? index::CompactMode::serving : index::CompactMode::full);
-    std::fprintf(stderr, "compacted %llu documents into %s: %.1f MB -> %.1f MB of tables\n",
-                 static_cast<unsigned long long>(r.documents), cmd.out.c_str(),
-                 static_cast<double>(r.bytes_before) / 1e6,
-                 static_cast<double>(r.bytes_after) / 1e6);
+    cli::print_report({{"documents", r.documents},
+                       {"out", cmd.out},
+                       {"table bytes before", r.bytes_before},
+                       {"table bytes after", r.bytes_after}});
     return exit_code::ok;
   } catch (const std::exception& e) {
     std::cerr << "strata compact: " << e.what() << '\n';

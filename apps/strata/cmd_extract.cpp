@@ -51,13 +51,10 @@ int run(const Options& opts) {
   auto result =
       strata::extract::run_extraction(paths, xopts, opts.out_dir, opts.jobs, log.sink(), &progress);
   progress.finish();
-  const auto& stats = result.stats;
-  std::cerr << "counters:\n"
-            << result.counters.to_text() << "descriptions (share of references):\n"
-            << "  with alt or title  " << stats["withAltOrTitle"].get<double>() << "\n"
-            << "  with caption       " << stats["withCaption"].get<double>() << "\n"
-            << "  with any           " << stats["withAny"].get<double>() << "\n";
-  std::cerr << strata::problem_report(log);
+  strata::cli::print_report({{"archives", paths.size()},
+                             {"counters", result.counters.to_json()},
+                             {"descriptions", result.stats},
+                             {"problems", strata::problems_json(log)}});
   if (result.write_failures > 0) return strata::exit_code::failure;
   if (result.unusable == paths.size()) return strata::exit_code::no_input;
   return log.total() > 0 || result.unusable > 0 ? strata::exit_code::input_problems

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "cmd_analyze_options.hpp"
@@ -65,12 +66,10 @@ bool extract_step(const IndexCommand& cmd, const std::vector<fs::path>& archives
 // <index>/analysis.jsonl.
 bool analysis_step(const IndexCommand& cmd, const fs::path& index_dir, const fs::path& documents,
                    Json& report) {
-  std::error_code ec;
-  Progress progress("3/4 analyse", fs::file_size(documents, ec));
-  const bool ok =
-      run_analysis_step(cmd.analysis, documents, index_dir, cmd.jobs, &progress, report);
-  progress.finish();
-  return ok;
+  std::optional<Progress> progress;
+  if (!cmd.analysis.skip) progress.emplace("3/4 analyse", 0, "images", "");
+  return run_analysis_step(cmd.analysis, documents, index_dir, cmd.jobs,
+                           progress ? &*progress : nullptr, report);
 }
 
 // Step 2: the batch's records into the record store, then the documents they affect merged
@@ -83,6 +82,7 @@ bool store_step(const IndexCommand& cmd, const fs::path& index_dir, const fs::pa
   options.work_dir = work / "apply";
   options.jobs = cmd.jobs;
   options.memory = cmd.memory;
+  options.show_progress = true;
   options.analyse = [&](const fs::path& documents) {
     return analysis_step(cmd, index_dir, documents, report);
   };
@@ -96,6 +96,30 @@ bool store_step(const IndexCommand& cmd, const fs::path& index_dir, const fs::pa
     return false;
   }
   return true;
+}
+
+// The figures an operator checks after a run (the full counters are in --json).
+Json summary(const Json& report) {
+  auto figure = [&report](std::initializer_list<const char*> path) -> Json {
+    const Json* at = &report;
+    for (const char* name : path) {
+      if (!at->is_object() || !at->contains(name)) return nullptr;
+      at = &(*at)[name];
+    }
+    return *at;
+  };
+  return {{"records read", figure({"extract", "records"})},
+          {"images found", figure({"extract", "images_found"})},
+          {"records stored", figure({"store", "stored", "inserted"})},
+          {"records already stored", figure({"store", "stored", "already_stored"})},
+          {"documents merged again", figure({"store", "applied", "digests_affected"})},
+          {"images analysed", figure({"analysis", "images"})},
+          {"documents written", figure({"store", "applied", "written"})},
+          {"documents unchanged", figure({"store", "applied", "unchanged"})},
+          {"documents removed", figure({"store", "applied", "deleted"})},
+          {"unresolved revisits",
+           figure({"store", "applied", "merge", "revisits_unresolved"})},
+          {"documents in the index", figure({"store", "applied", "documents"})}};
 }
 
 int run(const IndexCommand& cmd) {
@@ -125,8 +149,9 @@ int run(const IndexCommand& cmd) {
   bool ok = extract_step(cmd, archives, work / "extract", problems, report) &&
             store_step(cmd, target.folder(), work, report) && target.put_in_place();
   if (!cmd.keep_work) fs::remove_all(work, ec);
-  std::cout << report.dump(2) << '\n';
-  std::cerr << problem_report(problems);
+  report["summary"] = summary(report);
+  report["problems"] = problems_json(problems);
+  cli::print_report(report, {"collection", "archives", "summary", "problems"});
   if (!ok) return exit_code::failure;
   return problems.total() ? exit_code::input_problems : exit_code::ok;
 }
@@ -139,7 +164,8 @@ const bool registered = cli::register_command(
       app.add_option("--index", cmd->index_dir, "Index folder (created if missing)")->required();
       app.add_option("--collection", cmd->collection, "Collection name")->required();
       app.add_option("--jobs", cmd->jobs, "Worker threads (default: all cores)");
-      app.add_option("--memory", cmd->memory, "Bytes of records the merge holds in memory");
+      cli::add_size_option(app, "--memory", cmd->memory,
+                           "Records the merge holds in memory (default 1G)");
       app.add_option("--min-side", cmd->min_side, "Drop images with a side below this (px)");
       app.add_option("--work", cmd->work_dir,
                      "Folder for intermediate files (default: beside the index)");

@@ -1,7 +1,7 @@
 // strata index-docs: builds or extends an index from merged-document JSONL, analysing the
 // new image digests first (as `strata index` does) unless --no-analysis.
-#include <iostream>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "cmd_analyze_options.hpp"
@@ -10,6 +10,7 @@
 #include "core/log.hpp"
 #include "index/index_documents.hpp"
 #include "index/moderation.hpp"
+#include "merge/folder.hpp"
 
 namespace strata {
 namespace {
@@ -23,19 +24,26 @@ struct IndexDocsCommand {
 int run(IndexDocsCommand& cmd) {
   Json report;
   // An unreadable input is reported here and counted by the index step.
-  for (const auto& docs : cmd.index.inputs)
-    run_analysis_step(cmd.analysis, docs, cmd.index.index_dir, cmd.jobs, nullptr, report);
+  for (const auto& docs : cmd.index.inputs) {
+    std::optional<Progress> progress;
+    if (!cmd.analysis.skip) progress.emplace("analyse " + docs.string(), 0, "images", "");
+    run_analysis_step(cmd.analysis, docs, cmd.index.index_dir, cmd.jobs,
+                      progress ? &*progress : nullptr, report);
+  }
   cmd.index.moderate = index::moderation_of(cmd.index.index_dir);
   index::IndexStats s;
   try {
+    Progress progress("index", merge::total_size(cmd.index.inputs), "B", "documents");
+    cmd.index.progress = &progress;
     s = index::index_documents(cmd.index);
+    cmd.index.progress = nullptr;
     if (index::blocklist_changed(cmd.index.index_dir)) refresh_existing_index(cmd.index.index_dir);
   } catch (const std::exception& e) {
     log::error("index.failed", {{"message", e.what()}});
     return exit_code::failure;
   }
   report["index"] = index::to_json(s);
-  std::cout << report.dump() << "\n";
+  cli::print_report(report);
   if (s.bad_inputs == cmd.index.inputs.size() && !cmd.index.inputs.empty())
     return exit_code::no_input;
   if (s.bad_lines || s.bad_inputs) return exit_code::input_problems;

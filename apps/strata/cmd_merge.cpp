@@ -60,7 +60,8 @@ int run_files(const MergeCommand& cmd, merge::Mode mode) {
     log::error("merge_failed", {{"error", result.error}});
     return exit_code::failure;
   }
-  std::cout << merge::table2_report(result.counters) << '\n' << result.counters.to_text();
+  cli::print_report(
+      {{"table2", merge::table2_rows(result.counters)}, {"counters", result.counters.to_json()}});
   return result.input_skipped() ? exit_code::input_problems : exit_code::ok;
 }
 
@@ -81,7 +82,8 @@ const bool registered = cli::register_command(
       app.add_option("-o,--output", cmd->output, "Folder for documents.jsonl and counters.json");
       app.add_option("--mode", cmd->mode, "compact (default), legacy or full");
       app.add_option("--jobs", cmd->jobs, "Worker threads (default: all cores)");
-      app.add_option("--memory", cmd->memory, "Bytes of records held in memory before spilling");
+      cli::add_size_option(app, "--memory", cmd->memory,
+                           "Records held in memory before spilling (default 1G)");
       app.add_option("--streaming", cmd->streaming,
                      "Hadoop Streaming stage on stdin/stdout: map, reduce, map2 or reduce2");
       return [cmd] { return run(*cmd); };

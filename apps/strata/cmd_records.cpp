@@ -31,6 +31,7 @@ int run(const Options& opts) {
   strata::ProblemLog log;
   auto paths = strata::expand_inputs(opts.files, log.sink());
   size_t unusable = 0;
+  strata::Json files = strata::Json::object();
   for (const auto& path : paths) {
     auto reader = strata::archive::ArchiveReader::open(path, {}, log.sink());
     while (reader->next()) {
@@ -38,14 +39,13 @@ int run(const Options& opts) {
       print_record(reader->record());
     }
     if (!reader->usable()) ++unusable;
-    std::cerr << path.string() << ":\n" << reader->counters().to_text();
+    files[path.string()] = reader->counters().to_json();
   }
   std::cout.flush();
-  if (log.total() > 0) {
-    std::cerr << "problems: " << log.total() << "\n" << log.by_kind().to_text();
-    if (opts.problems)
-      for (const auto& p : log.kept()) std::cerr << "  " << strata::to_string(p) << '\n';
-  }
+  const size_t problem_lines = opts.problems ? SIZE_MAX : 0;
+  // stdout carries the records: the report goes to stderr.
+  strata::cli::print_report(
+      {{"files", files}, {"problems", strata::problems_json(log, problem_lines)}}, {}, std::cerr);
   if (paths.empty() || unusable == paths.size()) return strata::exit_code::no_input;
   return log.total() > 0 ? strata::exit_code::input_problems : strata::exit_code::ok;
 }

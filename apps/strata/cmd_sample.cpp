@@ -3,7 +3,6 @@
 #include <memory>
 
 #include "command.hpp"
-#include "core/progress.hpp"
 #include "sample/sample.hpp"
 
 namespace {
@@ -28,12 +27,13 @@ int run(const Options& o) {
   opt.sites = o.sites;
   opt.crawls = o.crawls;
   auto s = strata::sample::generate(opt, o.out, o.threads);
-  std::fprintf(stderr,
-               "strata sample: %zu WARC files, %s, %llu records, %zu image URLs, %zu distinct "
-               "images, %zu truth documents in %.1f s\n",
-               s.files.size(), strata::human_bytes(static_cast<double>(s.bytes)).c_str(),
-               static_cast<unsigned long long>(s.records), s.images, s.assets, s.documents,
-               s.seconds);
+  strata::cli::print_report({{"WARC files", s.files.size()},
+                             {"bytes", s.bytes},
+                             {"records", s.records},
+                             {"image URLs", s.images},
+                             {"distinct images", s.assets},
+                             {"truth documents", s.documents},
+                             {"seconds", s.seconds}});
   return 0;
 }
 

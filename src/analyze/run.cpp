@@ -86,7 +86,7 @@ class Pool {
  public:
   Pool(const RunOptions& o, const std::string& variant, const ThumbnailStore& store,
        std::ofstream& out)
-      : out_(out) {
+      : out_(out), progress_(o.progress) {
     AnalyzerOptions options;
     options.model_variant = variant;
     if (o.max_pixels) options.thumbnails.limits.max_pixels = o.max_pixels;
@@ -136,12 +136,33 @@ class Pool {
     std::lock_guard lock(mutex_);
     out_ << line;
     out_.flush();  // the cache stays valid when a run is killed
+    if (progress_) progress_->advance(1);
   }
 
   std::vector<std::unique_ptr<Worker>> workers_;
   std::ofstream& out_;
+  Progress* progress_;
   std::mutex mutex_;
 };
+
+// The document's image digest; "" when it has none that is valid.
+std::string digest_of(const Json& doc) {
+  const std::string digest = doc.is_object() ? doc.value("imgDigest", "") : "";
+  return ThumbnailStore::valid_digest(digest) ? digest : "";
+}
+
+// How many distinct digests of `documents` are not in `done`: the progress total, so the ETA
+// follows the images to analyse, not the documents read (mostly cached on a second run).
+uint64_t count_new_digests(const fs::path& documents, const std::set<std::string>& done) {
+  std::ifstream in(documents);
+  std::set<std::string> fresh;
+  std::string line;
+  while (std::getline(in, line))
+    if (auto digest = digest_of(Json::parse(line, nullptr, false));
+        !digest.empty() && !done.count(digest))
+      fresh.insert(std::move(digest));
+  return fresh.size();
+}
 
 }  // namespace
 
@@ -178,11 +199,11 @@ Counters run_analysis(const RunOptions& o) {
   roots.insert(roots.end(), {o.documents.parent_path(), o.documents.parent_path().parent_path()});
   std::vector<Job> jobs;
   std::string line;
+  if (o.progress) o.progress->set_total(count_new_digests(o.documents, done));
   while (std::getline(docs, line)) {
-    if (o.progress) o.progress->advance(line.size() + 1);
     const Json doc = Json::parse(line, nullptr, false);
-    const std::string digest = doc.is_object() ? doc.value("imgDigest", "") : "";
-    if (!ThumbnailStore::valid_digest(digest)) {
+    const std::string digest = digest_of(doc);
+    if (digest.empty()) {
       counters.add("documents_invalid");
       continue;
     }

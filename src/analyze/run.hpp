@@ -32,7 +32,7 @@ struct RunOptions {
   bool classify = true;
   uint64_t max_pixels = 0;       // 0 = default DecodeLimits
   unsigned jobs = 1;             // worker threads, each with its own classifier
-  Progress* progress = nullptr;  // advanced by the bytes of documents read
+  Progress* progress = nullptr;  // total: the new digests; advanced per image analysed
 };
 
 // The cache, read from an analysis.jsonl: digests analysed, and digests whose bytes were

@@ -1,7 +1,6 @@
 #include "core/counters.hpp"
 
-#include <algorithm>
-#include <sstream>
+#include "core/table.hpp"
 
 namespace strata {
 
@@ -21,12 +20,9 @@ Json Counters::to_json() const {
 }
 
 std::string Counters::to_text(const std::string& indent) const {
-  size_t width = 0;
-  for (const auto& entry : values_) width = std::max(width, entry.first.size());
-  std::ostringstream out;
-  for (const auto& [name, value] : values_)
-    out << indent << name << std::string(width - name.size() + 2, ' ') << value << '\n';
-  return out.str();
+  Table table;
+  for (const auto& [name, value] : values_) table.add_row({name, format_count(value)});
+  return table.render(indent);
 }
 
 }  // namespace strata

@@ -1,5 +1,7 @@
 #include "core/log.hpp"
 
+#include "core/progress.hpp"
+
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -34,7 +36,7 @@ void write(Level value, const std::string& event, const Json& fields) {
   for (const auto& [key, field] : fields.items()) line[key] = field;
   std::string text = line.dump(-1, ' ', false, Json::error_handler_t::replace);
   std::lock_guard lock(g_mutex);
-  std::fprintf(stderr, "%s\n", text.c_str());
+  std::fprintf(stderr, "%s%s\n", progress_line_reset(), text.c_str());
 }
 
 }  // namespace strata::log

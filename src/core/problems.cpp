@@ -1,5 +1,7 @@
 #include "core/problems.hpp"
 
+#include "core/report.hpp"
+
 namespace strata {
 
 std::string to_string(const Problem& problem) {
@@ -32,11 +34,19 @@ std::vector<Problem> ProblemLog::kept() const {
 
 std::string problem_report(const ProblemLog& log, size_t max_lines) {
   if (log.total() == 0) return {};
-  std::string out = "problems: " + std::to_string(log.total()) + "\n" + log.by_kind().to_text();
+  return report_text(Json{{"problems", problems_json(log, max_lines)}});
+}
+
+Json problems_json(const ProblemLog& log, size_t max_lines) {
+  Json out = {{"total", log.total()}};
+  if (log.total() == 0) return out;
+  out["by_kind"] = log.by_kind().to_json();
+  if (max_lines == 0) return out;
+  Json first = Json::array();
   auto kept = log.kept();
-  for (size_t i = 0; i < kept.size() && i < max_lines; ++i) out += "  " + to_string(kept[i]) + "\n";
-  if (log.total() > max_lines)
-    out += "  ... (" + std::to_string(log.total() - max_lines) + " more)\n";
+  for (size_t i = 0; i < kept.size() && i < max_lines; ++i) first.push_back(to_string(kept[i]));
+  out["first"] = std::move(first);
+  if (log.total() > max_lines) out["more"] = log.total() - max_lines;
   return out;
 }
 

@@ -47,4 +47,9 @@ class ProblemLog {
 // The end-of-run report: totals by kind, then up to `max_lines` problems as file:offset lines.
 std::string problem_report(const ProblemLog& log, size_t max_lines = 20);
 
+// The same as a report section (core/report.hpp): {"total", "by_kind": {...}, "first":
+// [file:offset lines], "more"}; {"total": 0} when there were none; no lines when
+// `max_lines` is 0.
+Json problems_json(const ProblemLog& log, size_t max_lines = 20);
+
 }  // namespace strata

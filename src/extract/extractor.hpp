@@ -22,7 +22,8 @@ struct ExtractOptions {
   size_t max_payload = 64 << 20;  // larger payloads are skipped (counted)
 };
 
-// Called with the compressed bytes consumed since the previous call (for a progress bar).
+// Called once per record with the compressed bytes consumed since the previous call (for a
+// progress bar).
 using ProgressFn = std::function<void(uint64_t)>;
 
 // Reads `path`, writes one JSON object per line to `out`, adds to `counters`. `file_label`

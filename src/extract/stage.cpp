@@ -46,10 +46,11 @@ StageResult run_extraction(const std::vector<fs::path>& archives, const ExtractO
       }
       bool ok = extract_archive(archives[i], archive::archive_key(archives[i]), options, out,
                                 per_thread[t], problems, [progress](uint64_t n) {
-                                  if (progress) progress->advance(n);
+                                  if (!progress) return;
+                                  progress->advance(n);
+                                  progress->add_items(1);  // called once per record
                                 });
       if (!ok) ++unusable;
-      if (progress) progress->add_items(1);
       out.flush();
       if (!out) ++write_failures;
     }

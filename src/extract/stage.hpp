@@ -21,7 +21,7 @@ struct StageResult {
   size_t write_failures = 0;  // part files (or reports) that could not be written
 };
 
-// `progress` (may be null) advances by compressed input bytes.
+// `progress` (may be null) advances by compressed input bytes, and its items by records.
 StageResult run_extraction(const std::vector<std::filesystem::path>& archives,
                            const ExtractOptions& options, const std::filesystem::path& out_dir,
                            unsigned jobs, const ProblemSink& problems, Progress* progress);

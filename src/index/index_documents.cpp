@@ -37,7 +37,7 @@ void count(IndexStats& stats, AddOutcome outcome) {
 }
 
 void index_file(IndexWriter& writer, const std::filesystem::path& path,
-                const std::string& collection, IndexStats& stats) {
+                const std::string& collection, Progress* progress, IndexStats& stats) {
   std::ifstream in(path);
   if (!in) {
     ++stats.bad_inputs;
@@ -46,7 +46,9 @@ void index_file(IndexWriter& writer, const std::filesystem::path& path,
   }
   std::string line;
   while (std::getline(in, line)) {
+    if (progress) progress->advance(line.size() + 1);
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    if (progress) progress->add_items(1);
     ++stats.lines;
     merge::ImageDocument doc;
     if (!parse_line(line, collection, doc)) {
@@ -65,7 +67,8 @@ IndexStats index_documents(const IndexOptions& options) {
   writer.set_moderate(options.moderate);
   writer.begin();
   try {
-    for (const auto& path : options.inputs) index_file(writer, path, options.collection, stats);
+    for (const auto& path : options.inputs)
+      index_file(writer, path, options.collection, options.progress, stats);
     writer.commit();
   } catch (...) {
     writer.cancel();

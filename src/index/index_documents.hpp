@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/json.hpp"
+#include "core/progress.hpp"
 #include "index/writer.hpp"
 
 namespace strata::index {
@@ -16,7 +17,8 @@ struct IndexOptions {
   std::string collection;                     // added to every document's collection list
   std::vector<std::filesystem::path> inputs;  // JSONL of merge::ImageDocument
   MergeFn merge = default_merge();
-  ModerateFn moderate;  // analysis join + block list (index/moderation.hpp); none if empty
+  ModerateFn moderate;           // analysis join + block list (index/moderation.hpp); none if empty
+  Progress* progress = nullptr;  // advanced by input bytes, its items by documents read
 };
 
 struct IndexStats {

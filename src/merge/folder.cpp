@@ -34,7 +34,9 @@ FolderMergeResult merge_folder(const fs::path& extract_dir, const fs::path& docs
   std::vector<Source> sources;
   for (const auto& f : extraction_files(extract_dir))
     sources.push_back(jsonl_file_source(f, [progress](uint64_t n) {
-      if (progress) progress->advance(n);
+      if (!progress) return;
+      progress->advance(n);
+      progress->add_items(1);  // called once per line: one record
     }));
   std::error_code ec;
   fs::create_directories(docs_dir, ec);

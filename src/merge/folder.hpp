@@ -21,8 +21,8 @@ struct FolderMergeResult {
   bool input_skipped() const;       // some lines were not records
 };
 
-// `progress` (may be null) advances by input bytes. options.work_dir defaults to
-// DOCS_DIR/.merge-work and is removed afterwards.
+// `progress` (may be null) advances by input bytes, its items by records read.
+// options.work_dir defaults to DOCS_DIR/.merge-work and is removed afterwards.
 FolderMergeResult merge_folder(const std::filesystem::path& extract_dir,
                                const std::filesystem::path& docs_dir, MergeOptions options,
                                Progress* progress);

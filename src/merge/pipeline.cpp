@@ -13,6 +13,7 @@
 #include <thread>
 #include <variant>
 
+#include "core/report.hpp"
 #include "merge/chunk_recycler.hpp"
 #include "merge/codec.hpp"
 #include "merge/document_json.hpp"
@@ -392,31 +393,26 @@ Source jsonl_file_source(std::filesystem::path file, std::function<void(uint64_t
   };
 }
 
-std::string table2_report(const Counters& c) {
-  int64_t base = c.get("records_ref");
-  auto row = [base](std::ostringstream& out, const char* label, int64_t n, int64_t prev) {
-    char line[160];
-    auto pct = [](int64_t a, int64_t b) {
-      return b ? 100.0 * static_cast<double>(a) / static_cast<double>(b) : 0.0;
-    };
-    if (prev < 0)
-      std::snprintf(line, sizeof line, "%-34s %14lld %8.1f%% %9s\n", label,
-                    static_cast<long long>(n), pct(n, base), "-");
-    else
-      std::snprintf(line, sizeof line, "%-34s %14lld %8.1f%% %+8.1f%%\n", label,
-                    static_cast<long long>(n), pct(n, base), pct(n, prev) - 100.0);
-    out << line;
+Json table2_rows(const Counters& c) {
+  const int64_t base = c.get("records_ref");
+  auto pct = [](int64_t a, int64_t b) {
+    return b ? 100.0 * static_cast<double>(a) / static_cast<double>(b) : 0.0;
   };
-  std::ostringstream out;
-  out << "Stage                                       Count  % no-dedup  vs. prev.\n";
-  char line[160];
-  std::snprintf(line, sizeof line, "%-34s %14lld\n", "Image captures (+resolved revisits)",
-                static_cast<long long>(c.get("records_image") + c.get("revisits_resolved")));
-  out << line;
-  row(out, "Image metadata records (no dedup)", base, -1);
-  row(out, "Matching SURT (job 1)", c.get("surt_digest_groups"), base);
-  row(out, "Matching digest (job 2)", c.get("digests_merged"), c.get("surt_digest_groups"));
-  return out.str();
+  auto row = [&](const char* stage, int64_t n, Json share, Json change) {
+    return Json{{"stage", stage}, {"count", n}, {"% no-dedup", share}, {"vs. prev. %", change}};
+  };
+  const int64_t surt = c.get("surt_digest_groups");
+  const int64_t digest = c.get("digests_merged");
+  return Json::array(
+      {row("Image captures (+resolved revisits)",
+           c.get("records_image") + c.get("revisits_resolved"), nullptr, nullptr),
+       row("Image metadata records (no dedup)", base, pct(base, base), nullptr),
+       row("Matching SURT (job 1)", surt, pct(surt, base), pct(surt, base) - 100.0),
+       row("Matching digest (job 2)", digest, pct(digest, base), pct(digest, surt) - 100.0)});
+}
+
+std::string table2_report(const Counters& counters) {
+  return report_text(Json{{"Table 2", table2_rows(counters)}});
 }
 
 }  // namespace strata::merge

@@ -37,7 +37,9 @@ Counters run_merge(const std::vector<Source>& sources, const MergeOptions& optio
 // `on_bytes` (may be empty) is told how many bytes were read, for progress bars.
 Source jsonl_file_source(std::filesystem::path file, std::function<void(uint64_t)> on_bytes = {});
 
-// Paper Table 2: records, after the SURT merge, after the digest merge, with percentages.
+// Paper Table 2: records, after the SURT merge, after the digest merge, with percentages, as
+// rows for a report (core/report.hpp) and as the text table they make.
+Json table2_rows(const Counters& counters);
 std::string table2_report(const Counters& counters);
 
 }  // namespace strata::merge

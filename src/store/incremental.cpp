@@ -3,9 +3,11 @@
 #include <xapian.h>
 
 #include <fstream>
+#include <optional>
 #include <tuple>
 #include <vector>
 
+#include "core/progress.hpp"
 #include "index/moderation.hpp"
 #include "index/schema.hpp"
 #include "index/writer.hpp"
@@ -72,7 +74,12 @@ fs::path merge_affected(RecordStore& store, const IncrementalOptions& options,
   merge::MergeOptions merge_options;
   merge_options.jobs = options.jobs;
   merge_options.memory = options.memory;
-  auto result = merge::merge_folder(records, options.work_dir / "docs", merge_options, nullptr);
+  std::optional<Progress> progress;
+  if (options.show_progress)
+    progress.emplace("2/4 merge", merge::total_size(merge::extraction_files(records)));
+  auto result = merge::merge_folder(records, options.work_dir / "docs", merge_options,
+                                    progress ? &*progress : nullptr);
+  if (progress) progress->finish();
   if (!result.error.empty()) throw StoreError("merge failed: " + result.error);
   report.merge = result.counters;
   return result.documents;
@@ -88,16 +95,26 @@ void write_index(const IncrementalOptions& options, const fs::path& documents,
       });
   writer.set_moderate(index::moderation_of(options.index_dir));
   writer.begin();
+  std::optional<Progress> progress;
+  if (options.show_progress) {
+    std::error_code ec;
+    progress.emplace("4/4 index", fs::file_size(documents, ec), "B", "documents");
+  }
   std::ifstream in(documents);
   for (std::string line; std::getline(in, line);) {
     merge::ImageDocument doc;
     if (!merge::from_json(Json::parse(line), doc)) throw StoreError("unreadable merged document");
     ++(writer.add(doc) == index::AddOutcome::unchanged ? report.unchanged : report.written);
+    if (progress) {
+      progress->advance(line.size() + 1);
+      progress->add_items(1);
+    }
   }
   for (const auto& digest : deleted) report.deleted += writer.remove(digest);
   writer.set_metadata(std::string(index::kMetaStoreApplied), std::to_string(applied));
   if (options.before_index_commit) options.before_index_commit();
   writer.commit();
+  if (progress) progress->finish();
   report.documents = writer.size();
 }
 

@@ -1,7 +1,6 @@
 #include "core/counters.hpp"
 #include "core/inputs.hpp"
 #include "core/problems.hpp"
-#include "core/progress.hpp"
 
 #include <gtest/gtest.h>
 
@@ -47,19 +46,10 @@ TEST(Inputs, FilesDirectoriesAndListFiles) {
   ASSERT_EQ(found.size(), 2u);
   EXPECT_EQ(found[0].filename(), "b.arc");
   EXPECT_EQ(found[1].filename(), "a.warc.gz");
-  auto listed = expand_inputs({"@" + (dir / "list").string(), (dir / "missing.warc").string()}, problems.sink());
+  auto listed = expand_inputs({"@" + (dir / "list").string(), (dir / "missing.warc").string()},
+                              problems.sink());
   ASSERT_EQ(listed.size(), 1u);
   EXPECT_EQ(problems.by_kind().get("input_missing"), 1);
-}
-
-TEST(Progress, RendersBarRateAndEta) {
-  Progress progress("reading", 1000, "B", false);
-  progress.advance(500);
-  std::string line = progress.render(80);
-  EXPECT_NE(line.find("reading ["), std::string::npos) << line;
-  EXPECT_NE(line.find("500 B/1.0 kB"), std::string::npos) << line;
-  EXPECT_NE(line.find("ETA"), std::string::npos) << line;
-  EXPECT_EQ(human_bytes(1.5e9), "1.5 GB");
 }
 
 }  // namespace

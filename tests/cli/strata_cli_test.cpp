@@ -1,0 +1,185 @@
+// The `strata` binary as an operator runs it, on a real archive (aut's 2008 crawl).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "core/json.hpp"
+#include "testing/shared_data.hpp"
+
+namespace strata {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Runs `strata ARGS` with stdout and stderr in files (so not on a terminal).
+Result strata(const std::string& args) {
+  static int runs = 0;
+  const fs::path dir = fs::temp_directory_path() /
+                       ("strata-cli-" + std::to_string(::getpid()) + "-" + std::to_string(++runs));
+  fs::create_directories(dir);
+  const std::string command = std::string("'") + STRATA_BIN + "' " + args + " >'" +
+                              (dir / "out").string() + "' 2>'" + (dir / "err").string() + "'";
+  const int status = std::system(command.c_str());
+  Result result{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir / "out"),
+                slurp(dir / "err")};
+  fs::remove_all(dir);
+  return result;
+}
+
+std::string archive() {
+  return testing::shared_data(
+             "archives/archivesunleashed__aut/src/test/resources/warc/example.warc.gz")
+      .string();
+}
+
+// `strata index` of the archive into a fresh index, with `flags` placed as given.
+Result index_archive(const fs::path& index, const std::string& before, const std::string& after,
+                     const std::string& collection = "crawl-2008") {
+  return strata(before + " index --index '" + index.string() + "' --collection " + collection +
+                " --no-analysis '" + archive() + "' " + after);
+}
+
+size_t lines_of(const std::string& text) {
+  return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+TEST(StrataCli, IndexJsonIsOneObjectWithTheRealCounts) {
+  STRATA_REQUIRE_SHARED();
+  const fs::path index = testing::scratch_dir() / "index";
+  const Result first = index_archive(index, "", "--json");
+  ASSERT_EQ(first.code, 0) << first.err;
+  ASSERT_EQ(lines_of(first.out), 1u) << first.out;
+  const Json report = Json::parse(first.out);
+  ASSERT_TRUE(report.is_object());
+  const Json& applied = report["store"]["applied"];
+  const int64_t documents = applied["documents"].get<int64_t>();
+  EXPECT_GT(documents, 20);
+  EXPECT_EQ(applied["written"], documents);
+  EXPECT_EQ(report["summary"]["documents written"], documents);
+  EXPECT_EQ(report["summary"]["documents in the index"], documents);
+  EXPECT_GT(report["summary"]["records read"].get<int64_t>(), 200);
+  EXPECT_EQ(report["problems"]["total"], 0);
+
+  // The same archive again (under any collection name) stores no record and changes nothing.
+  const Json again = Json::parse(index_archive(index, "--json", "", "crawl-copy").out);
+  EXPECT_EQ(again["store"]["stored"]["inserted"], 0);
+  EXPECT_EQ(again["summary"]["documents written"], 0);
+  EXPECT_EQ(again["summary"]["documents in the index"], documents);
+}
+
+TEST(StrataCli, IndexPrintsTablesByDefault) {
+  STRATA_REQUIRE_SHARED();
+  const Result r = index_archive(testing::scratch_dir() / "index", "", "");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.front(), '{');
+  EXPECT_NE(r.out.find("collection  crawl-2008\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("summary:\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  documents written"), std::string::npos) << r.out;
+  EXPECT_LT(lines_of(r.out), 20u) << r.out;
+  EXPECT_EQ(r.err, "");  // no progress when stderr is not a terminal, without -v
+}
+
+TEST(StrataCli, GlobalFlagsBeforeOrAfterTheSubcommand) {
+  STRATA_REQUIRE_SHARED();
+  for (const auto& [before, after] :
+       std::vector<std::pair<std::string, std::string>>{{"-v", ""},
+                                                        {"", "-v"},
+                                                        {"-vv --json", ""},
+                                                        {"", "--json -vv"},
+                                                        {"--quiet", ""},
+                                                        {"", "--quiet"}}) {
+    const Result r = index_archive(testing::scratch_dir() / "index", before, after);
+    EXPECT_EQ(r.code, 0) << before << " | " << after << "\n" << r.err;
+  }
+  const Result quiet = index_archive(testing::scratch_dir() / "index", "", "-q");
+  EXPECT_EQ(quiet.out, "");
+  EXPECT_EQ(quiet.err, "");
+}
+
+// With -v and stderr not a terminal, each step leaves a final line with its true totals.
+TEST(StrataCli, VerboseProgressLinesCountTheRightUnits) {
+  STRATA_REQUIRE_SHARED();
+  const Result r = index_archive(testing::scratch_dir() / "index", "", "-v --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Json report = Json::parse(r.out);
+  const auto records = report["extract"]["records"].get<int64_t>();
+  const auto lines = report["store"]["applied"]["written"].get<int64_t>();
+  EXPECT_NE(r.err.find(" " + std::to_string(records) + " records  in "), std::string::npos)
+      << r.err;  // the 1/4 extract line: records, not files (< 1,000: no separator)
+  EXPECT_NE(r.err.find("2/4 merge "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" " + std::to_string(lines) + " documents  in "), std::string::npos)
+      << r.err;
+}
+
+TEST(StrataCli, SizesWithUnits) {
+  STRATA_REQUIRE_SHARED();
+  for (const char* size : {"1G", "512M", "1.5G", "1GiB", "100000000"}) {
+    const Result r = index_archive(testing::scratch_dir() / "index", "",
+                                   std::string("--memory ") + size + " --quiet");
+    EXPECT_EQ(r.code, 0) << size << "\n" << r.err;
+  }
+  const Result bad = index_archive(testing::scratch_dir() / "index", "", "--memory 1X");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("--memory"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("'1X' is not a size"), std::string::npos) << bad.err;
+}
+
+// The stages run one by one report the same figures as tables or as one JSON object each.
+TEST(StrataCli, StageReportsAsJsonAndTables) {
+  STRATA_REQUIRE_SHARED();
+  const fs::path dir = testing::scratch_dir();
+  const auto quoted = [](const fs::path& p) { return "'" + p.string() + "'"; };
+  const Result extract =
+      strata("extract --json --collection c -o " + quoted(dir / "x") + " " + quoted(archive()));
+  ASSERT_EQ(extract.code, 0) << extract.err;
+  const Json extracted = Json::parse(extract.out);
+  EXPECT_EQ(extracted["archives"], 1);
+  EXPECT_EQ(extracted["counters"]["records"], 822);
+
+  const Result merge =
+      strata("merge -i " + quoted(dir / "x") + " -o " + quoted(dir / "d") + " --memory 64M");
+  ASSERT_EQ(merge.code, 0) << merge.err;
+  EXPECT_NE(merge.out.find("table2:\n  stage "), std::string::npos) << merge.out;
+  EXPECT_NE(merge.out.find("  Matching digest (job 2) "), std::string::npos) << merge.out;
+
+  const Result docs =
+      strata("index-docs --no-analysis --index " + quoted(dir / "i") + " --collection c " +
+             quoted(dir / "d" / "documents.jsonl") + " --json");
+  ASSERT_EQ(docs.code, 0) << docs.err;
+  const Json indexed = Json::parse(docs.out);
+  EXPECT_EQ(indexed["index"]["added"], indexed["index"]["lines"]);
+  EXPECT_GT(indexed["index"]["added"].get<int64_t>(), 20);
+
+  const Result compact =
+      strata("--json compact --index " + quoted(dir / "i") + " --out " + quoted(dir / "c"));
+  ASSERT_EQ(compact.code, 0) << compact.err;
+  EXPECT_EQ(Json::parse(compact.out)["documents"], indexed["index"]["documents"]);
+}
+
+TEST(StrataCli, RecordsReportGoesToStderr) {
+  STRATA_REQUIRE_SHARED();
+  const Result r = strata("records --json '" + archive() + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("warcinfo ", 0), 0u) << r.out.substr(0, 200);
+  const Json report = Json::parse(r.err);
+  EXPECT_EQ(report["files"][archive()]["records"].get<int64_t>(), lines_of(r.out));
+}
+
+}  // namespace
+}  // namespace strata
