@@ -1,0 +1,35 @@
+#pragma once
+// Every capture of a document is searchable by date (docs/search.md, "Capture dates"): each
+// capture time gives a year, a month and a day term (prefix::capture), and the document's
+// distinct capture years fill one value slot each (slot::capture_year + k) for the years
+// facet, which counts them with Xapian's stock ValueCountMatchSpy.
+#include <xapian.h>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "merge/document.hpp"
+
+namespace strata::index {
+
+// Year slots at most (captures span far fewer years; later years are not counted).
+inline constexpr Xapian::valueno kMaxCaptureYears = 64;
+
+// The document's capture times: imgCaptureTimes, or its first and latest capture when the
+// list is empty (documents built by hand).
+std::vector<std::string> capture_times(const merge::ImageDocument& d);
+// prefix::capture + a period: yyyy, yyyyMM or yyyyMMdd.
+std::string capture_term(std::string_view period);
+// The capture terms and year slots of `d`.
+void add_capture_dates(Xapian::Document& xd, const merge::ImageDocument& d);
+
+// Year slots in use in `db` (those holding any value).
+Xapian::valueno capture_year_slots(const Xapian::Database& db);
+// "yyyy" of a year slot's value.
+std::string capture_year(std::string_view slot_value);
+// The latest capture year in `db`; nullopt when it holds no capture.
+std::optional<std::string> latest_capture_year(const Xapian::Database& db);
+
+}  // namespace strata::index

@@ -1,0 +1,161 @@
+#include "search/capture_range.hpp"
+
+#include <compare>
+#include <vector>
+
+#include "index/capture_dates.hpp"
+#include "index/document_builder.hpp"
+#include "index/schema.hpp"
+#include "index/stored_data.hpp"
+#include "index/timestamp_value.hpp"
+#include "search/dates.hpp"
+
+namespace strata::search {
+namespace {
+
+using Q = Xapian::Query;
+
+constexpr std::string_view kDayStart = "000000", kDayEnd = "235959";
+constexpr size_t kYearDigits = 4, kMonthDigits = 6, kDayDigits = 8;
+
+struct Day {
+  int y = 0, m = 0, d = 0;
+  auto operator<=>(const Day&) const = default;
+};
+
+Day day_of(const std::string& ts) {
+  return {std::stoi(ts.substr(0, 4)), std::stoi(ts.substr(4, 2)), std::stoi(ts.substr(6, 2))};
+}
+
+std::string digits(const Day& day) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%04d%02d%02d", day.y, day.m, day.d);
+  return buf;
+}
+
+Day next_month(const Day& day) {
+  return day.m < 12 ? Day{day.y, day.m + 1, 1} : Day{day.y + 1, 1, 1};
+}
+
+Day next_day(const Day& day) {
+  return day.d < days_in_month(day.y, day.m) ? Day{day.y, day.m, day.d + 1} : next_month(day);
+}
+
+Q period_term(const Day& day, size_t period_digits) {
+  return Q(index::capture_term(digits(day).substr(0, period_digits)));
+}
+
+// The fewest year, month and day terms covering the days [first, end): the largest period
+// that starts at each day and ends before `end`.
+void cover_days(Day first, const Day& end, std::vector<Q>& out) {
+  for (Day cur = first; cur < end;) {
+    if (cur.m == 1 && cur.d == 1 && Day{cur.y + 1, 1, 1} <= end) {
+      out.push_back(period_term(cur, kYearDigits));
+      cur = {cur.y + 1, 1, 1};
+    } else if (cur.d == 1 && next_month(cur) <= end) {
+      out.push_back(period_term(cur, kMonthDigits));
+      cur = next_month(cur);
+    } else {
+      out.push_back(period_term(cur, kDayDigits));
+      cur = next_day(cur);
+    }
+  }
+}
+
+// The documents captured on one day that have a capture in [lo, hi] (both within that day):
+// the day term's documents, checked against their first capture (the timestamp slot) and,
+// only when that is earlier than lo, against their stored capture times.
+class CapturedWithinDay : public Xapian::PostingSource {
+ public:
+  CapturedWithinDay(std::string day_term, std::string lo, std::string hi)
+      : term_(std::move(day_term)), lo_(std::move(lo)), hi_(std::move(hi)) {}
+
+  void init(const Xapian::Database& db) override {
+    db_ = db;
+    stored_ = std::make_shared<index::StoredData>(db);
+    it_ = db.postlist_begin(term_);
+    end_ = db.postlist_end(term_);
+    termfreq_ = db.get_termfreq(term_);
+    started_ = false;
+  }
+  Xapian::doccount get_termfreq_min() const override { return 0; }
+  Xapian::doccount get_termfreq_est() const override { return termfreq_; }
+  Xapian::doccount get_termfreq_max() const override { return termfreq_; }
+  void next(double) override {
+    if (started_) ++it_;
+    started_ = true;
+    settle();
+  }
+  void skip_to(Xapian::docid did, double) override {
+    started_ = true;
+    it_.skip_to(did);
+    settle();
+  }
+  bool at_end() const override { return it_ == end_; }
+  Xapian::docid get_docid() const override { return *it_; }
+  Xapian::PostingSource* clone() const override { return new CapturedWithinDay(term_, lo_, hi_); }
+  std::string name() const override { return "strata.CapturedWithinDay"; }
+
+ private:
+  void settle() {
+    while (it_ != end_ && !captured_within(*it_)) ++it_;
+  }
+  bool captured_within(Xapian::docid did) const {
+    const Xapian::Document doc = db_.get_document(did, Xapian::DOC_ASSUME_VALID);
+    const std::string first = index::unpack_timestamp(doc.get_value(index::slot::timestamp));
+    if (first > hi_) return false;  // every capture is at or after the first
+    if (first >= lo_) return true;
+    merge::ImageDocument d;
+    index::Moderation m;
+    if (!index::parse_document_data(stored_->unpack(doc.get_data()), d, m)) return false;
+    for (const std::string& t : index::capture_times(d))
+      if (t >= lo_ && t <= hi_) return true;
+    return false;
+  }
+
+  std::string term_, lo_, hi_;
+  Xapian::Database db_;
+  std::shared_ptr<const index::StoredData> stored_;
+  Xapian::PostingIterator it_, end_;
+  Xapian::doccount termfreq_ = 0;
+  bool started_ = false;
+};
+
+Q captured_within_day(const Day& day, const std::string& lo, const std::string& hi) {
+  return Q((new CapturedWithinDay(index::capture_term(digits(day)), lo, hi))->release());
+}
+
+}  // namespace
+
+Q capture_range_query(const Xapian::Database& db, const std::optional<std::string>& from,
+                      const std::optional<std::string>& to) {
+  using index::pack_timestamp, index::slot::timestamp;
+  // Some capture is at or before `to` exactly when the first one is.
+  if (!from) return Q(Q::OP_VALUE_LE, timestamp, pack_timestamp(*to));
+  std::string hi;
+  if (to) {
+    hi = *to;
+  } else if (auto latest = index::latest_capture_year(db)) {
+    hi = *latest + "1231" + std::string(kDayEnd);
+  }
+  const std::string& lo = *from;
+  if (hi.empty() || lo > hi) return Q::MatchNothing;
+
+  const Day first = day_of(lo), last = day_of(hi);
+  const bool lo_inside_day = lo.substr(kDayDigits) != kDayStart;
+  const bool hi_inside_day = hi.substr(kDayDigits) != kDayEnd;
+  std::vector<Q> clauses;
+  if (first == last && (lo_inside_day || hi_inside_day)) {
+    clauses.push_back(captured_within_day(first, lo, hi));
+  } else {
+    if (lo_inside_day)
+      clauses.push_back(captured_within_day(first, lo, digits(first) + std::string(kDayEnd)));
+    if (hi_inside_day)
+      clauses.push_back(captured_within_day(last, digits(last) + std::string(kDayStart), hi));
+    cover_days(lo_inside_day ? next_day(first) : first, hi_inside_day ? last : next_day(last),
+               clauses);
+  }
+  return Q(Q::OP_OR, clauses.begin(), clauses.end());
+}
+
+}  // namespace strata::search
