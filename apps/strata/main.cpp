@@ -34,7 +34,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "strata 0.1.0");
   int verbosity = 0;
-  app.add_flag("-v,--verbose", verbosity, "More log output (repeat for debug); logs are JSON lines on stderr");
+  app.add_flag("-v,--verbose", verbosity,
+               "More log output (repeat for debug); logs are JSON lines on stderr");
 
   std::map<CLI::App*, cli::Runner> runners;
   for (auto& [name, entry] : cli::registry()) {
@@ -43,6 +44,8 @@ int main(int argc, char** argv) {
   }
   try {
     app.parse(argc, argv);
+  } catch (const CLI::RuntimeError& e) {
+    return e.get_exit_code();  // an option check that has said why (e.g. no NSFW model)
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
     return code == 0 ? exit_code::ok : exit_code::usage;

@@ -5,6 +5,7 @@
 // <out>/analysis.jsonl, thumbnails under <out>/thumbs. Digests already in analysis.jsonl
 // (from earlier runs) are never analysed again.
 #include <filesystem>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -26,6 +27,14 @@ struct RunOptions {
   unsigned jobs = 1;             // worker threads, each with its own classifier
   Progress* progress = nullptr;  // advanced by the bytes of documents read
 };
+
+// The folder of NSFW model `variant` ("" = kDefaultNsfwModel) under `models` ("" =
+// find_nsfw_models()); nullopt when it has no model.json.
+std::optional<std::filesystem::path> nsfw_model_dir(const std::filesystem::path& models,
+                                                    const std::string& variant);
+// Why a run that asks for NSFW classification cannot start without that model, and what to
+// install or pass instead.
+std::string missing_model_message(const std::filesystem::path& models, const std::string& variant);
 
 // Digests already analysed (the cache), read from an analysis.jsonl.
 std::set<std::string> analysed_digests(const std::filesystem::path& analysis_jsonl);
