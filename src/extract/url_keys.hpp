@@ -1,5 +1,5 @@
 #pragma once
-// The SURT and URL tokens of the URLs one extraction job meets, remembered: a site's logo,
+// The join SURT (url::join_surt) and URL tokens of the URLs one extraction job meets, remembered: a site's logo,
 // icons and layout images are referenced from every page and revisited in every crawl, and
 // their keys are costly to compute (Heritrix's fixup rules, one allocation per step).
 #include <string>
