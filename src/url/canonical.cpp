@@ -53,9 +53,15 @@ std::string canonical_escapes(std::string_view url) {
   out.reserve(url.size());
   for (std::size_t i = path; i < fragment; ++i) {
     const char c = url[i];
-    if (c != '%' || i + 2 >= fragment || detail::hex_value(url[i + 1]) < 0 ||
-        detail::hex_value(url[i + 2]) < 0) {
+    if (c != '%') {
       out += c;
+      continue;
+    }
+    // A stray '%' becomes %25 (as IA's canonicaliser writes it), so that no escape can form
+    // from what is decoded around it: canonicalising twice changes nothing more.
+    if (i + 2 >= fragment || detail::hex_value(url[i + 1]) < 0 ||
+        detail::hex_value(url[i + 2]) < 0) {
+      out += "%25";
       continue;
     }
     const auto decoded =

@@ -21,8 +21,8 @@ std::string surt(std::string_view url);
 // the IA CDX server's canonicalisers make them meet): in the path and the query, the escape
 // of a character that needs none there is decoded (%2C -> ','); every other escape stays,
 // with upper-case hex. Kept encoded: %2F %3F %23 %25 and non-pchar characters in the path,
-// also %26 %3D %2B %3B in the query. The part before the path, the fragment, data: and hash:
-// URLs are unchanged; no escape is decoded twice.
+// also %26 %3D %2B %3B in the query; a stray '%' becomes %25. The part before the path, the
+// fragment, data: and hash: URLs are unchanged; no escape is decoded twice.
 std::string canonical_escapes(std::string_view url);
 
 // The key image captures and page references join on (imgSurt): surt(canonical_escapes(url)).

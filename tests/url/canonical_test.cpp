@@ -1,6 +1,8 @@
 // The join key: equivalent percent-encodings meet, reserved characters stay encoded.
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "url/url.hpp"
 
 namespace strata::url {
@@ -60,15 +62,28 @@ TEST(CanonicalEscapes, OnlyPathAndQueryChange) {
   EXPECT_EQ(canonical_escapes("//a.pt/x%2Cy"), "//a.pt/x,y");
   EXPECT_EQ(canonical_escapes("data:image/png;base64,%2C"), "data:image/png;base64,%2C");
   EXPECT_EQ(canonical_escapes("hash:ab%2C"), "hash:ab%2C");
-  EXPECT_EQ(canonical_escapes("http://a.pt/x%2"), "http://a.pt/x%2");
-  EXPECT_EQ(canonical_escapes("http://a.pt/x%zz%"), "http://a.pt/x%zz%");
+  EXPECT_EQ(canonical_escapes("http://a.pt/x%2"), "http://a.pt/x%252");
+  EXPECT_EQ(canonical_escapes("http://a.pt/x%zz%"), "http://a.pt/x%25zz%25");
   EXPECT_EQ(canonical_escapes("http://a.pt/x?u=http://b.pt/%2C"), "http://a.pt/x?u=http://b.pt/,");
   EXPECT_EQ(canonical_escapes("http://a.pt/plain.jpg"), "http://a.pt/plain.jpg");
 }
 
 TEST(CanonicalEscapes, Idempotent) {
-  for (const char* u : {"http://a.pt/a%2fb%2C%41%25%3f?x=%26%2c", "a.pt/%E9%2C", "http://a.pt/%"})
+  for (const char* u : {"http://a.pt/a%2fb%2C%41%25%3f?x=%26%2c", "a.pt/%E9%2C", "http://a.pt/%",
+                        "http://a.pt/%2%41", "http://a.pt/%%34%31", "http://a.pt/x%2#y"})
     EXPECT_EQ(canonical_escapes(canonical_escapes(u)), canonical_escapes(u)) << u;
+}
+
+TEST(CanonicalEscapes, IdempotentOnRandomEscapes) {
+  std::mt19937 rng(18);
+  const std::string alphabet = "%%%2CcAa4Ff0zZ/?#&=+.:~";
+  for (int n = 0; n < 20000; ++n) {
+    std::string u = "http://a.pt/";
+    for (int k = std::uniform_int_distribution(0, 12)(rng); k > 0; --k)
+      u += alphabet[rng() % alphabet.size()];
+    const std::string once = canonical_escapes(u);
+    ASSERT_EQ(canonical_escapes(once), once) << u;
+  }
 }
 
 }  // namespace
