@@ -8,7 +8,6 @@
 namespace strata::index {
 namespace {
 
-constexpr size_t kYearDigits = 4, kMonthDigits = 6, kDayDigits = 8;
 constexpr size_t kPackedYearBytes = kYearDigits / 2;
 
 bool is_timestamp(const std::string& t) {

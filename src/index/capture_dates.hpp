@@ -14,6 +14,9 @@
 
 namespace strata::index {
 
+// Digits of a capture year, month and day: the periods of the capture terms.
+inline constexpr size_t kYearDigits = 4, kMonthDigits = 6, kDayDigits = 8;
+
 // Year slots at most (captures span far fewer years; later years are not counted).
 inline constexpr Xapian::valueno kMaxCaptureYears = 64;
 

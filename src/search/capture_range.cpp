@@ -1,6 +1,9 @@
 #include "search/capture_range.hpp"
 
 #include <compare>
+#include <cstdio>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "index/capture_dates.hpp"
@@ -15,8 +18,9 @@ namespace {
 
 using Q = Xapian::Query;
 
+using index::kDayDigits, index::kMonthDigits, index::kYearDigits;
+
 constexpr std::string_view kDayStart = "000000", kDayEnd = "235959";
-constexpr size_t kYearDigits = 4, kMonthDigits = 6, kDayDigits = 8;
 
 struct Day {
   int y = 0, m = 0, d = 0;
