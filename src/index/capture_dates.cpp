@@ -36,9 +36,10 @@ void add_capture_dates(Xapian::Document& xd, const merge::ImageDocument& d) {
   std::vector<std::string> years;
   for (const std::string& t : capture_times(d)) {
     if (!is_timestamp(t)) continue;
+    years.push_back(t.substr(0, kYearDigits));
+    if (t == d.imgCrawlTimestamp) continue;  // the timestamp slot finds the first capture
     for (const size_t digits : {kYearDigits, kMonthDigits, kDayDigits})
       xd.add_boolean_term(capture_term(std::string_view(t).substr(0, digits)));
-    years.push_back(t.substr(0, kYearDigits));
   }
   std::sort(years.begin(), years.end());
   years.erase(std::unique(years.begin(), years.end()), years.end());

@@ -1,8 +1,9 @@
 #pragma once
-// Every capture of a document is searchable by date (docs/search.md, "Capture dates"): each
-// capture time gives a year, a month and a day term (prefix::capture), and the document's
-// distinct capture years fill one value slot each (slot::capture_year + k) for the years
-// facet, which counts them with Xapian's stock ValueCountMatchSpy.
+// Every capture of a document is searchable by date (docs/search.md, "Capture dates"): the
+// first capture is in the timestamp slot, each later capture time gives a year, a month and a
+// day term (prefix::capture; a document captured once has none), and the document's distinct
+// capture years fill one value slot each (slot::capture_year + k) for the years facet, which
+// counts them with Xapian's stock ValueCountMatchSpy.
 #include <xapian.h>
 
 #include <optional>
@@ -25,7 +26,7 @@ inline constexpr Xapian::valueno kMaxCaptureYears = 64;
 std::vector<std::string> capture_times(const merge::ImageDocument& d);
 // prefix::capture + a period: yyyy, yyyyMM or yyyyMMdd.
 std::string capture_term(std::string_view period);
-// The capture terms and year slots of `d`.
+// The capture terms (of the captures after the first) and year slots of `d`.
 void add_capture_dates(Xapian::Document& xd, const merge::ImageDocument& d);
 
 // Year slots in use in `db` (those holding any value).

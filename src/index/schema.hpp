@@ -52,7 +52,8 @@ inline constexpr std::string_view img_url = "U";     // 5-byte hash of the image
 inline constexpr std::string_view page_url = "V";    // 5-byte hash of the page URL (replay)
 inline constexpr std::string_view digest = "G";      // imgDigest, where the id is not it
 inline constexpr std::string_view drawing = "J";     // present only on drawings/illustrations
-// Every capture's year, month and day: Y + yyyy, Y + yyyyMM, Y + yyyyMMdd (capture_dates.hpp).
+// Year, month and day of every capture after the first: Y + yyyy, Y + yyyyMM, Y + yyyyMMdd
+// (capture_dates.hpp).
 inline constexpr std::string_view capture = "Y";
 }  // namespace prefix
 

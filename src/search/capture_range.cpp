@@ -66,9 +66,9 @@ void cover_days(Day first, const Day& end, std::vector<Q>& out) {
   }
 }
 
-// The documents captured on one day that have a capture in [lo, hi] (both within that day):
-// the day term's documents, checked against their first capture (the timestamp slot) and,
-// only when that is earlier than lo, against their stored capture times.
+// The documents captured again on one day that have a capture in [lo, hi] (both within that
+// day): the day term's documents, checked against their first capture (the timestamp slot)
+// and, only when that is earlier than lo, against their stored capture times.
 class CapturedWithinDay : public Xapian::PostingSource {
  public:
   CapturedWithinDay(std::string day_term, std::string lo, std::string hi)
@@ -148,7 +148,8 @@ Q capture_range_query(const Xapian::Database& db, const std::optional<std::strin
   const Day first = day_of(lo), last = day_of(hi);
   const bool lo_inside_day = lo.substr(kDayDigits) != kDayStart;
   const bool hi_inside_day = hi.substr(kDayDigits) != kDayEnd;
-  std::vector<Q> clauses;
+  // The first capture, to the second; the later ones through their terms.
+  std::vector<Q> clauses{Q(Q::OP_VALUE_RANGE, timestamp, pack_timestamp(lo), pack_timestamp(hi))};
   if (first == last && (lo_inside_day || hi_inside_day)) {
     clauses.push_back(captured_within_day(first, lo, hi));
   } else {

@@ -1,8 +1,9 @@
 #pragma once
 // The date filter (from/to): a document matches when ANY of its capture times lies in the
-// range (docs/search.md, "Capture dates"). The whole days of the range become the fewest
-// year, month and day terms that cover them (index/capture_dates.hpp); a bound inside a day
-// checks that day's documents against their capture times.
+// range (docs/search.md, "Capture dates"). The first capture is matched by a value range on
+// the timestamp slot; the later ones by the fewest year, month and day terms that cover the
+// whole days of the range (index/capture_dates.hpp), and a bound inside a day checks that
+// day's documents against their capture times.
 #include <xapian.h>
 
 #include <optional>
