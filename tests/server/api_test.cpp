@@ -229,5 +229,20 @@ TEST_F(Api, EveryCaptureDateIsSearchable) {
   EXPECT_EQ(json("/imagesearch?q=duasvezes")["years"], (Json{{"2008", 1}, {"2021", 1}}));
 }
 
+TEST_F(Api, ImgSurtFieldIsArquivosKey) {
+  auto escaped = doc("fff", "20200101000000", "virgulaescapada");
+  escaped.imgUrl = "https://imagens.publico.pt/Mona_Lisa%2C_detalhe.png";
+  {
+    index::IndexWriter w(*dir_);
+    w.set_moderate(classified_safe);
+    w.add(escaped);
+  }
+  Json j = json("/imagesearch?q=virgulaescapada&fields=imgSurt");
+  ASSERT_EQ(j["responseItems"].size(), 1u);
+  // Documents join on the canonical form (".../mona_lisa,_detalhe.png"); the API shows
+  // Arquivo's SURT of the URL as captured.
+  EXPECT_EQ(j["responseItems"][0]["imgSurt"], "(pt,publico,imagens,)/mona_lisa%2c_detalhe.png");
+}
+
 }  // namespace
 }  // namespace strata::server
