@@ -1,5 +1,5 @@
-// UrlKeys remembers join SURTs (url::join_surt) and tokens: it must give exactly what the url module computes,
-// also for URLs met again after it forgot everything (it is bounded).
+// UrlKeys remembers join SURTs (url::join_surt) and tokens: it must give exactly what the url
+// module computes, also for URLs met again after it forgot everything (it is bounded).
 #include "extract/url_keys.hpp"
 
 #include <gtest/gtest.h>
