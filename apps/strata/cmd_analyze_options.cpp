@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "analyze/run.hpp"
+#include "core/exit_codes.hpp"
 #include "index/archive_registry.hpp"
 #include "index/moderation.hpp"
 
@@ -37,6 +38,15 @@ void add_analysis_options(CLI::App& app, AnalysisOptions& o, bool skippable) {
                  "extracted (repeatable)");
   app.add_option("--max-pixels", o.max_pixels,
                  "refuse images declaring more pixels (default 15000x15000)");
+  // Before the command does any work: a run that cannot classify would leave every image
+  // hidden under safe search.
+  app.parse_complete_callback([&app, &o, skippable] {
+    if (o.skip || o.no_nsfw || analyze::nsfw_model_dir(o.models, o.model)) return;
+    std::cerr << "strata " << app.get_name() << ": "
+              << analyze::missing_model_message(o.models, o.model)
+              << (skippable ? " --no-analysis indexes without analysing at all.\n" : "\n");
+    throw CLI::RuntimeError(exit_code::failure);
+  });
 }
 
 bool run_analysis_step(const AnalysisOptions& o, const std::filesystem::path& documents,

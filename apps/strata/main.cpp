@@ -61,6 +61,8 @@ int main(int argc, char** argv) {
   }
   try {
     app.parse(argc, argv);
+  } catch (const CLI::RuntimeError& e) {
+    return e.get_exit_code();  // an option check that has said why (e.g. no NSFW model)
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
     return code == 0 ? exit_code::ok : exit_code::usage;

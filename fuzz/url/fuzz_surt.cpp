@@ -1,7 +1,9 @@
-// Both canonical keys and the tokens must accept any bytes without crashing, and the SURT
-// shortcut for plain URLs must give what the full Heritrix path gives.
+// Both canonical keys, the join key and the tokens must accept any bytes without crashing,
+// the SURT shortcut for plain URLs must give what the full Heritrix path gives, and
+// canonicalising escapes twice must change nothing more.
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "url/heritrix.hpp"
@@ -12,6 +14,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)strata::url::surt(input);
   if (auto plain = strata::url::detail::plain_surt(input))
     if (*plain != strata::url::detail::heritrix_surt(input)) __builtin_trap();
+  const std::string canonical = strata::url::canonical_escapes(input);
+  if (strata::url::canonical_escapes(canonical) != canonical) __builtin_trap();
+  (void)strata::url::join_surt(input);
   (void)strata::url::cdx_surt(input);
   (void)strata::url::url_tokens(input);
   (void)strata::url::has_image_extension(input);

@@ -30,9 +30,8 @@ struct Job {
 
 std::unique_ptr<NsfwClassifier> open_classifier(const RunOptions& o, const std::string& variant) {
   if (!o.classify) return nullptr;
-  const auto root = o.models.empty() ? find_nsfw_models() : std::optional<fs::path>(o.models);
-  if (!root || !fs::exists(*root / variant / "model.json")) return nullptr;
-  return std::make_unique<NsfwClassifier>(*root / variant);
+  const auto dir = nsfw_model_dir(o.models, variant);
+  return dir ? std::make_unique<NsfwClassifier>(*dir) : nullptr;
 }
 
 // The job of one document: where its image record is now (see RunOptions::archive_roots).
@@ -165,6 +164,27 @@ uint64_t count_new_digests(const fs::path& documents, const std::set<std::string
 }
 
 }  // namespace
+
+std::optional<fs::path> nsfw_model_dir(const fs::path& models, const std::string& variant) {
+  const auto root = models.empty() ? find_nsfw_models() : std::optional<fs::path>(models);
+  if (!root) return std::nullopt;
+  const fs::path dir = *root / (variant.empty() ? kDefaultNsfwModel : variant);
+  std::error_code ec;
+  return fs::is_regular_file(dir / "model.json", ec) ? std::optional(dir) : std::nullopt;
+}
+
+std::string missing_model_message(const fs::path& models, const std::string& variant) {
+  const std::string name = variant.empty() ? kDefaultNsfwModel : variant;
+  const std::string where =
+      models.empty() ? "models/nsfwjs (looked in $STRATA_MODELS and above the working and "
+                       "program folders)"
+                     : models.string();
+  return "no NSFW model " + name + " in " + where +
+         ": without it no image is classified and safe search (the default) hides every "
+         "image. Install it with scripts/setup-npm (Node.js and npm: scripts/setup installs "
+         "them), point --models at a models/nsfwjs folder, or pass --no-nsfw to analyse "
+         "without classifying.";
+}
 
 AnalysedDigests analysed_digests(const fs::path& analysis_jsonl) {
   AnalysedDigests digests;

@@ -35,6 +35,14 @@ struct RunOptions {
   Progress* progress = nullptr;  // total: the new digests; advanced per image analysed
 };
 
+// The folder of NSFW model `variant` ("" = kDefaultNsfwModel) under `models` ("" =
+// find_nsfw_models()); nullopt when it has no model.json.
+std::optional<std::filesystem::path> nsfw_model_dir(const std::filesystem::path& models,
+                                                    const std::string& variant);
+// Why a run that asks for NSFW classification cannot start without that model, and what to
+// install or pass instead.
+std::string missing_model_message(const std::filesystem::path& models, const std::string& variant);
+
 // The cache, read from an analysis.jsonl: digests analysed, and digests whose bytes were
 // missing (tried again by a later run, which may find the archive; recorded once only).
 struct AnalysedDigests {

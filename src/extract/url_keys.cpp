@@ -7,7 +7,7 @@ namespace strata::extract {
 UrlKeys::Entry& UrlKeys::entry(const std::string& url) {
   if (keys_.size() >= kMaxUrls && !keys_.contains(url)) keys_.clear();
   auto [it, added] = keys_.try_emplace(url);  // one lookup for a hit or a miss
-  if (added) it->second.keys.surt = url::surt(url);
+  if (added) it->second.keys.surt = url::join_surt(url);
   return it->second;
 }
 

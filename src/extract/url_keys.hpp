@@ -1,7 +1,7 @@
 #pragma once
-// The SURT and URL tokens of the URLs one extraction job meets, remembered: a site's logo,
-// icons and layout images are referenced from every page and revisited in every crawl, and
-// their keys are costly to compute (Heritrix's fixup rules, one allocation per step).
+// The join SURT (url::join_surt) and URL tokens of the URLs one extraction job meets, remembered: a
+// site's logo, icons and layout images are referenced from every page and revisited in every crawl,
+// and their keys are costly to compute (Heritrix's fixup rules, one allocation per step).
 #include <string>
 #include <string_view>
 #include <unordered_map>

@@ -6,6 +6,7 @@
 #include "core/digest.hpp"
 #include "core/json.hpp"
 #include "index/analysis.hpp"
+#include "index/capture_dates.hpp"
 #include "index/schema.hpp"
 #include "index/stored_form.hpp"
 #include "index/timestamp_value.hpp"
@@ -177,6 +178,7 @@ Xapian::Document build_document(const merge::ImageDocument& doc, const Moderatio
     index_values(xd, k, field_values(doc, kTextFields[k].name));
   add_values(xd, doc, m);
   add_filter_terms(xd, doc, m);
+  add_capture_dates(xd, doc);
   xd.set_data(document_data(doc, m));
   return xd;
 }

@@ -52,6 +52,9 @@ inline constexpr std::string_view img_url = "U";     // 5-byte hash of the image
 inline constexpr std::string_view page_url = "V";    // 5-byte hash of the page URL (replay)
 inline constexpr std::string_view digest = "G";      // imgDigest, where the id is not it
 inline constexpr std::string_view drawing = "J";     // present only on drawings/illustrations
+// Year, month and day of every capture after the first: Y + yyyy, Y + yyyyMM, Y + yyyyMMdd
+// (capture_dates.hpp).
+inline constexpr std::string_view capture = "Y";
 }  // namespace prefix
 
 // Only what queries filter, sort or count on has a value slot (each slot is a value stream
@@ -63,6 +66,9 @@ inline constexpr Xapian::valueno area = 4;       // width * height, sortable_ser
 inline constexpr Xapian::valueno safe = 8;       // NSFW score; no value = not classified
 inline constexpr Xapian::valueno img_url = 14;   // tie-break key: the URL cut short
 inline constexpr Xapian::valueno phash = 16;     // 64-bit pHash, 16 hex digits (near duplicates)
+// The k-th distinct capture year (k from 0, oldest first; 2 packed bytes) is in slot
+// capture_year + k, for the years facet (capture_dates.hpp).
+inline constexpr Xapian::valueno capture_year = 20;
 }  // namespace slot
 
 // Bytes of the image URL (after "scheme://") in the tie-break key.

@@ -57,7 +57,7 @@ struct DerivedField {
   const char* source;
   std::string (*derive)(std::string_view);
 };
-const DerivedField kDerivedFields[] = {{"imgSurt", "imgUrl", url::surt},
+const DerivedField kDerivedFields[] = {{"imgSurt", "imgUrl", url::join_surt},
                                        {"imgUrlTokens", "imgUrl", url::url_tokens},
                                        {"pageUrlTokens", "pageUrl", url::url_tokens}};
 

@@ -1,7 +1,7 @@
 #pragma once
 // The layout of a stored document (document_builder.hpp, document_data): the document's JSON
 // object without what follows from its URLs (`type`; `imgSurt`, `imgUrlTokens`,
-// `pageUrlTokens` where they equal what url::surt / url::url_tokens give), written as a JSON
+// `pageUrlTokens` where they equal what url::join_surt / url::url_tokens give), written as a JSON
 // array of the values in a fixed field order, so the field names are not stored with every
 // document: ~60 bytes per document before compression, ~20 after (docs/search.md).
 #include "core/json.hpp"

@@ -217,7 +217,7 @@ struct Keys {
 Keys keys_of(const World& w) {
   Keys k;
   k.surts.reserve(w.images.size());
-  for (const ImageUrl& u : w.images) k.surts.push_back(url::surt(u.url));
+  for (const ImageUrl& u : w.images) k.surts.push_back(url::join_surt(u.url));
   k.surt = dense_ids(k.surts.size(), [&](size_t i) -> std::string_view { return k.surts[i]; });
   k.digest =
       dense_ids(w.assets.size(), [&](size_t i) -> std::string_view { return w.assets[i].sha256; });

@@ -20,13 +20,13 @@ bool valid_prefix(std::string_view t) {
   return timestamp_to_epoch(first).has_value();
 }
 
+}  // namespace
+
 int days_in_month(int year, int month) {
   static constexpr int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
   bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
   return month == 2 && leap ? 29 : days[month - 1];
 }
-
-}  // namespace
 
 std::optional<std::string> parse_lower_bound(std::string_view text) {
   if (!valid_prefix(text)) return std::nullopt;

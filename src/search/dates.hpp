@@ -11,5 +11,7 @@ namespace strata::search {
 
 std::optional<std::string> parse_lower_bound(std::string_view text);
 std::optional<std::string> parse_upper_bound(std::string_view text);
+// Days of a month (1-12) of the Gregorian calendar.
+int days_in_month(int year, int month);
 
 }  // namespace strata::search

@@ -4,7 +4,7 @@
 
 #include "index/analysis.hpp"
 #include "index/schema.hpp"
-#include "index/timestamp_value.hpp"
+#include "search/capture_range.hpp"
 
 namespace strata::search {
 namespace {
@@ -107,15 +107,6 @@ Q size_query(SizeClass size) {
   return Q();
 }
 
-Q date_query(const SearchRequest& r) {
-  using index::pack_timestamp, index::slot::timestamp;
-  if (r.from && r.to)
-    return Q(Q::OP_VALUE_RANGE, timestamp, pack_timestamp(*r.from), pack_timestamp(*r.to));
-  if (r.from) return Q(Q::OP_VALUE_GE, timestamp, pack_timestamp(*r.from));
-  if (r.to) return Q(Q::OP_VALUE_LE, timestamp, pack_timestamp(*r.to));
-  return Q();
-}
-
 }  // namespace
 
 Q text_query(const ParsedQuery& parsed) {
@@ -131,7 +122,7 @@ Q text_query(const ParsedQuery& parsed) {
   return Q(Q::OP_AND_MAYBE, main, phrase_boosts(toks));
 }
 
-Q apply_filters(const Q& query, const SearchRequest& r) {
+Q apply_filters(const Xapian::Database& db, const Q& query, const SearchRequest& r) {
   using namespace index;
   std::vector<Q> filters;
   // Safe search shows classified images only: unclassified ones (-1, or no value at all)
@@ -139,23 +130,24 @@ Q apply_filters(const Q& query, const SearchRequest& r) {
   if (r.safe)
     filters.emplace_back(Q::OP_VALUE_RANGE, slot::safe, Xapian::sortable_serialise(0.0),
                          Xapian::sortable_serialise(kSafeThreshold));
-  filters.push_back(date_query(r));
   if (!r.types.empty()) filters.push_back(any_of(prefix::mime, r.types));
   filters.push_back(size_query(r.size));
   if (!r.sites.empty()) filters.push_back(site_query(r.sites));
   if (!r.collections.empty()) filters.push_back(any_of(prefix::collection, r.collections));
   Q out = query;
+  // Not in `filters`: the date filter may be MatchNothing, which is also the empty query.
+  if (r.from || r.to) out = Q(Q::OP_FILTER, out, capture_range_query(db, r.from, r.to));
   for (const Q& f : filters)
     if (!f.empty()) out = Q(Q::OP_FILTER, out, f);
   Q hidden(Q::OP_OR, Q(std::string(prefix::blocked)), Q(std::string(prefix::inline_img)));
   return Q(Q::OP_AND_NOT, out, hidden);
 }
 
-Q build_query(const ParsedQuery& parsed, const SearchRequest& request) {
+Q build_query(const Xapian::Database& db, const ParsedQuery& parsed, const SearchRequest& request) {
   Q query = text_query(parsed);
   Q excluded = exclusions(parsed);
   if (!excluded.empty()) query = Q(Q::OP_AND_NOT, query, excluded);
-  return apply_filters(query, request);
+  return apply_filters(db, query, request);
 }
 
 }  // namespace strata::search

@@ -17,8 +17,11 @@ inline constexpr double kTrigramBoost = 10;   // word triples, slop 3
 // combined field where each field's words count field-weight times.
 Xapian::Query text_query(const ParsedQuery& parsed);
 // Everything that only filters (always: not blocked, not inline; then the request's filters).
-Xapian::Query apply_filters(const Xapian::Query& query, const SearchRequest& request);
+// `db` is the index searched (the date filter reads its capture years).
+Xapian::Query apply_filters(const Xapian::Database& db, const Xapian::Query& query,
+                            const SearchRequest& request);
 // text_query + exclusions + filters.
-Xapian::Query build_query(const ParsedQuery& parsed, const SearchRequest& request);
+Xapian::Query build_query(const Xapian::Database& db, const ParsedQuery& parsed,
+                          const SearchRequest& request);
 
 }  // namespace strata::search

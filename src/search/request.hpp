@@ -19,7 +19,7 @@ struct RequestError : std::invalid_argument {
 
 struct SearchRequest {
   std::string q;                    // free text (quotes, -exclusions, operators allowed)
-  std::optional<std::string> from;  // lower bound on imgCrawlTimestamp, 14 digits
+  std::optional<std::string> from;  // lower bound on any capture time, 14 digits
   std::optional<std::string> to;    // upper bound (inclusive), 14 digits
   std::vector<std::string> types;   // mime subtypes (jpeg, png, ...)
   SizeClass size = SizeClass::any;

@@ -1,10 +1,12 @@
 #include "search/searcher.hpp"
 
 #include <map>
+#include <memory>
+#include <optional>
 
+#include "index/capture_dates.hpp"
 #include "index/schema.hpp"
 #include "index/stored_data.hpp"
-#include "index/timestamp_value.hpp"
 #include "search/query_builder.hpp"
 #include "search/query_text.hpp"
 
@@ -24,32 +26,37 @@ Hit to_hit(const Xapian::MSetIterator& it, const index::StoredData& stored) {
   return hit;
 }
 
-// Counts the checked matches per capture year, read from the capture-time value (its first
-// two bytes hold the year's four digits), so the index needs no year slot of its own.
-class YearsSpy : public Xapian::MatchSpy {
+// The years facet: Xapian's ValueCountMatchSpy on each capture-year slot in use (a document
+// counts once in every year it was captured: index/capture_dates.hpp), so a stock remote
+// server can count it too.
+class YearsFacet {
  public:
-  void operator()(const Xapian::Document& doc, double) override {
-    const std::string packed = doc.get_value(index::slot::timestamp);
-    ++checked_;
-    if (packed.size() >= 2) ++counts_[packed.substr(0, 2)];  // packed years sort as years
+  YearsFacet(const Xapian::Database& db, Xapian::Enquire& enquire) {
+    for (Xapian::valueno k = 0, n = index::capture_year_slots(db); k < n; ++k) {
+      spies_.push_back(std::make_unique<Xapian::ValueCountMatchSpy>(index::slot::capture_year + k));
+      enquire.add_matchspy(spies_.back().get());
+    }
   }
-  Xapian::MatchSpy* clone() const override { return new YearsSpy; }
-  std::string name() const override { return "strata.YearsSpy"; }
+  YearsFacet(const YearsFacet&) = delete;
+  YearsFacet& operator=(const YearsFacet&) = delete;
 
   // "yyyy" -> count, ascending, scaled up to `total` when fewer matches were checked.
   std::vector<std::pair<std::string, uint64_t>> counts(uint64_t total) const {
-    const double checked = static_cast<double>(checked_);
+    if (spies_.empty()) return {};
+    std::map<std::string, uint64_t> per_year;
+    for (const auto& spy : spies_)
+      for (auto it = spy->values_begin(); it != spy->values_end(); ++it)
+        per_year[index::capture_year(*it)] += it.get_termfreq();
+    const auto checked = static_cast<double>(spies_.front()->get_total());
     const double scale = checked > 0 && total > checked ? static_cast<double>(total) / checked : 1;
     std::vector<std::pair<std::string, uint64_t>> out;
-    for (const auto& [year, n] : counts_)
-      out.emplace_back(index::unpack_timestamp(year),
-                       static_cast<uint64_t>(static_cast<double>(n) * scale + 0.5));
+    for (const auto& [year, n] : per_year)
+      out.emplace_back(year, static_cast<uint64_t>(static_cast<double>(n) * scale + 0.5));
     return out;
   }
 
  private:
-  uint64_t checked_ = 0;
-  std::map<std::string, uint64_t> counts_;
+  std::vector<std::unique_ptr<Xapian::ValueCountMatchSpy>> spies_;
 };
 
 }  // namespace
@@ -58,21 +65,21 @@ SearchResult search(Xapian::Database& db, const SearchRequest& request) {
   SearchRequest effective = request;
   ParsedQuery parsed = parse_q(request.q, effective);
   Xapian::Enquire enquire(db);
-  enquire.set_query(build_query(parsed, effective));
+  enquire.set_query(build_query(db, parsed, effective));
   enquire.set_weighting_scheme(Xapian::BM25Weight(1.2, 0, 1, 0.75, 0.5));
   Xapian::MultiValueKeyMaker sorter;
   sorter.add_value(index::slot::timestamp);
   sorter.add_value(index::slot::img_url);
   enquire.set_sort_by_relevance_then_key(&sorter, false);
-  YearsSpy years;
-  if (effective.years_facet) enquire.add_matchspy(&years);
+  std::optional<YearsFacet> years;
+  if (effective.years_facet) years.emplace(db, enquire);
 
   Xapian::MSet mset = enquire.get_mset(effective.offset, effective.max_items, kExactMatches);
   SearchResult result;
   result.total = mset.get_matches_estimated();
   const index::StoredData stored(db);
   for (auto it = mset.begin(); it != mset.end(); ++it) result.hits.push_back(to_hit(it, stored));
-  if (effective.years_facet) result.years = years.counts(result.total);
+  if (years) result.years = years->counts(result.total);
   return result;
 }
 

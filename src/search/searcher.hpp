@@ -1,7 +1,7 @@
 #pragma once
 // Runs a search against an open index: BM25 (k1 1.2, b 0.75, as Solr), the query of
 // query_builder.hpp, results sorted by score, then oldest capture, then image URL; plus the
-// years facet (matching images per capture year).
+// years facet (matching images in every year they were captured).
 #include <xapian.h>
 
 #include <cstdint>
@@ -24,7 +24,7 @@ struct Hit {
 struct SearchResult {
   uint64_t total = 0;                                   // all matching images
   std::vector<Hit> hits;                                // [offset, offset + max_items)
-  std::vector<std::pair<std::string, uint64_t>> years;  // "yyyy" -> count, ascending years
+  std::vector<std::pair<std::string, uint64_t>> years;  // "yyyy" -> images captured that year
 };
 
 // Parses request.q (applying its inline operators) and searches. Throws RequestError for a

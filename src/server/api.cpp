@@ -6,6 +6,7 @@
 #include "search/searcher.hpp"
 #include "server/api_params.hpp"
 #include "server/url_encode.hpp"
+#include "url/url.hpp"
 
 namespace strata::server {
 namespace {
@@ -37,7 +38,7 @@ Json item_field(const search::Hit& hit, const std::string& f, const std::string&
   if (f == "imgTitle") return d.imgTitle;
   if (f == "imgAlt") return d.imgAlt;
   if (f == "imgCaption") return d.imgCaption;
-  if (f == "imgSurt") return d.imgSurt;
+  if (f == "imgSurt") return url::surt(d.imgUrl);  // Arquivo's key, not the join key
   if (f == "pageURL") return d.pageUrl;
   if (f == "pageTstamp") return d.pageCrawlTimestamp;
   if (f == "pageTitle") return d.pageTitle;

@@ -17,6 +17,18 @@ namespace strata::url {
 // query unsorted). Never fails: unusable input comes back as the stripped string.
 std::string surt(std::string_view url);
 
+// `url` with its percent-encoding canonicalised, so that equivalent URLs meet (as pywb's and
+// the IA CDX server's canonicalisers make them meet): in the path and the query, the escape
+// of a character that needs none there is decoded (%2C -> ','); every other escape stays,
+// with upper-case hex. Kept encoded: %2F %3F %23 %25 and non-pchar characters in the path,
+// also %26 %3D %2B %3B in the query; a stray '%' becomes %25. The part before the path, the
+// fragment, data: and hash: URLs are unchanged; no escape is decoded twice.
+std::string canonical_escapes(std::string_view url);
+
+// The key image captures and page references join on (imgSurt): surt(canonical_escapes(url)).
+// Arquivo's own key, surt(url), is what the API shows.
+std::string join_surt(std::string_view url);
+
 // The pywb / cdxj-indexer key (Python `surt.surt` defaults): no scheme, "www\d*." dropped,
 // default port and userinfo dropped, path and query lower-cased, query arguments sorted,
 // trailing slash dropped, e.g. "org,iana)/domains/example". Empty input gives "-".

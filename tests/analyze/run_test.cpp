@@ -104,6 +104,19 @@ TEST(RunAnalysis, DocumentsFromRealArchiveOncePerDigestAcrossRuns) {
   EXPECT_EQ(read_records(dir / "index/analysis.jsonl").size(), records.size());
 }
 
+TEST(NsfwModel, FoundOnlyWhereItsModelJsonIsAndTheMessageSaysWhatToDo) {
+  const fs::path models = strata::testing::scratch_dir() / "nsfwjs";
+  fs::create_directories(models / "mobilenet_v2");
+  EXPECT_FALSE(nsfw_model_dir(models, ""));
+  std::ofstream(models / "mobilenet_v2" / "model.json") << "{}";
+  EXPECT_EQ(nsfw_model_dir(models, ""), models / "mobilenet_v2");
+  EXPECT_EQ(nsfw_model_dir(models, "mobilenet_v2"), models / "mobilenet_v2");
+  EXPECT_FALSE(nsfw_model_dir(models, "inception_v3"));
+  const std::string message = missing_model_message(models, "inception_v3");
+  for (const char* needle : {"inception_v3", "scripts/setup-npm", "--models", "--no-nsfw"})
+    EXPECT_NE(message.find(needle), std::string::npos) << needle;
+}
+
 // Safe search: shows classified safe images; hides unsafe ones and unclassified ones.
 TEST(SafeSearch, HidesUnsafeAndUnclassifiedShowsSafe) {
   AnalysisRecord safe, unsafe, borderline, failed;

@@ -136,5 +136,49 @@ TEST_F(PipelineTruth, JudgedQueriesFindRelevantImages) {
   EXPECT_EQ(top_hit_relevant, judged);
 }
 
+// Every capture of the generated crawls is searchable by date: per year, the years facet and
+// a from/to search count exactly the truth's images captured that year (inline images are
+// never shown), and each image captured again is found at the second of its latest capture.
+TEST_F(PipelineTruth, EveryCaptureDateIsSearchable) {
+  fs::path index_dir = *work_ / "index-dates";
+  index::IndexOptions options;
+  options.index_dir = index_dir;
+  options.collection = "sample";
+  options.inputs = {*work_ / "documents.jsonl"};
+  index::index_documents(options);
+  Xapian::Database db(index_dir.string());
+  std::map<std::string, uint64_t> per_year;
+  std::vector<std::pair<std::string, std::string>> captured_again;  // id, latest capture
+  for (const auto& [id, doc] : load_documents(*work_ / "sample" / "truth" / "documents.jsonl")) {
+    if (doc.value("isInline", false)) continue;
+    std::set<std::string> years;
+    for (const auto& t : doc["imgCaptureTimes"]) years.insert(t.get<std::string>().substr(0, 4));
+    for (const auto& y : years) ++per_year[y];
+    if (doc["imgCaptureTimes"].size() > 1)
+      captured_again.emplace_back(id, doc["imgCaptureTimes"].back().get<std::string>());
+  }
+  ASSERT_GE(per_year.size(), 2u);
+  ASSERT_FALSE(captured_again.empty());
+  search::SearchRequest all;
+  all.safe = false;
+  const auto facet = search::search(db, all).years;
+  const std::map<std::string, uint64_t> facet_years(facet.begin(), facet.end());
+  EXPECT_EQ(facet_years, per_year);
+  for (const auto& [year, count] : per_year) {
+    search::SearchRequest r = all;
+    r.from = year + "0101000000";
+    r.to = year + "1231235959";
+    EXPECT_EQ(search::search(db, r).total, count) << year;
+  }
+  for (const auto& [id, latest] : captured_again) {
+    search::SearchRequest r = all;
+    r.from = r.to = latest;
+    r.max_items = search::kMaxMaxItems;
+    std::set<std::string> ids;
+    for (const auto& hit : search::search(db, r).hits) ids.insert(hit.doc.id);
+    EXPECT_TRUE(ids.count(id)) << id << " at " << latest;
+  }
+}
+
 }  // namespace
 }  // namespace strata

@@ -211,5 +211,38 @@ TEST_F(Api, SeesNewDocumentsAfterWriterCommits) {
   EXPECT_EQ(digests("/imagesearch?q=nova"), (V{"ddd"}));
 }
 
+TEST_F(Api, EveryCaptureDateIsSearchable) {
+  auto twice = doc("eee", "20080315103000", "duasvezes");
+  twice.imgCrawlTimestampLatest = "20210704120000";
+  twice.imgCaptureTimes = {"20080315103000", "20210704120000"};
+  {
+    index::IndexWriter w(*dir_);
+    w.set_moderate(classified_safe);
+    w.add(twice);
+  }
+  EXPECT_EQ(digests("/imagesearch?q=duasvezes&from=2021"), (V{"eee"}));
+  EXPECT_EQ(digests("/imagesearch?q=duasvezes&from=2008&to=2008"), (V{"eee"}));
+  EXPECT_EQ(digests("/imagesearch?q=duasvezes&from=2010&to=2015"), V{});
+  EXPECT_EQ(digests("/imagesearch?q=duasvezes&from=20210704120000&to=20210704120000"), (V{"eee"}));
+  EXPECT_EQ(digests("/imagesearch?q=duasvezes&from=20210704120001"), V{});
+  EXPECT_EQ(digests("/imagesearch?q=duasvezes&to=20080315102959"), V{});
+  EXPECT_EQ(json("/imagesearch?q=duasvezes")["years"], (Json{{"2008", 1}, {"2021", 1}}));
+}
+
+TEST_F(Api, ImgSurtFieldIsArquivosKey) {
+  auto escaped = doc("fff", "20200101000000", "virgulaescapada");
+  escaped.imgUrl = "https://imagens.publico.pt/Mona_Lisa%2C_detalhe.png";
+  {
+    index::IndexWriter w(*dir_);
+    w.set_moderate(classified_safe);
+    w.add(escaped);
+  }
+  Json j = json("/imagesearch?q=virgulaescapada&fields=imgSurt");
+  ASSERT_EQ(j["responseItems"].size(), 1u);
+  // Documents join on the canonical form (".../mona_lisa,_detalhe.png"); the API shows
+  // Arquivo's SURT of the URL as captured.
+  EXPECT_EQ(j["responseItems"][0]["imgSurt"], "(pt,publico,imagens,)/mona_lisa%2c_detalhe.png");
+}
+
 }  // namespace
 }  // namespace strata::server
