@@ -100,7 +100,7 @@ Reply image_search(Xapian::Database& db, const Params& params, const RequestCont
   ApiRequest req;
   search::SearchResult res;
   try {
-    req = parse_api_params(params);
+    req = parse_api_params(params, config);
     res = search::search(db, req.search);
   } catch (const search::RequestError& e) {
     return bad_request(e.parameter, e.what(), config);
