@@ -196,6 +196,7 @@ class Session : public std::enable_shared_from_this<Session> {
     received_ = Clock::now();
     std::string head = buf_.substr(0, n);
     buf_.erase(0, n);
+    while (head.rfind("\r\n", 0) == 0) head.erase(0, 2);  // arrived with the request
     if (std::string why = raw_head_problem(head); !why.empty()) return refuse(400, why);
     parser_.emplace();
     parser_->header_limit(kMaxHead);
