@@ -22,6 +22,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -105,9 +106,12 @@ struct Latencies {
     std::lock_guard lock(mutex);
     std::sort(ms.begin(), ms.end());
     auto pct = [&](double p) { return ms.empty() ? 0.0 : ms[size_t(p * double(ms.size() - 1))]; };
+    size_t slow = ms.end() - std::upper_bound(ms.begin(), ms.end(), 100.0);
     char out[200];
-    std::snprintf(out, sizeof out, "%zu answers, %zu errors, p50 %.1f ms, p99 %.1f ms, max %.1f ms",
-                  ms.size(), errors.load(), pct(0.5), pct(0.99), ms.empty() ? 0.0 : ms.back());
+    std::snprintf(out, sizeof out,
+                  "%zu answers, %zu errors, %zu over 100 ms, p50 %.1f ms, p99 %.1f ms, max %.1f ms",
+                  ms.size(), errors.load(), slow, pct(0.5), pct(0.99),
+                  ms.empty() ? 0.0 : ms.back());
     return out;
   }
 };
@@ -151,7 +155,7 @@ void keep_alive_load(int port, int clients, int seconds, int think_ms) {
 
 void slowloris_probe(int port, int held, int seconds) {
   std::atomic<bool> done{false};
-  std::atomic<int> open_now{0};
+  std::array<std::atomic<int>, 4> open_now{};  // per attacker, after its last round
   std::vector<std::thread> attackers;
   for (int a = 0; a < 4; ++a)  // four attacking addresses, held/4 connections each
     attackers.emplace_back([&, a] {
@@ -168,9 +172,8 @@ void slowloris_probe(int port, int held, int seconds) {
           }
           alive += fd >= 0;
         }
-        open_now += alive;
+        open_now[a] = alive;
         for (int i = 0; i < 20 && !done; ++i) std::this_thread::sleep_for(milliseconds(100));
-        open_now -= alive;
       }
       for (int fd : fds)
         if (fd >= 0) ::close(fd);
@@ -179,7 +182,9 @@ void slowloris_probe(int port, int held, int seconds) {
   Latencies lat;
   int min_open = held;
   for (auto end = Clock::now() + std::chrono::seconds(seconds); Clock::now() < end;) {
-    min_open = std::min(min_open, open_now.load());
+    int now = 0;
+    for (const auto& n : open_now) now += n;
+    min_open = std::min(min_open, now);
     auto t0 = Clock::now();
     int fd = connect_from("127.0.0.1", port, 5000);
     Answer a = fd < 0 ? Answer{} : ask(fd, query_target(0));

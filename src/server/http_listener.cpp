@@ -48,6 +48,7 @@ using Clock = std::chrono::steady_clock;
 constexpr size_t kMaxHead = 8192;
 constexpr size_t kMaxBody = 65536;
 constexpr auto kRefusalTimeout = std::chrono::seconds(1);
+constexpr auto kLinger = std::chrono::seconds(1);
 
 Params parse_query(std::string_view qs) {
   Params out;
@@ -252,6 +253,9 @@ class Session : public std::enable_shared_from_this<Session> {
       } catch (const std::exception& e) {
         log::error("server.exception", {{"message", e.what()}, {"target", req.target}});
         res = error_response(500, "internal error");
+      } catch (...) {
+        log::error("server.exception", {{"message", "unknown"}, {"target", req.target}});
+        res = error_response(500, "internal error");
       }
       net::post(self->stream_.get_executor(), [self, res = std::move(res)]() mutable {
         self->reply(std::move(res), self->method_ == "HEAD");
@@ -305,10 +309,21 @@ class Session : public std::enable_shared_from_this<Session> {
     wait_next();
   }
 
+  // A lingering close: unread request bytes would make the kernel reset the connection and
+  // could destroy the reply (a 400 or 503) before the client read it, so they are drained
+  // for up to a second first.
   void close() {
     beast::error_code ignored;
     stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
-    stream_.close();
+    stream_.expires_after(kLinger);
+    drain();
+  }
+  void drain() {
+    stream_.async_read_some(net::buffer(chunk_),
+                            [self = shared_from_this()](beast::error_code ec, size_t) {
+                              if (ec) return self->stream_.close();
+                              self->drain();
+                            });
   }
 
   beast::tcp_stream stream_;

@@ -165,8 +165,14 @@ Server::Server(ServerOptions options) : impl_(std::make_unique<Impl>()) {
     }
     log = [sink = impl_->access_log.get()](const AccessEntry& e) { sink->write(e); };
   }
-  impl_->listener = std::make_unique<HttpListener>(
-      [impl = impl_.get()](const HttpRequest& r) { return impl->handle(r); }, o.limits, log);
+  auto handle = [impl = impl_.get()](const HttpRequest& r) {
+    try {
+      return impl->handle(r);
+    } catch (const Xapian::Error& e) {  // not a std::exception
+      throw std::runtime_error(e.get_description());
+    }
+  };
+  impl_->listener = std::make_unique<HttpListener>(handle, o.limits, log);
 }
 
 Server::~Server() {
