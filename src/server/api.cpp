@@ -69,8 +69,7 @@ Json item(const search::Hit& hit, const std::vector<std::string>& fields,
 Json envelope(const ApiConfig& config, const RequestContext& ctx) {
   Json j = Json::object();
   j["serviceName"] = config.service_name;
-  j["linkToService"] =
-      config.link_to_service.empty() ? ctx.base + ctx.path : config.link_to_service;
+  j["linkToService"] = ctx.base + ctx.path;
   return j;
 }
 

@@ -12,7 +12,6 @@ using Params = std::multimap<std::string, std::string>;
 
 struct ApiConfig {
   std::string service_name = "Strata - image search service.";
-  std::string link_to_service;  // empty: <base>/imagesearch
   std::string documentation =
       "https://github.com/arquivo/pwa-technologies/wiki/ImageSearch-API-v1.1-(beta)";
   std::string replay_prefix;  // empty: <base>/wayback/
