@@ -75,22 +75,25 @@ TEST_F(SafeSearch, ParameterWinsOverInlineOperator) {
   EXPECT_EQ(found("q=praia safe:on&safeSearch=off"), kBoth);
 }
 
+ApiConfig policy(bool safe_search, bool locked) {
+  ApiConfig c;
+  c.safe_search = safe_search;
+  c.safe_search_locked = locked;
+  return c;
+}
+
 TEST_F(SafeSearch, OperatorDefaultOffClientsMayTurnItOn) {
-  ApiConfig off;
-  off.safe_search = false;
+  const ApiConfig off = policy(false, false);
   EXPECT_EQ(found("q=praia", off), kBoth);
   EXPECT_EQ(found("q=praia&safeSearch=on", off), kSafe);
   EXPECT_EQ(found("q=praia safe:on", off), kSafe);
 }
 
 TEST_F(SafeSearch, LockWinsOverParameterAndOperator) {
-  ApiConfig locked;
-  locked.safe_search_locked = true;
-  EXPECT_EQ(found("q=praia&safeSearch=off", locked), kSafe);
-  EXPECT_EQ(found("q=praia safe:off", locked), kSafe);
-  EXPECT_EQ(found("q=praia safe:off&safeSearch=off", locked), kSafe);
-  locked.safe_search = false;
-  EXPECT_EQ(found("q=praia&safeSearch=on", locked), kBoth);
+  for (const char* q :
+       {"q=praia&safeSearch=off", "q=praia safe:off", "q=praia safe:off&safeSearch=off"})
+    EXPECT_EQ(found(q, policy(true, true)), kSafe) << q;
+  EXPECT_EQ(found("q=praia&safeSearch=on", policy(false, true)), kBoth);
 }
 
 TEST_F(SafeSearch, OtherRepeatedParametersLastWins) {
