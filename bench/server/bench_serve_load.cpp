@@ -180,11 +180,12 @@ void slowloris_probe(int port, int held, int seconds) {
     });
   std::this_thread::sleep_for(std::chrono::seconds(3));  // let them settle in
   Latencies lat;
-  int min_open = held;
+  double open_sum = 0;
+  int samples = 0;
   for (auto end = Clock::now() + std::chrono::seconds(seconds); Clock::now() < end;) {
     int now = 0;
     for (const auto& n : open_now) now += n;
-    min_open = std::min(min_open, now);
+    open_sum += now, ++samples;
     auto t0 = Clock::now();
     int fd = connect_from("127.0.0.1", port, 5000);
     Answer a = fd < 0 ? Answer{} : ask(fd, query_target(0));
@@ -197,8 +198,9 @@ void slowloris_probe(int port, int held, int seconds) {
   }
   done = true;
   for (auto& t : attackers) t.join();
-  std::printf("  slowloris, %d held (at least %d open), fresh-connection probe for %d s: %s\n",
-              held, min_open, seconds, lat.describe().c_str());
+  std::printf(
+      "  slowloris, %d attacking (%.0f open on average), fresh-connection probe for %d s: %s\n",
+      held, samples ? open_sum / samples : 0.0, seconds, lat.describe().c_str());
 }
 
 int run(const std::vector<std::string>& argv) {
