@@ -1,9 +1,10 @@
 // bench_serve_load: `strata serve` binaries under many and slow clients, on loopback only,
 // bounded in time. For each --server NAME=BINARY: index the archive with that binary
 // (--no-analysis), start `BINARY serve`, then
-//   1. keep-alive: --clients connections, each sending /imagesearch queries one after the
+//   1. long query: a 2 KB query of one repeated word against the word once;
+//   2. keep-alive: --clients connections, each sending /imagesearch queries one after the
 //      other (--think-ms between them) for --seconds: errors and latency percentiles;
-//   2. slowloris: --slowloris connections held open by sending a header line every 2 s (and
+//   3. slowloris: --slowloris connections held open by sending a header line every 2 s (and
 //      reopened when the server closes them), while a normal client opens a fresh connection
 //      for one query every 200 ms for --probe-seconds: failures and latency.
 // Clients use source addresses 127.0.0.1-8 (keep-alive) and 127.0.0.20-23 (slowloris), as
@@ -203,6 +204,26 @@ void slowloris_probe(int port, int held, int seconds) {
       held, samples ? open_sum / samples : 0.0, seconds, lat.describe().c_str());
 }
 
+// A 2 KB query of one word repeated 512 times against the word once, 200 sequential
+// keep-alive requests each: what a cost bound on long queries is for.
+void long_query_cost(int port) {
+  auto mean_ms = [port](const std::string& q) {
+    int fd = connect_from("127.0.0.1", port, 5000);
+    auto t0 = Clock::now();
+    int ok = 0;
+    for (int i = 0; i < 200 && fd >= 0; ++i)
+      ok += ask(fd, "/imagesearch?safeSearch=off&maxItems=20&q=" + q).status == 200;
+    double ms = since_ms(t0) / 200;
+    if (fd >= 0) ::close(fd);
+    return ok == 200 ? ms : -1.0;
+  };
+  std::string repeated = "web";
+  for (int i = 1; i < 512; ++i) repeated += "+web";
+  double one = mean_ms("web"), many = mean_ms(repeated);
+  std::printf("  long query: one word %.2f ms, 512 x the word (2047 bytes) %.2f ms: %.1fx\n", one,
+              many, one > 0 ? many / one : 0.0);
+}
+
 int run(const std::vector<std::string>& argv) {
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
@@ -289,6 +310,7 @@ int main(int argc, char** argv) {
       return 1;
     }
     print_hits(port);
+    long_query_cost(port);
     keep_alive_load(port, clients, seconds, think_ms);
     std::this_thread::sleep_for(std::chrono::seconds(6));  // idle connections expire
     slowloris_probe(port, held, probe_seconds);
