@@ -1,5 +1,6 @@
 // strata serve: the ImageSearch API and replay over an index (docs/api.md).
 #include <pthread.h>
+#include <sys/resource.h>
 
 #include <csignal>
 #include <iostream>
@@ -30,8 +31,19 @@ sigset_t stop_signals() {
   return set;
 }
 
+// Each connection is a descriptor: the default soft limit (often 1024) would end accepting
+// before --max-connections; the hard limit is what the operator allowed.
+void raise_descriptor_limit() {
+  rlimit lim{};
+  if (getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < lim.rlim_max) {
+    lim.rlim_cur = lim.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &lim);
+  }
+}
+
 int run_serve(strata::server::ServerOptions opts) {
   const sigset_t signals = stop_signals();
+  raise_descriptor_limit();
   std::unique_ptr<strata::server::Server> server;
   try {
     server = std::make_unique<strata::server::Server>(std::move(opts));
