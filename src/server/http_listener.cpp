@@ -187,7 +187,8 @@ class Session : public std::enable_shared_from_this<Session> {
     while (buf_.rfind("\r\n", 0) == 0) buf_.erase(0, 2);
     stream_.expires_after(limits().head_timeout);
     net::async_read_until(
-        stream_, net::dynamic_buffer(buf_, kMaxHead), detail::HeadEnd(),
+        // Pipelined bytes may already exceed the bound: a smaller one would throw.
+        stream_, net::dynamic_buffer(buf_, std::max(kMaxHead, buf_.size())), detail::HeadEnd(),
         [self = shared_from_this()](beast::error_code ec, size_t n) { self->on_head(ec, n); });
   }
 

@@ -96,6 +96,21 @@ TEST_F(HttpStrictness, KeepAliveAndPipelinedRequestsAnswerInOrder) {
   EXPECT_EQ(all.substr(all.size() - 4), "\r\n\r\n") << "HEAD reply has no body";
 }
 
+TEST_F(HttpStrictness, PipelinedRequestsBeyondTheHeadBoundAllAnswer) {
+  RawConnection c(server_->port());
+  std::string burst;
+  for (int i = 0; i < 300; ++i)  // ~15 KiB at once, beyond the 8 KiB bound of one head
+    burst += "GET /imagesearch/healthcheck HTTP/1.1\r\nHost: a\r\n\r\n";
+  ASSERT_TRUE(c.send(burst + "GET /nothing HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n"));
+  std::string all = c.read_all();
+  size_t replies = 0;
+  for (size_t at = all.find("HTTP/1.1 200"); at != std::string::npos;
+       at = all.find("HTTP/1.1 200", at + 1))
+    ++replies;
+  EXPECT_EQ(replies, 300u);
+  EXPECT_NE(all.find("HTTP/1.1 404"), std::string::npos);
+}
+
 // Deadlines and limits, shortened so the test takes a second.
 class HttpLimits : public ::testing::Test {
  protected:
