@@ -1,6 +1,6 @@
 // strata serve: the ImageSearch API and replay over an index (docs/api.md).
-#include <pthread.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <csignal>
 #include <iostream>
@@ -20,15 +20,13 @@ int startup_failure(const std::string& message) {
   return strata::exit_code::failure;
 }
 
-// SIGINT/SIGTERM are blocked in every thread and taken by one waiting thread, which stops
-// the server from ordinary code (a signal handler may not).
-sigset_t stop_signals() {
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &set, nullptr);
-  return set;
+// SIGINT/SIGTERM write a byte to this pipe (async-signal-safe, whichever thread the signal
+// lands on, libraries' threads included); a waiting thread then stops the server.
+int stop_pipe[2] = {-1, -1};
+
+void on_stop_signal(int) {
+  const char byte = 1;
+  [[maybe_unused]] auto written = write(stop_pipe[1], &byte, 1);
 }
 
 // Each connection is a descriptor: the default soft limit (often 1024) would end accepting
@@ -41,24 +39,27 @@ void raise_descriptor_limit() {
   }
 }
 
-int run_serve(strata::server::ServerOptions opts) {
-  const sigset_t signals = stop_signals();
+int run_serve(const strata::server::ServerOptions& opts) {
   raise_descriptor_limit();
   std::unique_ptr<strata::server::Server> server;
   try {
-    server = std::make_unique<strata::server::Server>(std::move(opts));
+    server = std::make_unique<strata::server::Server>(opts);
   } catch (const std::exception& e) {
     return startup_failure(e.what());
   }
   if (!server->bind()) return startup_failure(server->error());
+  if (pipe(stop_pipe) != 0) return startup_failure("cannot create a pipe");
+  std::signal(SIGINT, on_stop_signal);
+  std::signal(SIGTERM, on_stop_signal);
   std::thread waiter([&] {
-    int sig = 0;
-    sigwait(&signals, &sig);
+    char byte;
+    [[maybe_unused]] auto got = read(stop_pipe[0], &byte, 1);
     server->stop();
   });
-  std::cerr << "strata serve: " << server->base_url() << "/imagesearch\n";
+  std::cerr << "strata serve: listening on " << opts.host << ":" << server->port() << ", links to "
+            << server->base_url() << "/imagesearch\n";
   server->run();
-  pthread_kill(waiter.native_handle(), SIGTERM);  // wakes it when run() ended otherwise
+  on_stop_signal(0);  // wakes the waiter when run() ended otherwise
   waiter.join();
   return strata::exit_code::ok;
 }
@@ -82,9 +83,11 @@ const bool registered = strata::cli::register_command(
                    "Clients cannot change safe search; replay and thumbnails obey it too");
       app.add_option("--access-log", opts->access_log, "JSON lines per request: FILE or -");
       app.add_option("--max-connections", opts->limits.max_connections,
-                     "Open connections in all (default 1024; beyond: 503)");
+                     "Open connections in all (default 1024; beyond: 503)")
+          ->check(CLI::PositiveNumber);
       app.add_option("--max-connections-per-client", opts->limits.max_per_client,
-                     "Open connections per client address (default 64; beyond: 503)");
+                     "Open connections per client address (default 64; beyond: 503)")
+          ->check(CLI::PositiveNumber);
       return [opts, safe] {
         opts->api.safe_search = *safe == "on";
         return run_serve(*opts);
