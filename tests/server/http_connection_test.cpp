@@ -148,7 +148,14 @@ TEST_F(HttpLimits, IdleKeepAliveIsClosed) {
   EXPECT_LT(std::chrono::steady_clock::now() - begin, std::chrono::seconds(2));
 }
 
-TEST_F(HttpLimits, ConnectionsBeyondTheLimitsGet503) {
+TEST_F(HttpLimits, ConnectionsBeyondTheTotalGet503) {
+  start(64, 2);
+  RawConnection a(server_->port()), b(server_->port());
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // accepted and counted
+  EXPECT_EQ(status_of(server_->port(), "GET /imagesearch/healthcheck HTTP/1.0\r\n\r\n"), 503);
+}
+
+TEST_F(HttpLimits, ConnectionsBeyondThePerClientLimitGet503) {
   start(2, 3);
   std::vector<std::unique_ptr<RawConnection>> held;
   for (int i = 0; i < 2; ++i) held.push_back(std::make_unique<RawConnection>(server_->port()));
