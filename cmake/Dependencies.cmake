@@ -31,8 +31,12 @@ strata_pkg_dep(isal libisal)
 strata_pkg_dep(deflate libdeflate)
 strata_pkg_dep(xxhash libxxhash)
 
-# Debian's cpp-httplib is built in split mode: the header needs libcpp-httplib.so.
+# Debian's cpp-httplib is built in split mode: the header needs libcpp-httplib.so. Only the
+# tests' and benchmarks' HTTP clients use it; the server is Boost.Beast (header-only).
 strata_pkg_dep(httplib cpp-httplib)
+find_package(Boost 1.74 REQUIRED)
+add_library(dep::beast INTERFACE IMPORTED)
+target_link_libraries(dep::beast INTERFACE Boost::headers Threads::Threads)
 strata_pkg_dep(vips vips-cpp)
 
 # Debian ships OpenCV's headers and libraries per module (libopencv-dnn-dev) but the

@@ -1,7 +1,11 @@
 // strata serve: the ImageSearch API and replay over an index (docs/api.md).
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <csignal>
 #include <iostream>
 #include <memory>
+#include <thread>
 
 #include "command.hpp"
 #include "core/exit_codes.hpp"
@@ -11,33 +15,55 @@
 
 namespace {
 
-strata::server::Server* running = nullptr;
+// Every startup failure: one line on stderr, exit 1.
+int startup_failure(const std::string& message) {
+  strata::log::error("serve.failed", {{"message", message}});
+  return strata::exit_code::failure;
+}
+
+// SIGINT/SIGTERM write a byte to this pipe (async-signal-safe, whichever thread the signal
+// lands on, libraries' threads included); a waiting thread then stops the server.
+int stop_pipe[2] = {-1, -1};
+
+void on_stop_signal(int) {
+  const char byte = 1;
+  [[maybe_unused]] auto written = write(stop_pipe[1], &byte, 1);
+}
+
+// Each connection is a descriptor: the default soft limit (often 1024) would end accepting
+// before --max-connections; the hard limit is what the operator allowed.
+void raise_descriptor_limit() {
+  rlimit lim{};
+  if (getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < lim.rlim_max) {
+    lim.rlim_cur = lim.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &lim);
+  }
+}
 
 int run_serve(const strata::server::ServerOptions& opts) {
-  if (const std::string problem = strata::index::index_problem(opts.index_dir); !problem.empty()) {
-    std::cerr << "serve: " << problem << '\n';
-    return strata::exit_code::failure;
-  }
+  if (const std::string problem = strata::index::index_problem(opts.index_dir); !problem.empty())
+    return startup_failure(problem);
+  raise_descriptor_limit();
+  std::unique_ptr<strata::server::Server> server;
   try {
-    strata::server::Server server(opts);
-    if (!server.bind()) {
-      strata::log::error("serve.bind_failed", {{"host", opts.host}, {"port", opts.port}});
-      return strata::exit_code::failure;
-    }
-    running = &server;
-    std::signal(SIGINT, [](int) {
-      if (running) running->stop();
-    });
-    std::signal(SIGTERM, [](int) {
-      if (running) running->stop();
-    });
-    std::cerr << "strata serve: http://" << opts.host << ":" << server.port() << "/imagesearch\n";
-    server.run();
-    running = nullptr;
+    server = std::make_unique<strata::server::Server>(opts);
   } catch (const std::exception& e) {
-    strata::log::error("serve.failed", {{"message", e.what()}});
-    return strata::exit_code::failure;
+    return startup_failure(e.what());
   }
+  if (!server->bind()) return startup_failure(server->error());
+  if (pipe(stop_pipe) != 0) return startup_failure("cannot create a pipe");
+  std::signal(SIGINT, on_stop_signal);
+  std::signal(SIGTERM, on_stop_signal);
+  std::thread waiter([&] {
+    char byte;
+    [[maybe_unused]] auto got = read(stop_pipe[0], &byte, 1);
+    server->stop();
+  });
+  std::cerr << "strata serve: listening on " << opts.host << ":" << server->port() << ", links to "
+            << server->base_url() << "/imagesearch\n";
+  server->run();
+  on_stop_signal(0);  // wakes the waiter when run() ended otherwise
+  waiter.join();
   return strata::exit_code::ok;
 }
 
@@ -45,17 +71,33 @@ const bool registered = strata::cli::register_command(
     "serve", "Serve the ImageSearch API and replay over an index",
     [](CLI::App& app) -> strata::cli::Runner {
       auto opts = std::make_shared<strata::server::ServerOptions>();
+      auto safe = std::make_shared<std::string>("on");
       app.add_option("--index", opts->index_dir, "Index folder")->required();
-      app.add_option("--host", opts->host, "Address to bind (default 127.0.0.1)");
-      app.add_option("--port", opts->port, "Port (default 8080, 0 = any)");
+      app.add_option("--host", opts->host, "IP address to bind (default 127.0.0.1)");
+      app.add_option("--port", opts->port, "Port, 1-65535 (default 8080, 0 = any free port)");
       app.add_option(
           "--replay-url", opts->api.replay_prefix,
           "Prefix of archive links (external wayback), e.g. https://arquivo.pt/wayback/");
-      app.add_option("--service-url", opts->api.link_to_service, "linkToService value");
+      app.add_option("--service-url", opts->service_url,
+                     "Public base URL of every link returned (default http://HOST:PORT)");
+      app.add_option("--safe-search", *safe, "Safe search by default: on|off (default on)")
+          ->check(CLI::IsMember({"on", "off"}));
+      app.add_flag("--safe-search-lock", opts->api.safe_search_locked,
+                   "Clients cannot change safe search; replay and thumbnails obey it too");
       app.add_option("--archive-root", opts->archive_roots,
                      "Folder to look for archives under when they are no longer where they "
                      "were indexed (repeatable; see strata archives)");
-      return [opts] { return run_serve(*opts); };
+      app.add_option("--access-log", opts->access_log, "JSON lines per request: FILE or -");
+      app.add_option("--max-connections", opts->limits.max_connections,
+                     "Open connections in all (default 1024; beyond: 503)")
+          ->check(CLI::PositiveNumber);
+      app.add_option("--max-connections-per-client", opts->limits.max_per_client,
+                     "Open connections per client address (default 64; beyond: 503)")
+          ->check(CLI::PositiveNumber);
+      return [opts, safe] {
+        opts->api.safe_search = *safe == "on";
+        return run_serve(*opts);
+      };
     });
 
 }  // namespace

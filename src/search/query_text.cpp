@@ -66,7 +66,8 @@ bool apply_operator(const std::string& item, SearchRequest& r) {
   } else if (name == "size") {
     r.size = parse_size("q", value);
   } else if (name == "safe") {
-    r.safe = parse_safe("q", value);
+    bool safe = parse_safe("q", value);  // checked even when the caller fixed it
+    if (!r.safe_fixed) r.safe = safe;
   } else if (name == "collection") {
     auto cols = parse_collections("q", value);
     r.collections.insert(r.collections.end(), cols.begin(), cols.end());
@@ -155,11 +156,18 @@ std::vector<std::string> parse_collections(const std::string& param, std::string
 
 ParsedQuery parse_q(std::string_view q, SearchRequest& request) {
   ParsedQuery parsed;
+  size_t distinct = 0;
   for (const Item& item : split_items(q)) {
     if (item.text.empty()) continue;
     if (!item.phrase && !item.excluded && apply_operator(item.text, request)) continue;
     auto& list = item.phrase ? (item.excluded ? parsed.excluded_phrases : parsed.phrases)
                              : (item.excluded ? parsed.excluded_words : parsed.words);
+    std::string key = lower(item.text);
+    if (std::any_of(list.begin(), list.end(), [&](const auto& s) { return lower(s) == key; }))
+      continue;
+    if (++distinct > kMaxQueryTerms)
+      throw RequestError(
+          "q", "q has more than " + std::to_string(kMaxQueryTerms) + " distinct words and phrases");
     list.push_back(item.text);
   }
   return parsed;

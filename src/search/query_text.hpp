@@ -18,8 +18,9 @@ struct ParsedQuery {
   bool empty() const { return words.empty() && phrases.empty(); }
 };
 
-// Splits q and applies its operators to `request`; throws RequestError("q", ...) on a bad
-// operator value.
+// Splits q and applies its operators to `request`; repeated words and phrases are dropped
+// (case-insensitive). Throws RequestError("q", ...) on a bad operator value or more than
+// kMaxQueryTerms distinct words and phrases.
 ParsedQuery parse_q(std::string_view q, SearchRequest& request);
 
 // Parameter value checkers shared with the HTTP layer; each throws RequestError(param, ...).

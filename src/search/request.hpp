@@ -24,6 +24,7 @@ struct SearchRequest {
   std::vector<std::string> types;   // mime subtypes (jpeg, png, ...)
   SizeClass size = SizeClass::any;
   bool safe = true;                // show only classified images with NSFW score <= 0.49
+  bool safe_fixed = false;         // set by the caller: the inline safe: operator is ignored
   std::vector<std::string> sites;  // "host" (exact, www. optional) or "*.domain"
   std::vector<std::string> collections;
   unsigned offset = 0;
@@ -34,6 +35,8 @@ struct SearchRequest {
 inline constexpr unsigned kDefaultMaxItems = 50;
 inline constexpr unsigned kMaxMaxItems = 200;
 inline constexpr double kSafeThreshold = 0.49;
+// Cost bound of q: distinct words and phrases (repeats are dropped), beyond which it is refused.
+inline constexpr size_t kMaxQueryTerms = 32;
 
 // Shown under safe search: classified, with an NSFW score of at most kSafeThreshold.
 inline bool safe_search_shows(double nsfw) {

@@ -70,8 +70,7 @@ Json item(const search::Hit& hit, const std::vector<std::string>& fields,
 Json envelope(const ApiConfig& config, const RequestContext& ctx) {
   Json j = Json::object();
   j["serviceName"] = config.service_name;
-  j["linkToService"] =
-      config.link_to_service.empty() ? ctx.base + ctx.path : config.link_to_service;
+  j["linkToService"] = ctx.base + ctx.path;
   return j;
 }
 
@@ -101,7 +100,7 @@ Reply image_search(Xapian::Database& db, const Params& params, const RequestCont
   ApiRequest req;
   search::SearchResult res;
   try {
-    req = parse_api_params(params);
+    req = parse_api_params(params, config);
     res = search::search(db, req.search);
   } catch (const search::RequestError& e) {
     return bad_request(e.parameter, e.what(), config);

@@ -12,9 +12,14 @@ using Params = std::multimap<std::string, std::string>;
 
 struct ApiConfig {
   std::string service_name = "Strata - image search service.";
-  std::string link_to_service;   // empty: <base>/imagesearch
-  std::string documentation = "https://github.com/arquivo/pwa-technologies/wiki/ImageSearch-API-v1.1-(beta)";
-  std::string replay_prefix;     // empty: <base>/wayback/
+  std::string documentation =
+      "https://github.com/arquivo/pwa-technologies/wiki/ImageSearch-API-v1.1-(beta)";
+  std::string replay_prefix;  // empty: <base>/wayback/
+  // Safe search the operator controls: the default, and whether clients may change it (with
+  // safeSearch=off or the inline safe:off). Locked, search, replay and thumbnails all hide
+  // what safe search hides.
+  bool safe_search = true;
+  bool safe_search_locked = false;
 };
 
 struct Reply {
@@ -24,7 +29,7 @@ struct Reply {
 };
 
 struct RequestContext {
-  std::string base;  // "http://host:port" as the client addressed us
+  std::string base;  // the service URL (never the request's Host)
   std::string path;  // "/imagesearch"
 };
 

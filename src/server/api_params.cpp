@@ -11,9 +11,10 @@ namespace {
 
 using search::RequestError;
 
+// The last value of a repeated parameter.
 const std::string* get(const Params& p, const std::string& name) {
-  auto it = p.find(name);
-  return it == p.end() ? nullptr : &it->second;
+  auto [first, end] = p.equal_range(name);
+  return first == end ? nullptr : &std::prev(end)->second;
 }
 
 unsigned parse_count(const std::string& name, const std::string& v, unsigned max) {
@@ -21,7 +22,21 @@ unsigned parse_count(const std::string& name, const std::string& v, unsigned max
   auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
   if (v.empty() || ec != std::errc() || ptr != v.data() + v.size())
     throw RequestError(name, name + " must be a non-negative integer");
-  return static_cast<unsigned>(std::min<unsigned long long>(n, max));
+  if (n > max) throw RequestError(name, name + " must be at most " + std::to_string(max));
+  return static_cast<unsigned>(n);
+}
+
+// The operator's default unless locked; a safeSearch parameter is on when any value is on.
+void parse_safe_search(const Params& p, const ApiConfig& config, search::SearchRequest& r) {
+  r.safe = config.safe_search;
+  r.safe_fixed = config.safe_search_locked;
+  auto [first, end] = p.equal_range("safeSearch");
+  if (first == end) return;
+  bool any_on = false;
+  for (auto it = first; it != end; ++it) any_on |= search::parse_safe("safeSearch", it->second);
+  if (config.safe_search_locked) return;
+  r.safe = any_on;
+  r.safe_fixed = true;
 }
 
 std::vector<std::string> parse_field_list(const std::string& name, const std::string& v) {
@@ -53,7 +68,6 @@ void parse_dates(const Params& p, search::SearchRequest& r) {
 void parse_filters(const Params& p, search::SearchRequest& r) {
   if (const auto* v = get(p, "type"); v && !v->empty()) r.types = search::parse_types("type", *v);
   if (const auto* v = get(p, "size")) r.size = search::parse_size("size", *v);
-  if (const auto* v = get(p, "safeSearch")) r.safe = search::parse_safe("safeSearch", *v);
   if (const auto* v = get(p, "siteSearch"); v && !v->empty())
     r.sites = search::parse_sites("siteSearch", *v);
   if (const auto* v = get(p, "collection"); v && !v->empty())
@@ -82,14 +96,16 @@ const std::vector<std::string>& known_fields() {
   return f;
 }
 
-ApiRequest parse_api_params(const Params& p) {
+ApiRequest parse_api_params(const Params& p, const ApiConfig& config) {
   ApiRequest a;
   auto& r = a.search;
   if (const auto* v = get(p, "q")) r.q = *v;
-  if (r.q.size() > 2048) throw RequestError("q", "q is longer than 2048 bytes");
+  if (r.q.size() > kMaxQueryBytes)
+    throw RequestError("q", "q is longer than " + std::to_string(kMaxQueryBytes) + " bytes");
   parse_dates(p, r);
   parse_filters(p, r);
-  if (const auto* v = get(p, "offset")) r.offset = parse_count("offset", *v, 1000000);
+  parse_safe_search(p, config, r);
+  if (const auto* v = get(p, "offset")) r.offset = parse_count("offset", *v, kMaxOffset);
   if (const auto* v = get(p, "maxItems"))
     r.max_items = parse_count("maxItems", *v, search::kMaxMaxItems);
   a.fields = default_fields();

@@ -18,7 +18,13 @@ struct ApiRequest {
 const std::vector<std::string>& default_fields();
 const std::vector<std::string>& known_fields();
 
-// Throws search::RequestError.
-ApiRequest parse_api_params(const Params& params);
+// Repeated parameters: the last value wins, except safeSearch, which is on when any value is
+// on (so a front proxy that appends safeSearch=on cannot be bypassed). A safeSearch parameter,
+// and the operator's lock, win over the inline safe: operator of q. offset above kMaxOffset
+// and maxItems above search::kMaxMaxItems are errors, as are more than kMaxQueryTerms
+// distinct words and phrases in q. Throws search::RequestError.
+inline constexpr unsigned kMaxOffset = 10000;
+inline constexpr size_t kMaxQueryBytes = 2048;
+ApiRequest parse_api_params(const Params& params, const ApiConfig& config = {});
 
 }  // namespace strata::server

@@ -78,11 +78,14 @@ ReplayReply read_capture(Xapian::Database& db, const Target& t, const merge::Ima
 }  // namespace
 
 ReplayReply replay(Xapian::Database& db, const std::string& target,
-                   const std::vector<std::filesystem::path>& archive_roots) {
+                   const std::vector<std::filesystem::path>& archive_roots, bool safe_only) {
   Target t;
   if (!parse_target(target, t)) return error(400, "expected /wayback/{14-digit ts}[im_]/{url}");
   merge::ImageDocument d;
-  if (!find_capture(db, t, d)) return error(404, "no capture of this URL in the index");
+  index::Moderation m;
+  if (!find_capture(db, t, d, &m)) return error(404, "no capture of this URL in the index");
+  if (safe_only && t.image && !search::safe_search_shows(m.safe))
+    return error(403, "hidden by safe search");
   return read_capture(db, t, d, archive_roots);
 }
 

@@ -25,8 +25,12 @@ struct ReplayReply {
 };
 
 // `target` = the part after "/wayback/": "20200316144708im_/https://x.pt/a.png?b=1".
+// Archives no longer at their registered path are looked for under `archive_roots`
+// (archive/locate.hpp). With safe_only, 403 for images safe search hides. The payload comes
+// with its declared Content-Type; the server serves it under replay_safety.hpp.
 ReplayReply replay(Xapian::Database& db, const std::string& target,
-                   const std::vector<std::filesystem::path>& archive_roots = {});
+                   const std::vector<std::filesystem::path>& archive_roots = {},
+                   bool safe_only = false);
 
 // The search interface's thumbnail: `target` = "{14-digit ts}/{image url}". The stored WebP
 // thumbnail of the nearest capture, read from `thumbs` (the index's thumbnail store) by its

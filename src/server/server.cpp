@@ -1,22 +1,21 @@
 #include "server/server.hpp"
 
-#include <httplib.h>
 #include <xapian.h>
 
 #include <map>
-#include <mutex>
 
 #include "core/json.hpp"
-#include "core/log.hpp"
+#include "index/schema.hpp"
+#include "server/access_log.hpp"
 #include "server/openapi.hpp"
 #include "server/replay.hpp"
+#include "server/replay_safety.hpp"
 #include "server/static_files.hpp"
 
 namespace strata::server {
 namespace {
 
-constexpr size_t kWorkers = 64;
-constexpr size_t kKeepAliveRequests = 1000;
+namespace fs = std::filesystem;
 
 // One Database per (thread, index), reopened on every request (cheap when unchanged).
 Xapian::Database& thread_db(const std::string& dir) {
@@ -34,109 +33,146 @@ Xapian::Database& thread_db(const std::string& dir) {
   return *db;
 }
 
-RequestContext context(const httplib::Request& req) {
-  std::string host = req.get_header_value("Host");
-  return RequestContext{"http://" + (host.empty() ? std::string("127.0.0.1") : host),
-                        "/imagesearch"};
+// Opens the index once and reads a document, so a missing, empty or damaged index is
+// reported at startup, not on the first request.
+void check_index(const fs::path& dir) {
+  const std::string where = "index " + dir.string();
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw StartupError(where + " does not exist");
+  if (fs::is_empty(dir, ec))
+    throw StartupError(where + " is empty: build it with `strata index` first");
+  try {
+    Xapian::Database db(dir.string());
+    std::string schema = db.get_metadata(std::string(index::kMetaSchema));
+    if (schema != index::kSchemaVersion)
+      throw StartupError(where + " has schema " + (schema.empty() ? "(none)" : schema) +
+                         ", this strata reads " + std::string(index::kSchemaVersion) +
+                         ": rebuild it with `strata index`");
+    if (db.get_doccount() > 0) db.get_document(*db.postlist_begin("")).get_data();
+  } catch (const Xapian::Error& e) {
+    throw StartupError(where + " cannot be read (" + e.get_type() + ": " + e.get_msg() + ")");
+  }
 }
 
-void send(httplib::Response& res, int status, const std::string& body, const std::string& type) {
-  res.status = status;
-  res.set_content(body, type.c_str());
+HttpResponse json_response(int status, const std::string& body) {
+  HttpResponse r;
+  r.status = status;
+  r.body = body;
+  return r;
+}
+
+HttpResponse not_found() {
+  return json_response(404, Json{{"error", {{"status", 404}, {"message", "not found"}}}}.dump());
+}
+
+bool starts_with(const std::string& s, std::string_view prefix) {
+  return s.compare(0, prefix.size(), prefix) == 0;
+}
+
+// /wayback/{ts}im_/{url} (an image) rather than /wayback/{ts}/{url} (a page).
+bool image_replay(std::string_view target) {
+  size_t slash = target.find('/');
+  return slash != std::string_view::npos && target.substr(0, slash).ends_with("im_");
+}
+
+HttpResponse from_replay(ReplayReply r, ServedType served) {
+  HttpResponse out;
+  out.status = r.status;
+  out.body = std::move(r.body);
+  out.content_type = r.status == 200 ? served.content_type : r.content_type;
+  out.headers = archived_content_headers();
+  if (r.status == 200) out.headers = std::move(served.headers);
+  if (!r.cache_control.empty()) out.headers.emplace_back("Cache-Control", r.cache_control);
+  return out;
 }
 
 }  // namespace
 
 struct Server::Impl {
   ServerOptions options;
-  httplib::Server http;
+  fs::path web_dir;
+  std::unique_ptr<AccessLog> access_log;
+  std::unique_ptr<HttpListener> listener;
+  std::string base;
 
-  void routes() {
-    // Without it a keep-alive client waits ~40 ms per reply (Nagle + delayed ACK).
-    http.set_tcp_nodelay(true);
-    // A keep-alive connection holds a worker for its whole life: with httplib's default of
-    // 8 workers, the 9th browser tab waited for another to hang up. Idle workers cost little.
-    http.new_task_queue = [] { return new httplib::ThreadPool(kWorkers); };
-    http.set_keep_alive_max_count(kKeepAliveRequests);
-    http.set_default_headers({{"Access-Control-Allow-Origin", "*"},
-                              {"Access-Control-Allow-Methods", "GET, HEAD"},
-                              {"X-Content-Type-Options", "nosniff"}});
-    http.Get("/imagesearch", [this](const httplib::Request& req, httplib::Response& res) {
-      Params params(req.params.begin(), req.params.end());
-      Reply r = image_search(db(), params, context(req), options.api);
-      send(res, r.status, r.body, r.content_type);
-    });
-    http.Get("/imagesearch/healthcheck", [this](const httplib::Request&, httplib::Response& res) {
-      Json j = {{"index", "ok"}, {"documents", db().get_doccount()}};
-      send(res, 200, j.dump(), "application/json; charset=UTF-8");
-    });
-    http.Get("/imagesearch/openapi.json", [](const httplib::Request&, httplib::Response& res) {
-      send(res, 200, openapi_json(), "application/json; charset=UTF-8");
-    });
-    http.Get(R"(/wayback/.*)", [this](const httplib::Request& req, httplib::Response& res) {
-      std::string target = req.target.substr(std::string("/wayback/").size());
-      ReplayReply r = replay(db(), target, options.archive_roots);
-      if (r.sandbox) res.set_header("Content-Security-Policy", "sandbox");
-      send(res, r.status, r.body, r.content_type);
-    });
-    // Thumbnails for the search interface: /thumbnail/{safe|all}/{ts}/{url}, from the
-    // index's thumbnail store; under "safe" images that safe search hides are refused (403),
-    // so a thumbnail URL never shows what the API filtered.
-    http.Get(
-        R"(/thumbnail/(safe|all)/.*)", [this](const httplib::Request& req, httplib::Response& res) {
-          bool safe = req.matches[1] == "safe";
-          std::string target =
-              req.target.substr(std::string(safe ? "/thumbnail/safe/" : "/thumbnail/all/").size());
-          ReplayReply r = thumbnail(db(), target, safe, options.index_dir / "thumbs");
-          if (!r.cache_control.empty()) res.set_header("Cache-Control", r.cache_control);
-          if (r.status == 200) res.set_header("Content-Security-Policy", "sandbox");
-          send(res, r.status, r.body, r.content_type);
-        });
-    if (!web_dir.empty()) {
-      auto serve = [this](const httplib::Request& req, httplib::Response& res) {
-        StaticReply r = serve_static(web_dir, req.path, req.get_header_value("If-None-Match"));
-        if (!r.etag.empty()) res.set_header("ETag", r.etag);
-        if (!r.cache_control.empty()) res.set_header("Cache-Control", r.cache_control);
-        if (r.content_type.rfind("text/html", 0) == 0)
-          res.set_header("Content-Security-Policy",
-                         "default-src 'self'; img-src 'self' data: blob:; "
-                         "style-src 'self'; script-src 'self'; object-src 'none'; "
-                         "base-uri 'none'; frame-ancestors 'none'");
-        res.set_header("Referrer-Policy", "no-referrer");
-        res.status = r.status;
-        if (r.status == 200)
-          res.set_content(r.body, r.content_type.c_str());
-        else if (r.status != 304)
-          res.set_content(r.body, "text/plain; charset=UTF-8");
-      };
-      http.Get(R"(/(?!imagesearch|wayback/|thumbnail/).*)", serve);
-    }
-    http.set_exception_handler(
-        [](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
-          std::string what = "internal error";
-          try {
-            std::rethrow_exception(ep);
-          } catch (const std::exception& e) {
-            what = e.what();
-          } catch (...) {
-          }
-          log::error("server.exception", {{"message", what}});
-          send(res, 500, Json{{"error", {{"message", what}}}}.dump(), "application/json");
-        });
-    http.set_error_handler([](const httplib::Request&, httplib::Response& res) {
-      if (res.body.empty())
-        res.set_content(Json{{"error", {{"status", res.status}}}}.dump(), "application/json");
-    });
-  }
   Xapian::Database& db() { return thread_db(options.index_dir.string()); }
-  std::filesystem::path web_dir;
+
+  // Safe search as the operator locked it: replay and thumbnails hide what search hides.
+  bool locked_safe() const { return options.api.safe_search_locked && options.api.safe_search; }
+
+  HttpResponse handle(const HttpRequest& req) {
+    const std::string& p = req.path;
+    if (p == "/imagesearch") {
+      Reply r = image_search(db(), req.query, RequestContext{base, "/imagesearch"}, options.api);
+      return json_response(r.status, r.body);
+    }
+    if (p == "/imagesearch/healthcheck")
+      return json_response(200, Json{{"index", "ok"}, {"documents", db().get_doccount()}}.dump());
+    if (p == "/imagesearch/openapi.json") return json_response(200, openapi_json());
+    if (starts_with(p, "/imagesearch")) return not_found();
+    if (starts_with(req.target, "/wayback/")) return wayback(req.target.substr(9));
+    for (std::string_view mode : {"/thumbnail/safe/", "/thumbnail/all/"})
+      if (starts_with(req.target, mode)) return thumb(req.target.substr(mode.size()), mode);
+    if (starts_with(p, "/thumbnail/") || web_dir.empty()) return not_found();
+    return static_file(req);
+  }
+
+  HttpResponse wayback(const std::string& target) {
+    ReplayReply r = replay(db(), target, options.archive_roots, locked_safe());
+    ServedType served =
+        image_replay(target) ? served_image_type(r.body) : served_page_type(r.content_type);
+    return from_replay(std::move(r), std::move(served));
+  }
+
+  // /thumbnail/{safe|all}/{ts}/{url}: under "safe" (or a locked safe search) images that
+  // safe search hides are refused (403), so a thumbnail URL never shows what search hid.
+  HttpResponse thumb(const std::string& target, std::string_view mode) {
+    bool safe = mode == "/thumbnail/safe/" || locked_safe();
+    ReplayReply r = thumbnail(db(), target, safe, options.index_dir / "thumbs");
+    std::string type = r.content_type;
+    return from_replay(std::move(r), ServedType{type, archived_content_headers()});
+  }
+
+  HttpResponse static_file(const HttpRequest& req) {
+    StaticReply r = serve_static(web_dir, req.path, req.if_none_match);
+    HttpResponse out;
+    out.status = r.status;
+    out.body = r.status == 304 ? "" : r.body;
+    out.content_type = r.status == 200 ? r.content_type : "text/plain; charset=UTF-8";
+    if (!r.etag.empty()) out.headers.emplace_back("ETag", r.etag);
+    if (!r.cache_control.empty()) out.headers.emplace_back("Cache-Control", r.cache_control);
+    if (starts_with(r.content_type, "text/html"))
+      out.headers.emplace_back("Content-Security-Policy",
+                               "default-src 'self'; img-src 'self' data: blob:; "
+                               "style-src 'self'; script-src 'self'; object-src 'none'; "
+                               "base-uri 'none'; frame-ancestors 'none'");
+    out.headers.emplace_back("Referrer-Policy", "no-referrer");
+    return out;
+  }
 };
 
 Server::Server(ServerOptions options) : impl_(std::make_unique<Impl>()) {
+  check_index(options.index_dir);
   impl_->options = std::move(options);
-  Xapian::Database probe(impl_->options.index_dir.string());  // fail early
-  impl_->web_dir = impl_->options.web_dir.empty() ? default_web_dir() : impl_->options.web_dir;
-  impl_->routes();
+  auto& o = impl_->options;
+  impl_->web_dir = o.web_dir.empty() ? default_web_dir() : o.web_dir;
+  AccessLogger log;
+  if (!o.access_log.empty()) {
+    try {
+      impl_->access_log = std::make_unique<AccessLog>(o.access_log);
+    } catch (const std::runtime_error& e) {
+      throw StartupError(e.what());
+    }
+    log = [sink = impl_->access_log.get()](const AccessEntry& e) { sink->write(e); };
+  }
+  auto handle = [impl = impl_.get()](const HttpRequest& r) {
+    try {
+      return impl->handle(r);
+    } catch (const Xapian::Error& e) {  // not a std::exception
+      throw std::runtime_error(e.get_description());
+    }
+  };
+  impl_->listener = std::make_unique<HttpListener>(handle, o.limits, log);
 }
 
 Server::~Server() {
@@ -145,21 +181,33 @@ Server::~Server() {
 
 bool Server::bind() {
   const auto& o = impl_->options;
-  if (o.port == 0) {
-    port_ = impl_->http.bind_to_any_port(o.host);
-    return port_ > 0;
+  try {
+    impl_->listener->bind(o.host, o.port);
+  } catch (const ListenError& e) {
+    error_ = e.what();
+    return false;
   }
-  if (!impl_->http.bind_to_port(o.host, o.port)) return false;
-  port_ = o.port;
+  std::string host = o.host.find(':') == std::string::npos ? o.host : "[" + o.host + "]";
+  impl_->base =
+      o.service_url.empty() ? "http://" + host + ":" + std::to_string(port()) : o.service_url;
+  while (impl_->base.ends_with('/')) impl_->base.pop_back();
   return true;
 }
 
+int Server::port() const {
+  return impl_->listener->port();
+}
+
+const std::string& Server::base_url() const {
+  return impl_->base;
+}
+
 void Server::run() {
-  impl_->http.listen_after_bind();
+  impl_->listener->run();
 }
 
 void Server::stop() {
-  if (impl_) impl_->http.stop();
+  if (impl_ && impl_->listener) impl_->listener->stop();
 }
 
 }  // namespace strata::server

@@ -1,14 +1,16 @@
 #pragma once
-// The HTTP front end (cpp-httplib): /imagesearch, /imagesearch/healthcheck,
-// /imagesearch/openapi.json, /wayback/..., /thumbnail/... and the search interface at "/"
-// (web/public, see static_files.hpp). Binds 127.0.0.1 by default. Each worker thread
-// keeps its own read-only Xapian::Database and reopens it when the writer commits.
+// `strata serve`: /imagesearch, /imagesearch/healthcheck, /imagesearch/openapi.json,
+// /wayback/..., /thumbnail/... and the search interface at "/" (web/public, see
+// static_files.hpp), over the connection layer of http_listener.hpp. Binds 127.0.0.1 by
+// default. Each worker thread keeps its own read-only Xapian::Database and reopens it when
+// the writer commits. Archived bytes are served under replay_headers() (replay_safety.hpp).
 #include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "server/api.hpp"
+#include "server/http_listener.hpp"
 
 namespace strata::server {
 
@@ -16,28 +18,45 @@ struct ServerOptions {
   std::filesystem::path index_dir;
   std::string host = "127.0.0.1";
   int port = 8080;  // 0: any free port (see Server::port())
-  ApiConfig api;
+  // Base of every link the service returns ("https://images.example.org"); never taken
+  // from the request's Host. Empty: http://HOST:PORT of the listener.
+  std::string service_url;
+  ApiConfig api;  // safe-search policy, replay prefix, names
   // The search interface served at "/"; empty: default_web_dir() (static_files.hpp).
   std::filesystem::path web_dir;
   // Where replay looks for archives that are no longer at their registered path
   // (serve --archive-root, archive/locate.hpp).
   std::vector<std::filesystem::path> archive_roots;
+  // JSON lines, one per reply (access_log.hpp): a file, "-" for stderr, "" for none.
+  std::string access_log;
+  ListenerLimits limits;
+};
+
+// A startup failure, with a one-line message fit for the operator.
+struct StartupError : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 class Server {
  public:
-  explicit Server(ServerOptions options);  // throws if the index cannot be opened
+  // Throws StartupError when the index is missing, empty, damaged or of another schema, or
+  // the access log cannot be opened.
+  explicit Server(ServerOptions options);
   ~Server();
-  // Binds; false when the address is taken. Then run() serves until stop().
+  // Binds; false when it failed (error() says why: in use, invalid port or address).
   bool bind();
-  int port() const { return port_; }
+  const std::string& error() const { return error_; }
+  int port() const;
+  // The base of the links the service returns (the service URL, or the listener's).
+  const std::string& base_url() const;
+  // Serves until stop() (any thread).
   void run();
   void stop();
 
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
-  int port_ = 0;
+  std::string error_;
 };
 
 }  // namespace strata::server

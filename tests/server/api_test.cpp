@@ -5,35 +5,15 @@
 
 #include "core/json.hpp"
 #include "index/writer.hpp"
+#include "sample_docs.hpp"
 #include "server/server.hpp"
 #include "testing/shared_data.hpp"
 
 namespace strata::server {
 namespace {
 
-merge::ImageDocument doc(const std::string& id, const std::string& ts, const std::string& alt) {
-  merge::ImageDocument d;
-  d.id = d.imgDigest = id;
-  d.imgUrl = "https://imagens.publico.pt/" + id + ".png?tp=UH";
-  d.imgMimeType = "image/png";
-  d.imgWidth = 580;
-  d.imgHeight = 69;
-  d.imgCrawlTimestamp = d.imgCrawlTimestampLatest = ts;
-  d.imgAlt = {alt};
-  d.imgCaption = {"Mais artigos"};
-  d.pageUrl = "https://www.publico.pt/";
-  d.pageTitle = "PÚBLICO — Pense bem";
-  d.pageHost = "www.publico.pt";
-  d.pageCrawlTimestamp = ts;
-  d.collection = {"Teste"};
-  d.matchingImages = 2;
-  return d;
-}
-
-// Classified safe (NSFW 0.25): safe search hides unclassified images.
-void classified_safe(const merge::ImageDocument&, index::Moderation& m) {
-  m.safe = 0.25;
-}
+using testing::classified_safe;
+using testing::doc;
 
 class Api : public ::testing::Test {
  protected:
@@ -155,8 +135,8 @@ TEST_F(Api, EveryParameter) {
   EXPECT_EQ(digests("/imagesearch?collection=Outra"), V{});
   EXPECT_EQ(digests("/imagesearch?offset=1&maxItems=1"), (V{"ccc"}));
   EXPECT_EQ(digests("/imagesearch?maxItems=0"), V{});
-  Json big = json("/imagesearch?maxItems=500");
-  EXPECT_NE(big["nextPage"].get<std::string>().find("offset=3"), std::string::npos);
+  Json all = json("/imagesearch?maxItems=200");
+  EXPECT_NE(all["nextPage"].get<std::string>().find("offset=3"), std::string::npos);
   Json f = json("/imagesearch?q=ipsilon&fields=imgSrc,imgTstamp");
   EXPECT_EQ(f["responseItems"][0].size(), 2u);
   Json m = json("/imagesearch?q=ipsilon&more=pageHost,matchingImages,safe");
@@ -175,6 +155,8 @@ TEST_F(Api, BadParametersAre400NamingTheParameter) {
   expect_400("/imagesearch?maxItems=abc", "maxItems");
   expect_400("/imagesearch?maxItems=-1", "maxItems");
   expect_400("/imagesearch?offset=x", "offset");
+  expect_400("/imagesearch?maxItems=201", "maxItems");  // out of range: 400, never capped
+  expect_400("/imagesearch?offset=10001", "offset");
   expect_400("/imagesearch?from=2024-01-01", "from");
   expect_400("/imagesearch?to=20241301", "to");
   expect_400("/imagesearch?from=2020&to=2010", "to");

@@ -7,6 +7,7 @@ import {
 import { justify } from './layout.js';
 
 const PAGE = Number(window.__STRATA_PAGE_SIZE__) || 60;  // tests set a smaller page
+const MAX_OFFSET = 10000;  // the API refuses deeper pages (docs/api.md)
 const SLOW_MS = 1500;
 // Queries that find images in the demo sample archive (`strata sample --scale demo`).
 const EXAMPLES = ['lighthouse storm', 'vintage tram', 'harbour sunset', 'castle ruins',
@@ -177,7 +178,8 @@ async function loadPage() {
     results.years = body.years || {};
     const items = body.responseItems || [];
     results.items.push(...items);
-    results.done = items.length === 0 || results.items.length >= results.total;
+    results.done = items.length === 0 ||
+      results.items.length >= Math.min(results.total, MAX_OFFSET);
     appendTiles(items, results.items.length - items.length);
     performance.mark(first ? 'strata:results' : 'strata:more');
   } catch (e) {

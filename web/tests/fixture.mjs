@@ -18,11 +18,13 @@ function findStrata() {
     .filter(Boolean).map((c) => (c.includes('/') ? c : path.join(repo, c, 'apps/strata/strata')));
   return candidates.find((c) => fs.existsSync(c));
 }
-function findModerate(strata) {
-  const c = [process.env.STRATA_WEB_MODERATE,
-    strata && path.resolve(path.dirname(strata), '../../tests/web/strata_web_moderate')].filter(Boolean);
+// A test helper built beside strata (tests/web), or as named by its environment variable.
+export function findHelper(strata, name, envVar) {
+  const c = [process.env[envVar],
+    strata && path.resolve(path.dirname(strata), `../../tests/web/${name}`)].filter(Boolean);
   return c.find((x) => fs.existsSync(x));
 }
+export { findStrata };
 
 // Why the browser tests cannot run here, or null.
 export async function skipReason() {
@@ -82,7 +84,7 @@ export function prepareData({ scale = '400' } = {}) {
     // One image is marked NSFW (safe search must hide it): the one with the most alt text.
     const nsfw = docs.filter((d) => (d.imgAlt || []).length && !d.imgUrl.startsWith('hash:'))
       .sort((a, b) => a.id.localeCompare(b.id))[0];
-    const moderate = findModerate(strata);
+    const moderate = findHelper(strata, 'strata_web_moderate', 'STRATA_WEB_MODERATE');
     let nsfwId = null;
     if (moderate && nsfw) {
       execFileSync(moderate, ['--index', index, nsfw.id, '0.97'], { stdio: 'pipe' });
@@ -93,10 +95,11 @@ export function prepareData({ scale = '400' } = {}) {
   return { strata, sample, index, ...JSON.parse(fs.readFileSync(done, 'utf8')) };
 }
 
-export async function startServer(data) {
+// `args`: more `strata serve` options.
+export async function startServer(data, args = []) {
   const port = await freePort();
   // Archive paths in the documents are relative to the sample folder: serve from there.
-  const proc = spawn(data.strata, ['serve', '--index', data.index, '--port', String(port)], {
+  const proc = spawn(data.strata, ['serve', '--index', data.index, '--port', String(port), ...args], {
     cwd: data.sample, stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, STRATA_WEB_DIR: path.join(repo, 'web/public') },
   });

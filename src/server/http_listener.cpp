@@ -1,0 +1,418 @@
+#include "server/http_listener.hpp"
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "core/json.hpp"
+#include "core/log.hpp"
+#include "server/url_encode.hpp"
+
+namespace strata::server::detail {
+// The end of a request head: a blank line, also one ended by a bare LF (then refused as
+// malformed, rather than waited for until the deadline).
+struct HeadEnd {
+  template <typename Iterator>
+  std::pair<Iterator, bool> operator()(Iterator begin, Iterator end) const {
+    for (Iterator i = begin; i != end; ++i) {
+      if (*i != '\n') continue;
+      Iterator next = std::next(i);
+      if (next != end && *next == '\n') return {std::next(next), true};
+      if (next != end && *next == '\r' && std::next(next) != end && *std::next(next) == '\n')
+        return {std::next(next, 2), true};
+    }
+    return {begin, false};  // rescanned whole on the next read: heads are small
+  }
+};
+
+}  // namespace strata::server::detail
+template <>
+struct boost::asio::is_match_condition<strata::server::detail::HeadEnd> : std::true_type {};
+
+namespace strata::server {
+namespace {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = net::ip::tcp;
+using Clock = std::chrono::steady_clock;
+
+constexpr size_t kMaxHead = 8192;
+constexpr size_t kMaxBody = 65536;
+constexpr auto kRefusalTimeout = std::chrono::seconds(1);
+constexpr auto kLinger = std::chrono::seconds(1);
+
+Params parse_query(std::string_view qs) {
+  Params out;
+  while (!qs.empty()) {
+    size_t amp = qs.find('&');
+    std::string_view pair = qs.substr(0, amp);
+    qs = amp == std::string_view::npos ? std::string_view() : qs.substr(amp + 1);
+    if (pair.empty()) continue;
+    size_t eq = pair.find('=');
+    std::string_view key = pair.substr(0, eq);
+    std::string_view value = eq == std::string_view::npos ? "" : pair.substr(eq + 1);
+    out.emplace(url_decode(key, true), url_decode(value, true));
+  }
+  return out;
+}
+
+// Why a raw request head (up to and including its blank line) is malformed, or "".
+std::string raw_head_problem(std::string_view head) {
+  for (size_t i = 0; i < head.size(); ++i) {
+    unsigned char c = head[i];
+    if (c == '\n' && (i == 0 || head[i - 1] != '\r')) return "bare LF in the request head";
+    if (c == '\n' && i + 1 < head.size() && (head[i + 1] == ' ' || head[i + 1] == '\t'))
+      return "obs-fold (a folded header line)";
+    if ((c < 0x20 && c != '\r' && c != '\n' && c != '\t') || c == 0x7f)
+      return c == 0 ? "NUL byte in the request head" : "control byte in the request head";
+  }
+  return "";
+}
+
+// Why a parsed head is refused, or "" (status 400 unless `status` is changed).
+std::string head_problem(const http::request_parser<http::empty_body>& p, int& status) {
+  const auto& h = p.get();
+  if (h.version() != 11 && h.version() != 10) return "unsupported HTTP version";
+  size_t hosts = std::distance(h.equal_range(http::field::host).first,
+                               h.equal_range(http::field::host).second);
+  if (hosts > 1 || (h.version() == 11 && hosts == 0)) return "HTTP/1.1 needs exactly one Host";
+  if (h.count(http::field::content_length) > 1) return "repeated Content-Length";
+  if (h.count(http::field::transfer_encoding) && h.count(http::field::content_length))
+    return "Content-Length together with Transfer-Encoding";
+  if (h.target().empty() || h.target()[0] != '/') return "the target must be a path";
+  if (h.method() != http::verb::get && h.method() != http::verb::head) {
+    status = 405;
+    return "only GET and HEAD are served";
+  }
+  if (p.chunked()) {
+    status = 411;
+    return "request bodies must have a Content-Length";
+  }
+  if (p.content_length().value_or(0) > kMaxBody) {
+    status = 413;
+    return "request body too large";
+  }
+  return "";
+}
+
+HttpResponse error_response(int status, const std::string& message) {
+  HttpResponse r;
+  r.status = status;
+  r.body = Json{{"error", {{"status", status}, {"message", message}}}}.dump();
+  if (status == 405) r.headers.emplace_back("Allow", "GET, HEAD");
+  return r;
+}
+
+}  // namespace
+
+// Member order matters: sessions still queued in `ioc` when it is destroyed release their
+// counts, so the counts must outlive it; the workers are joined before (~HttpListener).
+struct HttpListener::Impl {
+  Handler handler;
+  ListenerLimits limits;
+  AccessLogger log;
+  std::mutex mutex;  // guards the counts
+  size_t open = 0;
+  std::map<std::string, size_t> per_client;
+  std::optional<net::thread_pool> workers;
+  net::io_context ioc;
+  tcp::acceptor acceptor{ioc};
+  net::steady_timer accept_retry{ioc};
+
+  // Counts a new connection; false when a limit is reached.
+  bool admit(const std::string& client) {
+    std::lock_guard lock(mutex);
+    if (open >= limits.max_connections || per_client[client] >= limits.max_per_client) {
+      if (per_client[client] == 0) per_client.erase(client);
+      return false;
+    }
+    ++open, ++per_client[client];
+    return true;
+  }
+  void release(const std::string& client) {
+    std::lock_guard lock(mutex);
+    --open;
+    if (--per_client[client] == 0) per_client.erase(client);
+  }
+  void accept();
+};
+
+namespace {
+
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  Session(tcp::socket socket, HttpListener::Impl* owner, std::string client, bool admitted)
+      : stream_(std::move(socket)),
+        owner_(owner),
+        client_(std::move(client)),
+        admitted_(admitted) {}
+  ~Session() {
+    if (admitted_) owner_->release(client_);
+  }
+
+  void start() {
+    if (!admitted_) {
+      keep_alive_ = false;
+      return reply(error_response(503, "too many connections"), false);
+    }
+    read_head();
+  }
+
+ private:
+  const ListenerLimits& limits() const { return owner_->limits; }
+
+  // Keep-alive: the next request must begin within the idle timeout.
+  void wait_next() {
+    if (!buf_.empty()) return read_head();
+    stream_.expires_after(limits().idle_timeout);
+    stream_.async_read_some(net::buffer(chunk_),
+                            [self = shared_from_this()](beast::error_code ec, size_t n) {
+                              if (ec) return self->close();
+                              self->buf_.append(self->chunk_.data(), n);
+                              self->read_head();
+                            });
+  }
+
+  void read_head() {
+    // Empty lines before a request line are allowed (RFC 9112 2.2).
+    while (buf_.rfind("\r\n", 0) == 0) buf_.erase(0, 2);
+    stream_.expires_after(limits().head_timeout);
+    net::async_read_until(
+        // Pipelined bytes may already exceed the bound: a smaller one would throw.
+        stream_, net::dynamic_buffer(buf_, std::max(kMaxHead, buf_.size())), detail::HeadEnd(),
+        [self = shared_from_this()](beast::error_code ec, size_t n) { self->on_head(ec, n); });
+  }
+
+  void on_head(beast::error_code ec, size_t n) {
+    if (ec == net::error::not_found) return refuse(431, "request head over 8 KiB");
+    if (ec) return close();  // timeout, reset or EOF: nothing to answer
+    received_ = Clock::now();
+    std::string head = buf_.substr(0, n);
+    buf_.erase(0, n);
+    while (head.rfind("\r\n", 0) == 0) head.erase(0, 2);  // arrived with the request
+    if (std::string why = raw_head_problem(head); !why.empty()) return refuse(400, why);
+    parser_.emplace();
+    parser_->header_limit(kMaxHead);
+    parser_->eager(false);
+    parser_->put(net::buffer(head), ec);
+    if (ec || !parser_->is_header_done()) return refuse(400, "malformed request head");
+    method_ = std::string(parser_->get().method_string());
+    target_ = std::string(parser_->get().target());
+    int status = 400;
+    if (std::string why = head_problem(*parser_, status); !why.empty()) return refuse(status, why);
+    keep_alive_ = parser_->get().keep_alive();
+    skip_body(parser_->content_length().value_or(0));
+  }
+
+  // Request bodies are not used: read and drop them, within the body deadline.
+  void skip_body(uint64_t length) {
+    if (length <= buf_.size()) {
+      buf_.erase(0, length);
+      return dispatch();
+    }
+    length -= buf_.size();
+    buf_.clear();
+    stream_.expires_after(limits().body_timeout);
+    body_.resize(length);
+    net::async_read(stream_, net::buffer(body_),
+                    [self = shared_from_this()](beast::error_code ec, size_t) {
+                      if (ec) return self->close();
+                      self->body_.clear();
+                      self->dispatch();
+                    });
+  }
+
+  HttpRequest request() const {
+    const auto& h = parser_->get();
+    HttpRequest r;
+    r.method = method_;
+    r.target = target_;
+    std::string_view t = target_;
+    size_t q = t.find('?');
+    r.path = url_decode(t.substr(0, q), false);
+    if (q != std::string_view::npos) r.query = parse_query(t.substr(q + 1));
+    r.if_none_match = std::string(h[http::field::if_none_match]);
+    r.client = client_;
+    return r;
+  }
+
+  // Runs the handler on the worker pool; the reply is written back on this connection's strand.
+  void dispatch() {
+    net::post(*owner_->workers, [self = shared_from_this(), req = request()] {
+      HttpResponse res;
+      try {
+        res = self->owner_->handler(req);
+      } catch (const std::exception& e) {
+        log::error("server.exception", {{"message", e.what()}, {"target", req.target}});
+        res = error_response(500, "internal error");
+      } catch (...) {
+        log::error("server.exception", {{"message", "unknown"}, {"target", req.target}});
+        res = error_response(500, "internal error");
+      }
+      net::post(self->stream_.get_executor(), [self, res = std::move(res)]() mutable {
+        self->reply(std::move(res), self->method_ == "HEAD");
+      });
+    });
+  }
+
+  void refuse(int status, const std::string& why) {
+    if (method_.empty()) method_ = "-";
+    if (target_.empty()) target_ = "-";
+    if (received_ == Clock::time_point()) received_ = Clock::now();
+    keep_alive_ = false;
+    reply(error_response(status, why), false);
+  }
+
+  void reply(HttpResponse r, bool head_only) {
+    auto& res = response_;
+    res = {};
+    res.version(parser_ ? parser_->get().version() : 11);
+    res.result(static_cast<unsigned>(r.status));
+    res.set(http::field::content_type, r.content_type);
+    res.set(http::field::access_control_allow_origin, "*");
+    res.set(http::field::access_control_allow_methods, "GET, HEAD");
+    res.set("X-Content-Type-Options", "nosniff");
+    for (auto& [name, value] : r.headers) res.set(name, value);
+    res.keep_alive(keep_alive_);
+    sent_ = r.body.size();
+    res.body() = std::move(r.body);
+    res.prepare_payload();
+    if (head_only || r.status == 304) {
+      res.body().clear();
+      sent_ = 0;
+      if (r.status == 304) res.erase(http::field::content_length);
+    }
+    status_ = r.status;
+    stream_.expires_after(admitted_ ? limits().write_timeout : kRefusalTimeout);
+    http::async_write(stream_, res, [self = shared_from_this()](beast::error_code ec, size_t) {
+      self->on_written(ec);
+    });
+  }
+
+  void on_written(beast::error_code ec) {
+    if (owner_->log && admitted_) {
+      double ms = std::chrono::duration<double, std::milli>(Clock::now() - received_).count();
+      owner_->log({client_, method_, target_, status_, sent_, ms});
+    }
+    if (ec || !keep_alive_) return close();
+    parser_.reset();
+    method_.clear(), target_.clear();
+    received_ = {};
+    wait_next();
+  }
+
+  // A lingering close: unread request bytes would make the kernel reset the connection and
+  // could destroy the reply (a 400 or 503) before the client read it, so they are drained
+  // for up to a second first.
+  void close() {
+    beast::error_code ignored;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+    stream_.expires_after(kLinger);
+    drain();
+  }
+  void drain() {
+    stream_.async_read_some(net::buffer(chunk_),
+                            [self = shared_from_this()](beast::error_code ec, size_t) {
+                              if (ec) return self->stream_.close();
+                              self->drain();
+                            });
+  }
+
+  beast::tcp_stream stream_;
+  HttpListener::Impl* owner_;
+  std::string client_;
+  bool admitted_;
+  std::string buf_;  // bytes read and not yet parsed (pipelined requests)
+  std::array<char, 4096> chunk_{};
+  std::string body_;
+  std::optional<http::request_parser<http::empty_body>> parser_;
+  http::response<http::string_body> response_;
+  std::string method_, target_;
+  bool keep_alive_ = false;
+  int status_ = 0;
+  size_t sent_ = 0;
+  Clock::time_point received_{};
+};
+
+}  // namespace
+
+void HttpListener::Impl::accept() {
+  acceptor.async_accept(net::make_strand(ioc), [self = this](beast::error_code ec, tcp::socket s) {
+    if (!self->acceptor.is_open()) return;
+    if (ec) {
+      // Out of descriptors (EMFILE) and the like: try again shortly, never spin.
+      log::warn("server.accept_failed", {{"message", ec.message()}});
+      self->accept_retry.expires_after(std::chrono::milliseconds(50));
+      self->accept_retry.async_wait([self](beast::error_code) { self->accept(); });
+      return;
+    }
+    s.set_option(tcp::no_delay(true), ec);  // else ~40 ms per keep-alive reply (Nagle)
+    std::string client = s.remote_endpoint(ec).address().to_string();
+    bool admitted = !ec && self->admit(client);
+    std::make_shared<Session>(std::move(s), self, std::move(client), admitted)->start();
+    self->accept();
+  });
+}
+
+HttpListener::HttpListener(Handler handler, ListenerLimits limits, AccessLogger log)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->handler = std::move(handler);
+  impl_->limits = limits;
+  impl_->log = std::move(log);
+  unsigned workers =
+      limits.workers ? limits.workers : std::max(8u, 2 * std::thread::hardware_concurrency());
+  impl_->workers.emplace(workers);
+}
+
+HttpListener::~HttpListener() {
+  stop();
+  impl_->workers->join();
+}
+
+void HttpListener::bind(const std::string& host, int port) {
+  if (port < 0 || port > 65535)
+    throw ListenError("invalid port " + std::to_string(port) + " (0 to 65535)");
+  beast::error_code ec;
+  auto address = net::ip::make_address(host, ec);
+  if (ec) throw ListenError("invalid address '" + host + "': use an IP address");
+  const tcp::endpoint at(address, static_cast<unsigned short>(port));
+  const std::string where = host + ":" + std::to_string(port);
+  auto& a = impl_->acceptor;
+  if (a.open(at.protocol(), ec) || a.set_option(tcp::acceptor::reuse_address(true), ec) ||
+      a.bind(at, ec) || a.listen(net::socket_base::max_listen_connections, ec)) {
+    beast::error_code ignored;
+    a.close(ignored);
+    if (ec == net::error::address_in_use) throw ListenError(where + " is in use");
+    throw ListenError("cannot listen on " + where + ": " + ec.message());
+  }
+}
+
+int HttpListener::port() const {
+  beast::error_code ec;
+  auto at = impl_->acceptor.local_endpoint(ec);
+  return ec ? 0 : at.port();
+}
+
+void HttpListener::run() {
+  impl_->accept();
+  std::vector<std::thread> extra;
+  for (unsigned i = 1; i < std::max(1u, impl_->limits.io_threads); ++i)
+    extra.emplace_back([this] { impl_->ioc.run(); });
+  impl_->ioc.run();
+  for (auto& t : extra) t.join();
+}
+
+void HttpListener::stop() {
+  impl_->ioc.stop();
+}
+
+}  // namespace strata::server
