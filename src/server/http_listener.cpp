@@ -13,7 +13,6 @@
 
 #include "core/json.hpp"
 #include "core/log.hpp"
-#include "server/url_encode.hpp"
 
 namespace strata::server::detail {
 // The end of a request head: a blank line, also one ended by a bare LF (then refused as
@@ -45,64 +44,8 @@ namespace http = beast::http;
 using tcp = net::ip::tcp;
 using Clock = std::chrono::steady_clock;
 
-constexpr size_t kMaxHead = 8192;
-constexpr size_t kMaxBody = 65536;
 constexpr auto kRefusalTimeout = std::chrono::seconds(1);
 constexpr auto kLinger = std::chrono::seconds(1);
-
-Params parse_query(std::string_view qs) {
-  Params out;
-  while (!qs.empty()) {
-    size_t amp = qs.find('&');
-    std::string_view pair = qs.substr(0, amp);
-    qs = amp == std::string_view::npos ? std::string_view() : qs.substr(amp + 1);
-    if (pair.empty()) continue;
-    size_t eq = pair.find('=');
-    std::string_view key = pair.substr(0, eq);
-    std::string_view value = eq == std::string_view::npos ? "" : pair.substr(eq + 1);
-    out.emplace(url_decode(key, true), url_decode(value, true));
-  }
-  return out;
-}
-
-// Why a raw request head (up to and including its blank line) is malformed, or "".
-std::string raw_head_problem(std::string_view head) {
-  for (size_t i = 0; i < head.size(); ++i) {
-    unsigned char c = head[i];
-    if (c == '\n' && (i == 0 || head[i - 1] != '\r')) return "bare LF in the request head";
-    if (c == '\n' && i + 1 < head.size() && (head[i + 1] == ' ' || head[i + 1] == '\t'))
-      return "obs-fold (a folded header line)";
-    if ((c < 0x20 && c != '\r' && c != '\n' && c != '\t') || c == 0x7f)
-      return c == 0 ? "NUL byte in the request head" : "control byte in the request head";
-  }
-  return "";
-}
-
-// Why a parsed head is refused, or "" (status 400 unless `status` is changed).
-std::string head_problem(const http::request_parser<http::empty_body>& p, int& status) {
-  const auto& h = p.get();
-  if (h.version() != 11 && h.version() != 10) return "unsupported HTTP version";
-  size_t hosts = std::distance(h.equal_range(http::field::host).first,
-                               h.equal_range(http::field::host).second);
-  if (hosts > 1 || (h.version() == 11 && hosts == 0)) return "HTTP/1.1 needs exactly one Host";
-  if (h.count(http::field::content_length) > 1) return "repeated Content-Length";
-  if (h.count(http::field::transfer_encoding) && h.count(http::field::content_length))
-    return "Content-Length together with Transfer-Encoding";
-  if (h.target().empty() || h.target()[0] != '/') return "the target must be a path";
-  if (h.method() != http::verb::get && h.method() != http::verb::head) {
-    status = 405;
-    return "only GET and HEAD are served";
-  }
-  if (p.chunked()) {
-    status = 411;
-    return "request bodies must have a Content-Length";
-  }
-  if (p.content_length().value_or(0) > kMaxBody) {
-    status = 413;
-    return "request body too large";
-  }
-  return "";
-}
 
 HttpResponse error_response(int status, const std::string& message) {
   HttpResponse r;
@@ -188,7 +131,8 @@ class Session : public std::enable_shared_from_this<Session> {
     stream_.expires_after(limits().head_timeout);
     net::async_read_until(
         // Pipelined bytes may already exceed the bound: a smaller one would throw.
-        stream_, net::dynamic_buffer(buf_, std::max(kMaxHead, buf_.size())), detail::HeadEnd(),
+        stream_, net::dynamic_buffer(buf_, std::max(kMaxRequestHead, buf_.size())),
+        detail::HeadEnd(),
         [self = shared_from_this()](beast::error_code ec, size_t n) { self->on_head(ec, n); });
   }
 
@@ -199,18 +143,10 @@ class Session : public std::enable_shared_from_this<Session> {
     std::string head = buf_.substr(0, n);
     buf_.erase(0, n);
     while (head.rfind("\r\n", 0) == 0) head.erase(0, 2);  // arrived with the request
-    if (std::string why = raw_head_problem(head); !why.empty()) return refuse(400, why);
-    parser_.emplace();
-    parser_->header_limit(kMaxHead);
-    parser_->eager(false);
-    parser_->put(net::buffer(head), ec);
-    if (ec || !parser_->is_header_done()) return refuse(400, "malformed request head");
-    method_ = std::string(parser_->get().method_string());
-    target_ = std::string(parser_->get().target());
-    int status = 400;
-    if (std::string why = head_problem(*parser_, status); !why.empty()) return refuse(status, why);
-    keep_alive_ = parser_->get().keep_alive();
-    skip_body(parser_->content_length().value_or(0));
+    head_ = parse_request_head(head);
+    if (head_.status) return refuse(head_.status, head_.problem);
+    keep_alive_ = head_.keep_alive;
+    skip_body(head_.content_length);
   }
 
   // Request bodies are not used: read and drop them, within the body deadline.
@@ -231,23 +167,9 @@ class Session : public std::enable_shared_from_this<Session> {
                     });
   }
 
-  HttpRequest request() const {
-    const auto& h = parser_->get();
-    HttpRequest r;
-    r.method = method_;
-    r.target = target_;
-    std::string_view t = target_;
-    size_t q = t.find('?');
-    r.path = url_decode(t.substr(0, q), false);
-    if (q != std::string_view::npos) r.query = parse_query(t.substr(q + 1));
-    r.if_none_match = std::string(h[http::field::if_none_match]);
-    r.client = client_;
-    return r;
-  }
-
   // Runs the handler on the worker pool; the reply is written back on this connection's strand.
   void dispatch() {
-    net::post(*owner_->workers, [self = shared_from_this(), req = request()] {
+    net::post(*owner_->workers, [self = shared_from_this(), req = to_request(head_, client_)] {
       HttpResponse res;
       try {
         res = self->owner_->handler(req);
@@ -259,14 +181,14 @@ class Session : public std::enable_shared_from_this<Session> {
         res = error_response(500, "internal error");
       }
       net::post(self->stream_.get_executor(), [self, res = std::move(res)]() mutable {
-        self->reply(std::move(res), self->method_ == "HEAD");
+        self->reply(std::move(res), self->head_.method == "HEAD");
       });
     });
   }
 
   void refuse(int status, const std::string& why) {
-    if (method_.empty()) method_ = "-";
-    if (target_.empty()) target_ = "-";
+    if (head_.method.empty()) head_.method = "-";
+    if (head_.target.empty()) head_.target = "-";
     if (received_ == Clock::time_point()) received_ = Clock::now();
     keep_alive_ = false;
     reply(error_response(status, why), false);
@@ -275,7 +197,7 @@ class Session : public std::enable_shared_from_this<Session> {
   void reply(HttpResponse r, bool head_only) {
     auto& res = response_;
     res = {};
-    res.version(parser_ ? parser_->get().version() : 11);
+    res.version(head_.version == 10 ? 10 : 11);
     res.result(static_cast<unsigned>(r.status));
     res.set(http::field::content_type, r.content_type);
     res.set(http::field::access_control_allow_origin, "*");
@@ -301,11 +223,10 @@ class Session : public std::enable_shared_from_this<Session> {
   void on_written(beast::error_code ec) {
     if (owner_->log && admitted_) {
       double ms = std::chrono::duration<double, std::milli>(Clock::now() - received_).count();
-      owner_->log({client_, method_, target_, status_, sent_, ms});
+      owner_->log({client_, head_.method, head_.target, status_, sent_, ms});
     }
     if (ec || !keep_alive_) return close();
-    parser_.reset();
-    method_.clear(), target_.clear();
+    head_ = {};
     received_ = {};
     wait_next();
   }
@@ -334,9 +255,8 @@ class Session : public std::enable_shared_from_this<Session> {
   std::string buf_;  // bytes read and not yet parsed (pipelined requests)
   std::array<char, 4096> chunk_{};
   std::string body_;
-  std::optional<http::request_parser<http::empty_body>> parser_;
+  RequestHead head_;  // of the request being answered
   http::response<http::string_body> response_;
-  std::string method_, target_;
   bool keep_alive_ = false;
   int status_ = 0;
   size_t sent_ = 0;

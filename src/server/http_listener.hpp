@@ -19,18 +19,9 @@
 #include <utility>
 #include <vector>
 
-#include "server/api.hpp"
+#include "server/request_head.hpp"
 
 namespace strata::server {
-
-struct HttpRequest {
-  std::string method;  // GET or HEAD
-  std::string target;  // as sent: "/wayback/2008.../http://x/a.png?b=1"
-  std::string path;    // target before '?', percent-decoded
-  Params query;        // decoded query parameters, in request order ('+' is a space)
-  std::string if_none_match;
-  std::string client;  // the peer's address
-};
 
 struct HttpResponse {
   int status = 200;
