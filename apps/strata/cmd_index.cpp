@@ -117,8 +117,9 @@ Json summary(const Json& report) {
           {"documents written", figure({"store", "applied", "written"})},
           {"documents unchanged", figure({"store", "applied", "unchanged"})},
           {"documents removed", figure({"store", "applied", "deleted"})},
-          {"unresolved revisits",
-           figure({"store", "applied", "merge", "revisits_unresolved"})},
+          {"unresolved revisits", figure({"store", "applied", "merge", "revisits_unresolved"})},
+          {"revisits of unindexed images",
+           figure({"store", "applied", "merge", "revisits_without_captures"})},
           {"documents in the index", figure({"store", "applied", "documents"})}};
 }
 

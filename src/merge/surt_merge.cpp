@@ -16,6 +16,7 @@ namespace {
 
 // Counter names counted per key or record: built once, not per call.
 const std::string kRevisitsUnresolved = "revisits_unresolved",
+                  kRevisitsWithoutCaptures = "revisits_without_captures",
                   kRevisitsResolved = "revisits_resolved",
                   kReferencesWithoutImages = "references_without_images",
                   kCapturesWithoutPages = "captures_without_pages",
@@ -102,6 +103,7 @@ BasicSurtMerger<R, C, V>::~BasicSurtMerger() {
   const std::pair<const std::string&, int64_t> counts[] = {
       {kRevisitsResolved, counts_.revisits_resolved},
       {kRevisitsUnresolved, counts_.revisits_unresolved},
+      {kRevisitsWithoutCaptures, counts_.revisits_without_captures},
       {kReferencesWithoutImages, counts_.references_without_images},
       {kCapturesWithoutPages, counts_.captures_without_pages},
       {kSurtsWithoutPages, counts_.surts_without_pages},
@@ -144,7 +146,10 @@ void BasicSurtMerger<R, C, V>::prepare() {
   drop_captures_without_digest(images_, counters_);
   auto resolved = static_cast<int64_t>(resolve_revisits(images_, revisits_, by_warc_digest_));
   counts_.revisits_resolved += resolved;
-  counts_.revisits_unresolved += static_cast<int64_t>(revisits_.size()) - resolved;
+  // A key without image captures: the original is not an indexed image (below the size
+  // gate, not an image, never captured), as opposed to a capture of another digest.
+  (images_.empty() ? counts_.revisits_without_captures : counts_.revisits_unresolved) +=
+      static_cast<int64_t>(revisits_.size()) - resolved;
   captures_ = images_.size();
   if (images_.empty()) return;
   if (one_digest(images_))

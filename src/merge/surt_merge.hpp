@@ -83,7 +83,7 @@ class BasicSurtMerger {
   struct PerSurtCounts {
     int64_t references_without_images = 0, captures_without_pages = 0, surts_without_pages = 0,
             surts_with_several_digests = 0, surts_merged = 0, surt_digest_groups = 0,
-            revisits_resolved = 0, revisits_unresolved = 0;
+            revisits_resolved = 0, revisits_unresolved = 0, revisits_without_captures = 0;
   };
 
   Counters& counters_;

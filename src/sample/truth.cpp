@@ -55,8 +55,9 @@ int img_elements(const Page& p) {
 }
 
 // The references extraction yields for one slot of a page in one crawl (spacers and inline
-// icons are below the size gate and never form documents, so they are left out).
-void slot_refs(const Page& p, const Slot& s, int crawl, const PageCapture* capture,
+// icons are below the size gate and never form documents, so they are left out; a CSS url()
+// counts only when it names an image-extension URL, docs/extraction.md).
+void slot_refs(const World& w, const Page& p, const Slot& s, int crawl, const PageCapture* capture,
                std::vector<Ref>& out) {
   auto add = [&](int id, std::string_view tag, std::string_view alt, std::string_view title,
                  std::string caption) {
@@ -71,7 +72,8 @@ void slot_refs(const Page& p, const Slot& s, int crawl, const PageCapture* captu
       add(s.image, "a", "", "", s.caption);
       return;
     case Structure::css:
-      add(s.image, "css", "", "", "");
+      if (url::has_image_extension(w.images[static_cast<size_t>(s.image)].url))
+        add(s.image, "css", "", "", "");
       return;
     case Structure::blog_flat:
       add(s.image, "img", alt, s.title, s.heading + "\n" + s.caption);
@@ -255,7 +257,7 @@ PageRefs page_refs(const World& w, const WriteResult& written) {
     auto crawl = static_cast<size_t>(e.crawl);
     const PageCapture& capture = out.captures.emplace_back(PageCapture{
         &p, p.time[crawl], w.crawls[crawl].collection, p.title[crawl], img_elements(p), &e.where});
-    for (const Slot& s : p.slots) slot_refs(p, s, e.crawl, &capture, out.refs);
+    for (const Slot& s : p.slots) slot_refs(w, p, s, e.crawl, &capture, out.refs);
   }
   return out;
 }
