@@ -114,7 +114,10 @@ void build_zstd(Input& input, CheckpointIndex& index, uint64_t spacing) {
     return;
   }
   std::vector<char> in(kBuffer), out(kBuffer);
-  uint64_t total_in = 0, total_out = 0, last = 0;
+  // Only whole frames count: how much of a damaged or truncated frame zstd returns depends on
+  // the caller's buffer sizes and the context's history (single-pass decoding when the output
+  // holds the declared content size), so a reader resumed elsewhere could not match it.
+  uint64_t total_in = 0, total_out = 0, last = 0, frames_end = 0;
   ZSTD_inBuffer src{in.data(), 0, 0};
   bool at_end = false;
   for (;;) {
@@ -130,13 +133,15 @@ void build_zstd(Input& input, CheckpointIndex& index, uint64_t spacing) {
     total_in += src.pos - before;
     total_out += dst.pos;
     if (ZSTD_isError(rc) || (at_end && dst.pos == 0)) break;
-    if (rc == 0 && total_out - last >= spacing) {  // a frame ended: the next one starts here
+    if (rc != 0) continue;
+    frames_end = total_out;
+    if (total_out - last >= spacing) {  // a frame ended: the next one starts here
       index.points.push_back({total_out, total_in, 0, {}});
       last = total_out;
     }
   }
   ZSTD_freeDCtx(dctx);
-  index.decoded_size = total_out;
+  index.decoded_size = frames_end;
 }
 
 // The "seek" of a decoded input (`pos` is its position): forward only, by decoding.
