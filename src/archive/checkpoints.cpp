@@ -15,7 +15,9 @@ constexpr size_t kWindow = 32 << 10;  // deflate's largest back-reference distan
 constexpr size_t kBuffer = 64 << 10;
 constexpr size_t kCacheBytes = 256 << 20;  // checkpoint windows kept in memory, all files
 
-// The last 32 KiB of decoded output.
+// The last 32 KiB of the current gzip member's output. Only this member's: a resumed raw
+// inflate must reject a distance reaching before the member start exactly as the full decode
+// does ("invalid distance too far back"), instead of reading the previous member's bytes.
 class Ring {
  public:
   void append(const unsigned char* p, size_t n) {
@@ -29,6 +31,8 @@ class Ring {
     pos_ = (pos_ + n) % kWindow;
     filled_ = std::min(kWindow, filled_ + n);
   }
+  void clear() { pos_ = filled_ = 0; }
+  bool empty() const { return filled_ == 0; }
   std::string window() const {
     if (filled_ < kWindow) return buf_.substr(0, filled_);
     return buf_.substr(pos_) + buf_.substr(0, pos_);
@@ -55,10 +59,12 @@ void build_gzip(Input& input, CheckpointIndex& index, uint64_t spacing) {
   std::vector<unsigned char> in(kBuffer), out(kBuffer);
   Ring ring;
   uint64_t total_in = 0, total_out = 0, last = 0;
+  bool at_end = false;
   for (;;) {
-    if (z.avail_in == 0) {
+    // At the end of the input inflate still runs: it may hold output of a truncated stream.
+    if (z.avail_in == 0 && !at_end) {
       size_t got = input.read(reinterpret_cast<char*>(in.data()), in.size());
-      if (got == 0) break;
+      at_end = got == 0;
       z.next_in = in.data();
       z.avail_in = static_cast<uInt>(got);
     }
@@ -73,16 +79,19 @@ void build_gzip(Input& input, CheckpointIndex& index, uint64_t spacing) {
     if (rc == Z_STREAM_END) {
       if (!starts_gzip_member(input, z, in)) break;  // the end, or junk after the members
       inflateReset(&z);
+      ring.clear();
       if (total_out - last >= spacing) {  // a member start: no window needed
         index.points.push_back({total_out, total_in, 0, {}});
         last = total_out;
       }
       continue;
     }
-    if (rc == Z_BUF_ERROR && z.avail_in == 0) continue;  // wants more input
-    if (rc != Z_OK) break;  // damage: the index reaches as far as the data was good
-    // At a block boundary that is not the end of the member's last block.
-    if ((z.data_type & 128) && !(z.data_type & 64) && total_out - last >= spacing) {
+    if (rc == Z_BUF_ERROR && z.avail_in == 0 && !at_end) continue;  // wants more input
+    if (rc != Z_OK) break;  // damage or truncation: the index reaches as far as the data was good
+    // At a block boundary that is not the end of the member's last block, past some output
+    // of this member (a point with an empty window is a member start).
+    if ((z.data_type & 128) && !(z.data_type & 64) && !ring.empty() &&
+        total_out - last >= spacing) {
       index.points.push_back({total_out, total_in, z.data_type & 7, ring.window()});
       last = total_out;
     }
@@ -105,27 +114,34 @@ void build_zstd(Input& input, CheckpointIndex& index, uint64_t spacing) {
     return;
   }
   std::vector<char> in(kBuffer), out(kBuffer);
-  uint64_t total_in = 0, total_out = 0, last = 0;
+  // Only whole frames count: how much of a damaged or truncated frame zstd returns depends on
+  // the caller's buffer sizes and the context's history (single-pass decoding when the output
+  // holds the declared content size), so a reader resumed elsewhere could not match it.
+  uint64_t total_in = 0, total_out = 0, last = 0, frames_end = 0;
   ZSTD_inBuffer src{in.data(), 0, 0};
+  bool at_end = false;
   for (;;) {
-    if (src.pos == src.size) {
+    // At the end of the input the decoder still runs while it flushes output it holds.
+    if (src.pos == src.size && !at_end) {
       src.size = input.read(in.data(), in.size());
       src.pos = 0;
-      if (src.size == 0) break;
+      at_end = src.size == 0;
     }
     ZSTD_outBuffer dst{out.data(), out.size(), 0};
     size_t before = src.pos;
     size_t rc = ZSTD_decompressStream(dctx, &dst, &src);
     total_in += src.pos - before;
     total_out += dst.pos;
-    if (ZSTD_isError(rc)) break;
-    if (rc == 0 && total_out - last >= spacing) {  // a frame ended: the next one starts here
+    if (ZSTD_isError(rc) || (at_end && dst.pos == 0)) break;
+    if (rc != 0) continue;
+    frames_end = total_out;
+    if (total_out - last >= spacing) {  // a frame ended: the next one starts here
       index.points.push_back({total_out, total_in, 0, {}});
       last = total_out;
     }
   }
   ZSTD_freeDCtx(dctx);
-  index.decoded_size = total_out;
+  index.decoded_size = frames_end;
 }
 
 // The "seek" of a decoded input (`pos` is its position): forward only, by decoding.
@@ -137,12 +153,20 @@ bool skip_forward(Input& input, const uint64_t& pos, uint64_t offset) {
   return pos == offset;
 }
 
+// The most a decoded input may return now: it ends at the index's decoded_size, where the
+// full decode met the end or damage (the resumed raw inflate does not check the member's
+// CRC, so it would read on past a damaged trailer).
+size_t until_end(uint64_t end, uint64_t pos, size_t n) {
+  return static_cast<size_t>(std::min<uint64_t>({n, end - std::min(pos, end), 1u << 30}));
+}
+
 // Decoded gzip from a checkpoint: raw deflate primed with the checkpoint's bits and window
 // up to the end of that member, then member after member.
 class GzipDecodedInput final : public Input {
  public:
-  GzipDecodedInput(std::unique_ptr<Input> file, const Checkpoint& point, std::string& error)
-      : file_(std::move(file)), in_(kBuffer), pos_(point.decoded) {
+  GzipDecodedInput(std::unique_ptr<Input> file, const CheckpointIndex& index,
+                   const Checkpoint& point, std::string& error)
+      : file_(std::move(file)), in_(kBuffer), end_(index.decoded_size), pos_(point.decoded) {
     raw_ = !point.window.empty();
     inflateInit2(&z_, raw_ ? -15 : 31);
     uint64_t start = point.compressed - (point.bits ? 1 : 0);
@@ -167,16 +191,20 @@ class GzipDecodedInput final : public Input {
   bool ok() const { return ok_; }
 
   size_t read(char* out, size_t n) override {
-    while (ok_ && !done_) {
-      if (z_.avail_in == 0 && !refill()) break;
+    n = until_end(end_, pos_, n);
+    while (ok_ && !done_ && n > 0) {
+      // At the end of the file inflate still runs: it may hold output of a truncated stream.
+      if (z_.avail_in == 0) refill();
       z_.next_out = reinterpret_cast<Bytef*>(out);
-      z_.avail_out = static_cast<uInt>(std::min<size_t>(n, 1u << 30));
+      z_.avail_out = static_cast<uInt>(n);
       int rc = inflate(&z_, Z_NO_FLUSH);
-      size_t produced = std::min<size_t>(n, 1u << 30) - z_.avail_out;
+      size_t produced = n - z_.avail_out;
       pos_ += produced;
       if (rc == Z_STREAM_END) {
         next_member();
-      } else if (rc != Z_OK && !(rc == Z_BUF_ERROR && z_.avail_in == 0)) {
+      } else if (rc == Z_BUF_ERROR && z_.avail_in == 0) {
+        done_ = at_end_;  // wants more input, if there is any
+      } else if (rc != Z_OK) {
         error_ = z_.msg ? z_.msg : "inflate error";
         done_ = true;
       }
@@ -192,13 +220,16 @@ class GzipDecodedInput final : public Input {
     size_t got = file_->read(reinterpret_cast<char*>(in_.data()), in_.size());
     z_.next_in = in_.data();
     z_.avail_in = static_cast<uInt>(got);
-    if (got == 0) done_ = true;
+    at_end_ = got == 0;
     return got > 0;
   }
   void next_member() {
     if (raw_) {  // the gzip trailer (CRC, size) follows the raw deflate data
       for (int skip = 8; skip > 0;) {
-        if (z_.avail_in == 0 && !refill()) return;
+        if (z_.avail_in == 0 && !refill()) {
+          done_ = true;  // a truncated trailer
+          return;
+        }
         uInt take = std::min<uInt>(z_.avail_in, static_cast<uInt>(skip));
         z_.next_in += take;
         z_.avail_in -= take;
@@ -209,21 +240,25 @@ class GzipDecodedInput final : public Input {
     } else {
       inflateReset(&z_);
     }
-    if (z_.avail_in == 0 && !refill()) return;
   }
 
   std::unique_ptr<Input> file_;
   z_stream z_{};
   std::vector<unsigned char> in_;
+  const uint64_t end_;  // the index's decoded_size
   uint64_t pos_;
-  bool raw_ = false, ok_ = false, done_ = false;
+  bool raw_ = false, ok_ = false, done_ = false, at_end_ = false;
 };
 
 class ZstdDecodedInput final : public Input {
  public:
   ZstdDecodedInput(std::unique_ptr<Input> file, const CheckpointIndex& index,
                    const Checkpoint& point, std::string& error)
-      : file_(std::move(file)), in_(kBuffer), pos_(point.decoded), dctx_(ZSTD_createDCtx()) {
+      : file_(std::move(file)),
+        in_(kBuffer),
+        end_(index.decoded_size),
+        pos_(point.decoded),
+        dctx_(ZSTD_createDCtx()) {
     if (!index.zstd_dictionary.empty() && !load_dictionary(dctx_, index.zstd_dictionary)) {
       error = "zstd dictionary not usable";
       return;
@@ -238,19 +273,20 @@ class ZstdDecodedInput final : public Input {
   bool ok() const { return ok_; }
 
   size_t read(char* out, size_t n) override {
-    while (ok_ && !done_) {
-      if (src_.pos == src_.size) {
+    n = until_end(end_, pos_, n);
+    while (ok_ && !done_ && n > 0) {
+      // At the end of the file the decoder still runs while it flushes output it holds.
+      if (src_.pos == src_.size && !at_end_) {
         src_ = {in_.data(), file_->read(in_.data(), in_.size()), 0};
-        if (src_.size == 0) {
-          done_ = true;
-          break;
-        }
+        at_end_ = src_.size == 0;
       }
       ZSTD_outBuffer dst{out, n, 0};
       size_t rc = ZSTD_decompressStream(dctx_, &dst, &src_);
       pos_ += dst.pos;
       if (ZSTD_isError(rc)) {
         error_ = ZSTD_getErrorName(rc);
+        done_ = true;
+      } else if (at_end_ && dst.pos == 0) {
         done_ = true;
       }
       if (dst.pos > 0) return dst.pos;
@@ -264,9 +300,10 @@ class ZstdDecodedInput final : public Input {
   std::unique_ptr<Input> file_;
   std::vector<char> in_;
   ZSTD_inBuffer src_{nullptr, 0, 0};
+  const uint64_t end_;  // the index's decoded_size
   uint64_t pos_;
   ZSTD_DCtx* dctx_;
-  bool ok_ = false, done_ = false;
+  bool ok_ = false, done_ = false, at_end_ = false;
 };
 
 }  // namespace
@@ -312,7 +349,7 @@ bool build_checkpoints(Input& input, CheckpointIndex& index, std::string& error,
 std::unique_ptr<Input> decoded_input(std::unique_ptr<Input> file, const CheckpointIndex& index,
                                      const Checkpoint& point, std::string& error) {
   if (index.codec == Codec::gzip) {
-    auto input = std::make_unique<GzipDecodedInput>(std::move(file), point, error);
+    auto input = std::make_unique<GzipDecodedInput>(std::move(file), index, point, error);
     if (input->ok()) return input;
   } else if (index.codec == Codec::zstd) {
     auto input = std::make_unique<ZstdDecodedInput>(std::move(file), index, point, error);

@@ -36,7 +36,9 @@ struct CheckpointIndex {
   Codec codec = Codec::plain;
   std::vector<Checkpoint> points;  // ascending by decoded offset; points[0].decoded == 0
   std::string zstd_dictionary;     // content of the 0x184D2A5D frame, if any
-  uint64_t decoded_size = 0;       // decoded bytes up to the end or the first damage
+  // Decoded bytes up to the end or the first damage (zstd: the end of the last whole frame);
+  // decoded inputs end here.
+  uint64_t decoded_size = 0;
   size_t memory() const;           // bytes held (for the cache bound)
   // The last checkpoint at or before `decoded`.
   const Checkpoint& before(uint64_t decoded) const;
