@@ -19,14 +19,15 @@ std::filesystem::path shared_data(const std::string& relative);
 // shared/peer-tests/<relative>.
 std::filesystem::path peer_tests(const std::string& relative);
 
-// A fresh, empty folder under the build tree, unique per test.
+// A fresh, empty folder in the temp folder, unique per test; removed when the test process
+// ends, unless STRATA_KEEP_SCRATCH is set.
 std::filesystem::path scratch_dir();
 
 }  // namespace strata::testing
 
-#define STRATA_REQUIRE_SHARED()                                                              \
-  do {                                                                                       \
-    if (!::strata::testing::shared_dir())                                                    \
-      GTEST_SKIP() << "../shared (real archives and conformance data) not found; set "       \
-                      "STRATA_SHARED to run this test";                                      \
+#define STRATA_REQUIRE_SHARED()                                                        \
+  do {                                                                                 \
+    if (!::strata::testing::shared_dir())                                              \
+      GTEST_SKIP() << "../shared (real archives and conformance data) not found; set " \
+                      "STRATA_SHARED to run this test";                                \
   } while (0)
