@@ -1,4 +1,5 @@
 // bench_incremental [--docs N] [--batch-percent P] [--runs R] [--work DIR] [--jobs J]
+//                   [--base-index DIR]
 // The cost of `strata index`'s incremental add (src/store/incremental.hpp): builds an index of
 // about N documents from synthetic extraction records (one capture and two references per
 // image, a revisit for every tenth), then adds a batch of P % (default 1) as a new crawl would
@@ -6,6 +7,8 @@
 // fifth of the batch's references). Times, as medians of R runs (each on a fresh copy of the
 // index), the add to the big index against indexing the same batch into an empty index, and
 // prints the records and documents each processed. Analysis is off (as --no-analysis).
+// --base-index DIR keeps the base index in DIR (built there when missing, reused when present:
+// built by the same --docs), so repeated measurements skip the long base build.
 #include <time.h>
 #include <unistd.h>
 
@@ -32,6 +35,7 @@ struct Config {
   unsigned jobs = 1;
   fs::path work =
       fs::temp_directory_path() / ("strata-bench-incremental-" + std::to_string(getpid()));
+  fs::path base_index;  // empty: work/base-index, removed afterwards
 };
 
 std::string hex_digest(uint64_t n) {
@@ -157,6 +161,8 @@ int main(int argc, char** argv) {
       cfg.jobs = static_cast<unsigned>(std::stoul(argv[i + 1]));
     else if (flag == "--work")
       cfg.work = argv[i + 1];
+    else if (flag == "--base-index")
+      cfg.base_index = argv[i + 1];
     else
       return std::fprintf(stderr, "unknown option %s\n", argv[i]), 2;
   }
@@ -171,11 +177,16 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(base_records),
               static_cast<unsigned long long>(batch_images),
               static_cast<unsigned long long>(batch_records));
-  const auto t0 = std::chrono::steady_clock::now();
-  const Pass base = add(cfg.work / "base-index", cfg.work / "base", cfg);
-  std::printf("built the base index: %llu documents in %.1f s\n",
-              static_cast<unsigned long long>(base.documents),
-              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  if (cfg.base_index.empty()) cfg.base_index = cfg.work / "base-index";
+  if (fs::exists(cfg.base_index)) {
+    std::printf("reusing the base index %s\n", cfg.base_index.c_str());
+  } else {
+    const auto t0 = std::chrono::steady_clock::now();
+    const Pass base = add(cfg.base_index, cfg.work / "base", cfg);
+    std::printf("built the base index: %llu documents in %.1f s\n",
+                static_cast<unsigned long long>(base.documents),
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
   int copy = 0;
   const auto alone = strata::bench::measure_in_child<Pass>(cfg.runs, [&] {
     const fs::path index = cfg.work / ("alone-" + std::to_string(copy++));
@@ -183,7 +194,7 @@ int main(int argc, char** argv) {
   });
   // Each run adds to its own copy of the base index, made before the clocks start.
   for (int run = 0; run < cfg.runs; ++run)
-    fs::copy(cfg.work / "base-index", cfg.work / ("grown-" + std::to_string(run)),
+    fs::copy(cfg.base_index, cfg.work / ("grown-" + std::to_string(run)),
              fs::copy_options::recursive);
   sync();  // else the first fsync of each copy's files would write the copy out, on the clock
   copy = 0;

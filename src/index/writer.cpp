@@ -133,6 +133,13 @@ std::optional<merge::ImageDocument> IndexWriter::get(const std::string& id) {
   return doc;
 }
 
+std::optional<Xapian::docid> IndexWriter::docid_of(const std::string& id) {
+  const std::string idt = id_term(id);
+  Xapian::PostingIterator it = db_.postlist_begin(idt);
+  if (it == db_.postlist_end(idt)) return std::nullopt;
+  return *it;
+}
+
 AddOutcome IndexWriter::add(const merge::ImageDocument& doc) {
   if (doc.id.empty()) throw std::invalid_argument("document without id");
   const std::string idt = id_term(doc.id);

@@ -48,6 +48,8 @@ class IndexWriter {
   // analysis, block-list edits); returns how many changed.
   uint64_t remoderate(const ModerateFn& moderate);
   std::optional<merge::ImageDocument> get(const std::string& id);
+  // The docid of the stored document `id`; none when absent.
+  std::optional<Xapian::docid> docid_of(const std::string& id);
 
   // Everything between begin() and commit() becomes visible atomically; an interrupted or
   // cancelled batch leaves the index as it was before begin().

@@ -2,6 +2,7 @@
 
 #include <xapian.h>
 
+#include <algorithm>
 #include <fstream>
 #include <optional>
 #include <tuple>
@@ -85,6 +86,29 @@ fs::path merge_affected(RecordStore& store, const IncrementalOptions& options,
   return result.documents;
 }
 
+// Where each document of `documents` starts, those replacing a stored document first, in
+// docid order, then the new ones in file order. Xapian writes a modified termlist or data
+// block out when its cursor moves to another block, so replacements in random docid order
+// write a block per document; in docid order each touched block is written once.
+std::vector<std::streamoff> write_order(const fs::path& documents, index::IndexWriter& writer) {
+  std::ifstream in(documents);
+  std::vector<std::pair<Xapian::docid, std::streamoff>> replacing;
+  std::vector<std::streamoff> adding;
+  std::streamoff offset = 0;
+  for (std::string line; std::getline(in, line); offset += std::streamoff(line.size()) + 1) {
+    if (const auto docid = writer.docid_of(id_of(line)))
+      replacing.emplace_back(*docid, offset);
+    else
+      adding.push_back(offset);
+  }
+  std::sort(replacing.begin(), replacing.end());
+  std::vector<std::streamoff> order;
+  order.reserve(replacing.size() + adding.size());
+  for (const auto& r : replacing) order.push_back(r.second);
+  order.insert(order.end(), adding.begin(), adding.end());
+  return order;
+}
+
 // One Xapian transaction: the kept documents replace the stored ones (moderation kept and
 // re-joined), the deleted digests go, and the applied batch is recorded.
 void write_index(const IncrementalOptions& options, const fs::path& documents,
@@ -100,14 +124,24 @@ void write_index(const IncrementalOptions& options, const fs::path& documents,
     std::error_code ec;
     progress.emplace("4/4 index", fs::file_size(documents, ec), "B", "documents");
   }
-  std::ifstream in(documents);
-  for (std::string line; std::getline(in, line);) {
+  auto write = [&](const std::string& line) {
     merge::ImageDocument doc;
     if (!merge::from_json(Json::parse(line), doc)) throw StoreError("unreadable merged document");
     ++(writer.add(doc) == index::AddOutcome::unchanged ? report.unchanged : report.written);
     if (progress) {
       progress->advance(line.size() + 1);
       progress->add_items(1);
+    }
+  };
+  std::ifstream in(documents);
+  std::string line;
+  if (writer.size() == 0) {  // a first index: every document is new, in file order
+    while (std::getline(in, line)) write(line);
+  } else {
+    for (const std::streamoff offset : write_order(documents, writer)) {
+      if (!in.seekg(offset) || !std::getline(in, line))
+        throw StoreError("cannot read " + documents.string());
+      write(line);
     }
   }
   for (const auto& digest : deleted) report.deleted += writer.remove(digest);

@@ -37,6 +37,19 @@ TEST(IndexWriter, ReAddingSameCollectionChangesNothingAndNewCollectionMerges) {
   EXPECT_EQ(got->collection, (std::vector<std::string>{"c1", "c2"}));
 }
 
+TEST(IndexWriter, DocidOfNamesTheStoredDocumentAndKeepsItWhenReplaced) {
+  auto dir = strata::testing::scratch_dir() / "idx";
+  IndexWriter w(dir);
+  w.add(doc("a", "c1"));
+  w.add(doc("b", "c1"));
+  const auto b = w.docid_of("b");
+  ASSERT_TRUE(b);
+  EXPECT_NE(w.docid_of("a"), b);
+  EXPECT_FALSE(w.docid_of("c"));
+  w.add(doc("b", "c2"));  // a replacement keeps its docid: the add writes in docid order
+  EXPECT_EQ(w.docid_of("b"), b);
+}
+
 TEST(IndexWriter, CancelledBatchLeavesIndexAsBefore) {
   auto dir = strata::testing::scratch_dir() / "idx";
   {
