@@ -21,9 +21,11 @@
 #include <iostream>
 #include <string>
 
+#include "../common/synthetic.hpp"
 #include "merge/pipeline.hpp"
 
 using namespace strata;
+using bench::hex_digest;
 using namespace strata::merge;
 
 namespace {
@@ -37,14 +39,6 @@ struct Config {
   std::string json;
   std::string out = "/dev/null";  // the documents (--out: to compare builds byte for byte)
 };
-
-std::string hex_digest(uint64_t n) {
-  char buf[65];
-  std::snprintf(buf, sizeof buf, "%016llx%048llx",
-                static_cast<unsigned long long>(n * 0x9E3779B97F4A7C15ULL),
-                static_cast<unsigned long long>(n));
-  return buf;
-}
 
 // splitmix64: a cheap deterministic stream per record (mt19937 seeding would dominate).
 struct Rng {

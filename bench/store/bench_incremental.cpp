@@ -20,6 +20,7 @@
 #include <string>
 
 #include "../common/measure.hpp"
+#include "../common/synthetic.hpp"
 #include "extract/records.hpp"
 #include "store/incremental.hpp"
 
@@ -27,6 +28,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace strata;
+using bench::hex_digest;
 
 struct Config {
   uint64_t docs = 100'000;
@@ -37,14 +39,6 @@ struct Config {
       fs::temp_directory_path() / ("strata-bench-incremental-" + std::to_string(getpid()));
   fs::path base_index;  // empty: work/base-index, removed afterwards
 };
-
-std::string hex_digest(uint64_t n) {
-  char buf[65];
-  std::snprintf(buf, sizeof buf, "%016llx%048llx",
-                static_cast<unsigned long long>(n * 0x9E3779B97F4A7C15ULL),
-                static_cast<unsigned long long>(n));
-  return buf;
-}
 
 std::string surt_of(uint64_t image) {
   return "(pt,site" + std::to_string(image % 5000) + ",)/img/photo" + std::to_string(image) +
