@@ -7,6 +7,7 @@
 #include <zstd.h>
 
 #include "archive/checkpoints.hpp"
+#include "decode_from.hpp"
 #include "testing/containers.hpp"
 
 namespace strata::archive {
@@ -47,21 +48,6 @@ std::string member_of(const std::vector<std::string>& parts, const std::string& 
   deflateEnd(&z);
   for (uLong v : {crc, size})
     for (int shift = 0; shift < 32; shift += 8) out.push_back(static_cast<char>(v >> shift));
-  return out;
-}
-
-std::string decode_from(const std::string& packed, const CheckpointIndex& index,
-                        const Checkpoint& point, size_t n) {
-  std::string error;
-  auto input = decoded_input(memory_input(packed), index, point, error);
-  std::string out(n, '\0');
-  size_t got = 0;
-  while (input && got < n) {
-    size_t step = input->read(out.data() + got, n - got);
-    if (step == 0) break;
-    got += step;
-  }
-  out.resize(got);
   return out;
 }
 

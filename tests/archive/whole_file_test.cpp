@@ -6,6 +6,7 @@
 
 #include "archive/checkpoints.hpp"
 #include "archive/locate.hpp"
+#include "decode_from.hpp"
 #include "read_helpers.hpp"
 #include "testing/containers.hpp"
 #include "testing/shared_data.hpp"
@@ -37,23 +38,6 @@ std::string pack(Packing p) {
       return testing::zstd_whole(d, kChunk);
   }
   return {};
-}
-
-// Decoded bytes from `point` on, through decoded_input over `packed`.
-std::string decode_from(const std::string& packed, const CheckpointIndex& index,
-                        const Checkpoint& point, size_t n) {
-  std::string error;
-  auto input = decoded_input(memory_input(packed), index, point, error);
-  EXPECT_TRUE(input) << error;
-  std::string out(n, '\0');
-  size_t got = 0;
-  while (input && got < n) {
-    size_t step = input->read(out.data() + got, n - got);
-    if (step == 0) break;
-    got += step;
-  }
-  out.resize(got);
-  return out;
 }
 
 class WholeFile : public ::testing::TestWithParam<Packing> {};
