@@ -106,14 +106,23 @@ export async function startServer(data, args = []) {
   let log = '';
   proc.stdout.on('data', (d) => { log += d; });
   proc.stderr.on('data', (d) => { log += d; });
+  // A server that goes away on its own fails every later test: say how, with its log.
+  let stopping = false;
+  proc.on('exit', (code, signal) => {
+    if (!stopping) console.error(`strata serve exited unexpectedly (code ${code}, signal ${signal})\n${log}`);
+  });
   const base = `http://127.0.0.1:${port}`;
+  const stop = () => {
+    stopping = true;
+    proc.kill();
+  };
   try {
     await waitFor(`${base}/imagesearch/healthcheck`);
   } catch (e) {
-    proc.kill();
+    stop();
     throw new Error(`${e.message}\n${log}`);
   }
-  return { base, stop: () => proc.kill(), log: () => log };
+  return { base, stop, log: () => log };
 }
 
 export async function launchBrowser() {
