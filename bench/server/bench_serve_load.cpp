@@ -10,7 +10,7 @@
 // Clients use source addresses 127.0.0.1-8 (keep-alive) and 127.0.0.20-23 (slowloris), as
 // distinct machines would. Usage:
 //   bench_serve_load --archive example.warc.gz --work DIR --server beast=build/apps/strata/strata
-//                    --server httplib=/work/main/build/apps/strata/strata
+//                    --server httplib=BASELINE/build/apps/strata/strata  (a build of the baseline)
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
