@@ -10,7 +10,6 @@
 #include "command.hpp"
 #include "core/exit_codes.hpp"
 #include "core/log.hpp"
-#include "index/new_index.hpp"
 #include "server/server.hpp"
 
 namespace {
@@ -41,8 +40,6 @@ void raise_descriptor_limit() {
 }
 
 int run_serve(const strata::server::ServerOptions& opts) {
-  if (const std::string problem = strata::index::index_problem(opts.index_dir); !problem.empty())
-    return startup_failure(problem);
   raise_descriptor_limit();
   std::unique_ptr<strata::server::Server> server;
   try {
