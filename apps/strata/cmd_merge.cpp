@@ -8,6 +8,7 @@
 #include "command.hpp"
 #include "core/exit_codes.hpp"
 #include "core/log.hpp"
+#include "core/problems.hpp"
 #include "core/progress.hpp"
 #include "merge/folder.hpp"
 #include "merge/streaming.hpp"
@@ -54,14 +55,16 @@ int run_files(const MergeCommand& cmd, merge::Mode mode) {
   options.mode = mode;
   options.jobs = std::max(1u, cmd.jobs);
   options.memory = cmd.memory;
-  auto result = merge::merge_folder(cmd.input, cmd.output, options, &progress);
+  ProblemLog problems;
+  auto result = merge::merge_folder(cmd.input, cmd.output, options, &progress, problems.sink());
   progress.finish();
   if (!result.error.empty()) {
     log::error("merge_failed", {{"error", result.error}});
     return exit_code::failure;
   }
-  cli::print_report(
-      {{"table2", merge::table2_rows(result.counters)}, {"counters", result.counters.to_json()}});
+  cli::print_report({{"table2", merge::table2_rows(result.counters)},
+                     {"counters", result.counters.to_json()},
+                     {"problems", problems_json(problems)}});
   return result.input_skipped() ? exit_code::input_problems : exit_code::ok;
 }
 

@@ -29,15 +29,19 @@ bool FolderMergeResult::input_skipped() const {
 }
 
 FolderMergeResult merge_folder(const fs::path& extract_dir, const fs::path& docs_dir,
-                               MergeOptions options, Progress* progress) {
+                               MergeOptions options, Progress* progress, ProblemSink problems) {
   FolderMergeResult result;
+  JsonlReading reading;
+  reading.problems = std::move(problems);
+  if (progress)
+    reading.on_progress = [progress](uint64_t bytes, uint64_t lines) {
+      progress->advance(bytes);
+      progress->add_items(lines);
+    };
   std::vector<Source> sources;
   for (const auto& f : extraction_files(extract_dir))
-    sources.push_back(jsonl_file_source(f, [progress](uint64_t n) {
-      if (!progress) return;
-      progress->advance(n);
-      progress->add_items(1);  // called once per line: one record
-    }));
+    for (auto& source : jsonl_file_sources(f, std::max(1u, options.jobs), reading))
+      sources.push_back(std::move(source));
   std::error_code ec;
   fs::create_directories(docs_dir, ec);
   if (options.work_dir.empty()) options.work_dir = docs_dir / ".merge-work";

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/counters.hpp"
+#include "core/problems.hpp"
 #include "core/progress.hpp"
 #include "merge/pipeline.hpp"
 
@@ -21,11 +22,12 @@ struct FolderMergeResult {
   bool input_skipped() const;       // some lines were not records
 };
 
-// `progress` (may be null) advances by input bytes, its items by records read.
+// `progress` (may be null) advances by input bytes, its items by lines read. Lines that are
+// not records go to `problems` (may be empty) with their file and byte offset.
 // options.work_dir defaults to DOCS_DIR/.merge-work and is removed afterwards.
 FolderMergeResult merge_folder(const std::filesystem::path& extract_dir,
                                const std::filesystem::path& docs_dir, MergeOptions options,
-                               Progress* progress);
+                               Progress* progress, ProblemSink problems = {});
 
 // Total size of `files`, for progress bars.
 uint64_t total_size(const std::vector<std::filesystem::path>& files);

@@ -369,30 +369,6 @@ Counters run_merge(const std::vector<Source>& sources, const MergeOptions& optio
   return counters;
 }
 
-Source jsonl_file_source(std::filesystem::path file, std::function<void(uint64_t)> on_bytes) {
-  return [file = std::move(file), on_bytes](const RecordEmit& emit, Counters& counters) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-      counters.add("input_files_unreadable");
-      return;
-    }
-    std::string line;
-    Record record;
-    while (std::getline(in, line)) {
-      if (on_bytes) on_bytes(line.size() + 1);
-      if (line.empty()) continue;
-      try {
-        if (record_from_json(Json::parse(line), record))
-          emit(record);
-        else
-          counters.add("lines_not_records");
-      } catch (const Json::exception&) {
-        counters.add("lines_malformed");
-      }
-    }
-  };
-}
-
 Json table2_rows(const Counters& c) {
   const int64_t base = c.get("records_ref");
   auto pct = [](int64_t a, int64_t b) {

@@ -13,6 +13,8 @@
 #include "core/counters.hpp"
 #include "merge/digest_merge.hpp"
 #include "merge/groups.hpp"
+#include "merge/jsonl_source.hpp"
+#include "merge/source.hpp"
 
 namespace strata::merge {
 
@@ -23,19 +25,10 @@ struct MergeOptions {
   std::filesystem::path work_dir;       // spill files; created, and emptied at the end
 };
 
-// A source pushes records into `emit`; it runs on one worker thread, and may count problems
-// (e.g. unreadable lines) in `counters`.
-using RecordEmit = std::function<void(const Record&)>;
-using Source = std::function<void(const RecordEmit& emit, Counters& counters)>;
-
 // Writes the documents as JSONL, sorted by id, to `out`; returns the counters (names in
 // docs/merge.md). Throws std::runtime_error when the work dir cannot be written.
 Counters run_merge(const std::vector<Source>& sources, const MergeOptions& options,
                    std::ostream& out);
-
-// A source reading one extraction JSONL file (lines that are not records are counted).
-// `on_bytes` (may be empty) is told how many bytes were read, for progress bars.
-Source jsonl_file_source(std::filesystem::path file, std::function<void(uint64_t)> on_bytes = {});
 
 // Paper Table 2: records, after the SURT merge, after the digest merge, with percentages, as
 // rows for a report (core/report.hpp) and as the text table they make.
