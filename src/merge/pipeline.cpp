@@ -6,9 +6,7 @@
 #include <fstream>
 #include <memory>
 #include <mutex>
-#include <queue>
 #include <span>
-#include <sstream>
 #include <stdexcept>
 #include <thread>
 #include <variant>
@@ -53,6 +51,13 @@ void parallel_for(size_t n, unsigned jobs, Counters& counters,
   worker(0);
   for (auto& t : pool) t.join();
   if (error) std::rethrow_exception(error);
+}
+
+// Sorts each buffer's last records (spilled, or kept as an in-memory run), in parallel.
+void finish(std::vector<std::unique_ptr<SpillBuffer>>& buffers) {
+  Counters none;
+  parallel_for(buffers.size(), static_cast<unsigned>(buffers.size()), none,
+               [&](size_t i, Counters&, size_t) { buffers[i]->finish(); });
 }
 
 // Records per kind, counted in plain integers (a Counters lookup per record shows in
@@ -100,7 +105,7 @@ SharedDigests read_sources(const std::vector<Source>& sources, const MergeOption
         local);
     counts.add_to(local);
   });
-  for (auto& buffer : buffers) buffer->finish();
+  finish(buffers);
   return SharedDigests(sightings);
 }
 
@@ -137,26 +142,18 @@ void emit_digest_group(const Group& group, SpillBuffer& out, std::string& bytes)
   out.add(group.digest, bytes);
 }
 
-// The group's documents as JSON lines in id order, each prefixed with "id\t" when `with_id`
-// (part files that phase 4 merges by id); returns how many (the callers count them in plain
-// integers: a Counters lookup per document showed in profiles).
-int64_t append_documents(Group& group, ReferenceOrder order, Mode mode, bool with_id,
-                         Counters& counters, std::string& out) {
+// The group's documents as JSON lines in id order; returns how many (the callers count them in
+// plain integers: a Counters lookup per document showed in profiles).
+int64_t append_documents(Group& group, ReferenceOrder order, Mode mode, Counters& counters,
+                         std::string& out) {
   thread_local DocumentBuilder<DocumentView> builder;  // reused: see DocumentBuilder
   std::span<DocumentView> docs = builder.build(group, mode, counters, order);
   for (const auto& doc : docs) {
-    if (with_id) out.append(doc.id).push_back('\t');
     append_document_json(doc, out);
     out.push_back('\n');
   }
   return static_cast<int64_t>(docs.size());
 }
-
-// How job 2's documents are written, which job 1 needs to know when it writes some itself.
-struct DocumentFormat {
-  Mode mode;
-  bool with_id;
-};
 
 constexpr int64_t kSurtsPerRecyclerPass = 16;
 
@@ -167,12 +164,12 @@ class SurtReducer : public GroupVisitor {
  public:
   // Reads partition `p` of `in`, telling `recycler` how far it got.
   SurtReducer(Counters& counters, SpillBuffer& out, const SharedDigests& shared,
-              DocumentFormat format, const RunSet& in, size_t p, ChunkRecycler& recycler)
+              Mode mode, const RunSet& in, size_t p, ChunkRecycler& recycler)
       : counters_(counters),
         merger_(counters),
         out_(out),
         shared_(shared),
-        format_(format),
+        mode_(mode),
         in_(in),
         partition_(p),
         recycler_(recycler) {}
@@ -205,8 +202,7 @@ class SurtReducer : public GroupVisitor {
         continue;
       }
       bytes_.assign(1, kDocumentsTag);
-      int64_t n = append_documents(group, ReferenceOrder::unknown, format_.mode, format_.with_id,
-                                   counters_, bytes_);
+      int64_t n = append_documents(group, ReferenceOrder::unknown, mode_, counters_, bytes_);
       if (!n) continue;
       documents_ += n;
       out_.add(group.digest, bytes_);
@@ -218,7 +214,7 @@ class SurtReducer : public GroupVisitor {
   BasicSurtMerger<EncodedReference, EncodedCapture, EncodedRevisit> merger_;
   SpillBuffer& out_;
   const SharedDigests& shared_;
-  DocumentFormat format_;
+  Mode mode_;
   const RunSet& in_;
   size_t partition_;
   ChunkRecycler& recycler_;
@@ -230,20 +226,19 @@ class SurtReducer : public GroupVisitor {
 
 // Phase 2: job 1 per SURT; its output keyed by digest, in chunks of phase 1's arena as soon as
 // job 1 has read past them.
-void merge_surts(const RunSet& in, const SharedDigests& shared, DocumentFormat format,
-                 unsigned jobs, uint64_t budget, RunSet& out, Counters& counters) {
+void merge_surts(const RunSet& in, const SharedDigests& shared, Mode mode, unsigned jobs, uint64_t budget, RunSet& out, Counters& counters) {
   ChunkRecycler recycler(in);
   std::vector<std::unique_ptr<SpillBuffer>> buffers;
   for (unsigned w = 0; w < jobs; ++w)
     buffers.push_back(std::make_unique<SpillBuffer>(out, budget / jobs, &recycler));
   parallel_for(in.partitions(), jobs, counters, [&](size_t p, Counters& local, size_t w) {
     {
-      SurtReducer reducer(local, *buffers[w], shared, format, in, p, recycler);
+      SurtReducer reducer(local, *buffers[w], shared, mode, in, p, recycler);
       merge_partition(in, p, reducer);
     }
     recycler.finished(p);
   });
-  for (auto& buffer : buffers) buffer->finish();
+  finish(buffers);
 }
 
 void write(std::ostream& out, std::string_view text) {
@@ -255,8 +250,8 @@ void write(std::ostream& out, std::string_view text) {
 // time (an ostream::write per digest showed in profiles); flush() writes the rest.
 class DigestReducer : public GroupVisitor {
  public:
-  DigestReducer(DocumentFormat format, Counters& counters, std::ostream& out)
-      : format_(format), counters_(counters), out_(out) {}
+  DigestReducer(Mode mode, Counters& counters, std::ostream& out)
+      : mode_(mode), counters_(counters), out_(out) {}
   ~DigestReducer() override {
     if (documents_) counters_.add(kDocuments, documents_);
   }
@@ -269,8 +264,8 @@ class DigestReducer : public GroupVisitor {
     if (lines_.size() >= kWriteBytes) flush();
   }
   void end() override {
-    documents_ += append_documents(collector_.finish(counters_), ReferenceOrder::sorted,
-                                   format_.mode, format_.with_id, counters_, lines_);
+    documents_ += append_documents(collector_.finish(counters_), ReferenceOrder::sorted, mode_,
+                                   counters_, lines_);
     if (lines_.size() >= kWriteBytes) flush();
   }
   // Writes the lines gathered so far; call after the partition's last digest.
@@ -280,7 +275,7 @@ class DigestReducer : public GroupVisitor {
   }
 
  private:
-  DocumentFormat format_;
+  Mode mode_;
   Counters& counters_;
   std::ostream& out_;
   BasicDigestCollector<EncodedReference, EncodedCapture> collector_;
@@ -290,42 +285,35 @@ class DigestReducer : public GroupVisitor {
   int64_t documents_ = 0;  // counted once at the end, like SurtReducer's
 };
 
-// Phase 3: job 2 per digest partition into sorted part files.
-std::vector<std::filesystem::path> build_parts(const RunSet& in, const MergeOptions& options,
-                                               DocumentFormat format, Counters& counters) {
-  std::vector<std::filesystem::path> parts(in.partitions());
-  parallel_for(in.partitions(), options.jobs, counters, [&](size_t p, Counters& local, size_t) {
-    parts[p] = options.work_dir / ("documents-" + std::to_string(p) + ".part");
-    std::ofstream out(parts[p], std::ios::binary);
-    DigestReducer reducer(format, local, out);
-    merge_partition(in, p, reducer);
-    reducer.flush();
-    if (!out) throw std::runtime_error("cannot write " + parts[p].string());
-  });
-  return parts;
+// Appends the file `from` to `out`.
+void append_file(const std::filesystem::path& from, std::ostream& out) {
+  std::ifstream in(from, std::ios::binary);
+  std::vector<char> block(1 << 20);
+  while (in.read(block.data(), static_cast<std::streamsize>(block.size())) || in.gcount() > 0)
+    write(out, {block.data(), static_cast<size_t>(in.gcount())});
 }
 
-// Phase 4: the part files merged by id; the id prefix is dropped.
-void merge_parts(const std::vector<std::filesystem::path>& parts, std::ostream& out) {
-  struct Part {
-    std::ifstream in;
-    std::string line;
-    std::string_view id() const { return std::string_view(line).substr(0, line.find('\t')); }
-  };
-  std::vector<std::unique_ptr<Part>> open;
-  for (const auto& path : parts) {
-    auto part = std::make_unique<Part>();
-    part->in.open(path, std::ios::binary);
-    if (std::getline(part->in, part->line)) open.push_back(std::move(part));
-  }
-  auto greater = [&](size_t a, size_t b) { return open[a]->id() > open[b]->id(); };
-  std::priority_queue<size_t, std::vector<size_t>, decltype(greater)> heap(greater);
-  for (size_t i = 0; i < open.size(); ++i) heap.push(i);
-  while (!heap.empty()) {
-    size_t i = heap.top();
-    heap.pop();
-    out << std::string_view(open[i]->line).substr(open[i]->line.find('\t') + 1) << '\n';
-    if (std::getline(open[i]->in, open[i]->line)) heap.push(i);
+// Phases 3 and 4: job 2 per digest partition. Partitions are ranges of digests in order
+// (KeyOrder::lexicographic), so their documents, one partition after the other, are in id
+// order: the first partition is written to `out` as it is made, the others to part files
+// appended to `out` in order once all are done.
+void build_documents(const RunSet& in, const MergeOptions& options, Counters& counters,
+                     std::ostream& out) {
+  std::vector<std::filesystem::path> parts(in.partitions());
+  parallel_for(in.partitions(), options.jobs, counters, [&](size_t p, Counters& local, size_t) {
+    std::ofstream part;
+    if (p > 0) {
+      parts[p] = options.work_dir / ("documents-" + std::to_string(p) + ".part");
+      part.open(parts[p], std::ios::binary);
+    }
+    DigestReducer reducer(options.mode, local, p > 0 ? part : out);
+    merge_partition(in, p, reducer);
+    reducer.flush();
+    if (p > 0 && !part) throw std::runtime_error("cannot write " + parts[p].string());
+  });
+  for (size_t p = 1; p < parts.size(); ++p) {
+    append_file(parts[p], out);
+    std::filesystem::remove(parts[p]);
   }
 }
 
@@ -345,25 +333,15 @@ Counters run_merge(const std::vector<Source>& sources, const MergeOptions& optio
   uint64_t budget = std::max<uint64_t>(opts.memory / 8 * 3, 1);
   RunSet by_surt(opts.work_dir, "surt", opts.jobs, KeyOrder::hashed);
   SharedDigests shared = read_sources(sources, opts, budget, by_surt, counters);
-  // Digest order: each partition's documents come out sorted by id for phase 4; one partition
-  // is already in id order and needs no part file to merge (nor ids on its lines).
+  // Digest order: each partition's documents come out sorted by id, the partitions in order.
   RunSet by_digest(opts.work_dir, "digest", opts.jobs, KeyOrder::lexicographic);
-  DocumentFormat format{opts.mode, by_digest.partitions() > 1};
-  merge_surts(by_surt, shared, format, opts.jobs, budget, by_digest, counters);
+  merge_surts(by_surt, shared, opts.mode, opts.jobs, budget, by_digest, counters);
   counters.add("spilled_runs",
                static_cast<int64_t>(by_surt.spilled_runs() + by_digest.spilled_runs()));
   counters.add("spilled_bytes",
                static_cast<int64_t>(by_surt.spilled_bytes() + by_digest.spilled_bytes()));
   by_surt.remove_files();  // its in-memory runs hold values of by_digest's, or lend them chunks
-  if (!format.with_id) {
-    DigestReducer reducer(format, counters, out);
-    merge_partition(by_digest, 0, reducer);
-    reducer.flush();
-  } else {
-    auto parts = build_parts(by_digest, opts, format, counters);
-    merge_parts(parts, out);
-    for (const auto& part : parts) std::filesystem::remove(part);
-  }
+  build_documents(by_digest, opts, counters, out);
   by_digest.clear();
   by_surt.clear();
   return counters;

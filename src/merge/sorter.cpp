@@ -153,15 +153,30 @@ void Unmap::operator()(char* p) const {
 }
 
 RunSet::Place RunSet::place(std::string_view key) const {
-  // A sorted single partition needs no hash.
-  bool needs_hash = order_ == KeyOrder::hashed || partitions_ > 1;
-  return place(key, needs_hash ? key_hash(key) : 0);
+  // Sorted partitions need no hash.
+  return place(key, order_ == KeyOrder::hashed ? key_hash(key) : 0);
 }
 
+namespace {
+
+// A byte as a hex digit, 0-15, never smaller for a larger byte (bytes between or beyond the
+// digits get their neighbours' values): key ranges in order map to partitions in order.
+uint32_t hex_rank(char c) {
+  auto byte = static_cast<unsigned char>(c);
+  if (byte < '0') return 0;
+  if (byte <= '9') return byte - '0';
+  if (byte < 'a') return 10;
+  if (byte <= 'f') return byte - 'a' + 10;
+  return 15;
+}
+
+}  // namespace
+
 RunSet::Place RunSet::place(std::string_view key, uint64_t hash) const {
-  uint32_t partition = partitions_ <= 1 ? 0 : static_cast<uint32_t>(hash % partitions_);
-  if (order_ == KeyOrder::hashed) return {hash, partition};
-  return {prefix_of(key), partition};
+  if (order_ == KeyOrder::hashed)
+    return {hash, partitions_ <= 1 ? 0 : static_cast<uint32_t>(hash % partitions_)};
+  uint32_t range = key.empty() ? 0 : hex_rank(key[0]) * static_cast<uint32_t>(partitions_) / 16;
+  return {prefix_of(key), range};
 }
 
 std::filesystem::path RunSet::next_file() {

@@ -18,8 +18,11 @@ namespace strata::merge {
 // SpillBuffer::add_written: the key is not inside the value.
 inline constexpr size_t kKeyApart = SIZE_MAX;
 
-// How keys are ordered within a partition: by hash (cheapest; when only grouping matters) or
-// lexicographically (when the reducer's output must come out sorted by key).
+// How keys are ordered within a partition and spread over partitions: by hash (cheapest; when
+// only grouping matters), or lexicographically, partitions being ranges of keys in order (when
+// the reducers' outputs, one after the other, must come out sorted by key: a key's partition
+// is set by its first byte, read as a hex digit, so that hex digests spread evenly over up to
+// 16 partitions; other keys still go to partitions in key order, less evenly).
 enum class KeyOrder { hashed, lexicographic };
 
 struct SpillEntry {
