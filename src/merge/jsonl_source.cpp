@@ -136,8 +136,9 @@ std::vector<Source> jsonl_file_sources(const fs::path& file, unsigned workers,
   std::error_code ec;
   uint64_t size = fs::file_size(file, ec);
   std::ifstream in(file, std::ios::binary);
-  uint64_t pieces = ec || !in ? 1 : std::clamp<uint64_t>(size / kMinPieceBytes, 1,
-                                                          uint64_t{workers} * kPiecesPerWorker);
+  uint64_t pieces = ec || !in ? 1
+                              : std::clamp<uint64_t>(size / kMinPieceBytes, 1,
+                                                     uint64_t{workers} * kPiecesPerWorker);
   std::vector<Source> sources;
   uint64_t begin = 0;
   for (uint64_t i = 1; i <= pieces && begin < size; ++i) {

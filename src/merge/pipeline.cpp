@@ -163,8 +163,8 @@ constexpr int64_t kSurtsPerRecyclerPass = 16;
 class SurtReducer : public GroupVisitor {
  public:
   // Reads partition `p` of `in`, telling `recycler` how far it got.
-  SurtReducer(Counters& counters, SpillBuffer& out, const SharedDigests& shared,
-              Mode mode, const RunSet& in, size_t p, ChunkRecycler& recycler)
+  SurtReducer(Counters& counters, SpillBuffer& out, const SharedDigests& shared, Mode mode,
+              const RunSet& in, size_t p, ChunkRecycler& recycler)
       : counters_(counters),
         merger_(counters),
         out_(out),
@@ -226,7 +226,8 @@ class SurtReducer : public GroupVisitor {
 
 // Phase 2: job 1 per SURT; its output keyed by digest, in chunks of phase 1's arena as soon as
 // job 1 has read past them.
-void merge_surts(const RunSet& in, const SharedDigests& shared, Mode mode, unsigned jobs, uint64_t budget, RunSet& out, Counters& counters) {
+void merge_surts(const RunSet& in, const SharedDigests& shared, Mode mode, unsigned jobs,
+                 uint64_t budget, RunSet& out, Counters& counters) {
   ChunkRecycler recycler(in);
   std::vector<std::unique_ptr<SpillBuffer>> buffers;
   for (unsigned w = 0; w < jobs; ++w)

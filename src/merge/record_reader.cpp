@@ -120,16 +120,19 @@ struct RecordReader::Parser {
     std::memcpy(padded.data(), line.data(), line.size());
     dom::element element;
     dom::object object;
-    if (dom.parse(padded.data(), line.size(), false).get(element) || element.get_object().get(object))
+    if (dom.parse(padded.data(), line.size(), false).get(element) ||
+        element.get_object().get(object))
       return false;
     auto at = object.begin();
     std::string_view type;
     if (at == object.end() || at.key() != "type" || at.value().get_string().get(type)) return false;
     ++at;
-    if (type == RecordFields<ImageCapture>::kType) return read_fields<ImageCapture>(at, object.end(), out);
+    if (type == RecordFields<ImageCapture>::kType)
+      return read_fields<ImageCapture>(at, object.end(), out);
     if (type == RecordFields<PageReference>::kType)
       return read_fields<PageReference>(at, object.end(), out);
-    if (type == RecordFields<ImageRevisit>::kType) return read_fields<ImageRevisit>(at, object.end(), out);
+    if (type == RecordFields<ImageRevisit>::kType)
+      return read_fields<ImageRevisit>(at, object.end(), out);
     return false;
   }
 };

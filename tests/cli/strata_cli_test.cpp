@@ -172,6 +172,34 @@ TEST(StrataCli, StageReportsAsJsonAndTables) {
   EXPECT_EQ(Json::parse(compact.out)["documents"], indexed["index"]["documents"]);
 }
 
+// Lines that are not records are skipped, counted and reported with their file and byte
+// offset; the merge goes on (exit code 3) and gives the documents of the other lines.
+TEST(StrataCli, MergeReportsBadLinesWithFileAndOffset) {
+  STRATA_REQUIRE_SHARED();
+  const fs::path dir = testing::scratch_dir();
+  const auto quoted = [](const fs::path& p) { return "'" + p.string() + "'"; };
+  ASSERT_EQ(strata("extract --collection c -o " + quoted(dir / "x") + " " + quoted(archive())).code,
+            0);
+  ASSERT_EQ(strata("merge -i " + quoted(dir / "x") + " -o " + quoted(dir / "good")).code, 0);
+  const fs::path part = dir / "x" / "part-00000.jsonl";
+  const uint64_t size = fs::file_size(part);
+  std::ofstream(part, std::ios::app) << "{\"type\":\"ref\",\"imgSurt\":\n{\"type\":\"warcinfo\"}\n";
+  const Result bad = strata("merge --json -i " + quoted(dir / "x") + " -o " + quoted(dir / "bad"));
+  EXPECT_EQ(bad.code, 3) << bad.err;
+  const Json report = Json::parse(bad.out);
+  EXPECT_EQ(report["counters"]["lines_malformed"], 1);
+  EXPECT_EQ(report["counters"]["lines_not_records"], 1);
+  EXPECT_EQ(report["problems"]["total"], 2);
+  const std::string first = report["problems"]["first"].dump();
+  EXPECT_NE(first.find(part.string() + ":" + std::to_string(size) + ": malformed_json"),
+            std::string::npos)
+      << first;
+  EXPECT_NE(first.find(part.string() + ":" + std::to_string(size + 25) + ": not_a_record"),
+            std::string::npos)
+      << first;
+  EXPECT_EQ(slurp(dir / "bad" / "documents.jsonl"), slurp(dir / "good" / "documents.jsonl"));
+}
+
 TEST(StrataCli, RecordsReportGoesToStderr) {
   STRATA_REQUIRE_SHARED();
   const Result r = strata("records --json '" + archive() + "'");
