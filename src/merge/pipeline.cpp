@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <memory>
 #include <mutex>
@@ -28,13 +29,22 @@ namespace {
 const std::string kSurts = "surts", kDocuments = "documents",
                   kDocumentsFromJob1 = "documents_built_in_job1";
 
-// Runs work(i, counters) for i in [0, n) on up to `jobs` threads; counters are merged.
-void parallel_for(size_t n, unsigned jobs, Counters& counters,
+double thread_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
+}
+
+// Runs work(i, counters) for i in [0, n) on up to `jobs` threads; counters are merged. The CPU
+// of every worker but the busiest is added to `times` (may be null).
+void parallel_for(size_t n, unsigned jobs, Counters& counters, MergeTimes* times,
                   const std::function<void(size_t, Counters&, size_t worker)>& work) {
   std::atomic<size_t> next{0};
   std::mutex mutex;
   std::exception_ptr error;
+  double cpu_sum = 0, cpu_max = 0;
   auto worker = [&](size_t w) {
+    const double start = thread_cpu_seconds();
     Counters local;
     try {
       for (size_t i; (i = next++) < n;) work(i, local, w);
@@ -44,19 +54,23 @@ void parallel_for(size_t n, unsigned jobs, Counters& counters,
     }
     std::lock_guard lock(mutex);
     counters.merge(local);
+    const double cpu = thread_cpu_seconds() - start;
+    cpu_sum += cpu;
+    cpu_max = std::max(cpu_max, cpu);
   };
   size_t threads = std::max<size_t>(1, std::min<size_t>(jobs, n));
   std::vector<std::thread> pool;
   for (size_t w = 1; w < threads; ++w) pool.emplace_back(worker, w);
   worker(0);
   for (auto& t : pool) t.join();
+  if (times) times->overlapped_cpu_s += cpu_sum - cpu_max;
   if (error) std::rethrow_exception(error);
 }
 
 // Sorts each buffer's last records (spilled, or kept as an in-memory run), in parallel.
-void finish(std::vector<std::unique_ptr<SpillBuffer>>& buffers) {
+void finish(std::vector<std::unique_ptr<SpillBuffer>>& buffers, MergeTimes* times) {
   Counters none;
-  parallel_for(buffers.size(), static_cast<unsigned>(buffers.size()), none,
+  parallel_for(buffers.size(), static_cast<unsigned>(buffers.size()), none, times,
                [&](size_t i, Counters&, size_t) { buffers[i]->finish(); });
 }
 
@@ -83,29 +97,30 @@ SharedDigests read_sources(const std::vector<Source>& sources, const MergeOption
     buffers.push_back(std::make_unique<SpillBuffer>(runs, budget / workers));
   // A 16th of the memory for the (digest, SURT) pairs: 16 bytes each.
   std::vector<DigestSightings> sightings(workers, DigestSightings(options.memory / 256 / workers));
-  parallel_for(sources.size(), workers, counters, [&](size_t i, Counters& local, size_t w) {
-    RecordCounts counts;
-    sources[i](
-        [&](const Record& record) {
-          ++counts.by_kind[record.index()];
-          const std::string& key = surt_key(record);
-          if (key.empty()) return void(++counts.without_surt);
-          uint64_t hash = key_hash(key);  // once, for the sightings and the sorter
-          if (const auto* capture = std::get_if<ImageCapture>(&record))
-            if (!capture->digest.empty()) sightings[w].note(capture->digest, hash);
-          RunSet::Place place = runs.place(key, hash);
-          size_t key_at = key_offset(record, key);
-          if (key_at == kKeyApart)
-            return buffers[w]->add_written(place, key, encoded_size(record),
-                                           [&record](char* out) { encode(record, out); });
-          buffers[w]->add_unsized(
-              place, key, [&record](char* out, size_t room) { return encode(record, out, room); },
-              key_at);
-        },
-        local);
-    counts.add_to(local);
-  });
-  finish(buffers);
+  parallel_for(
+      sources.size(), workers, counters, options.times, [&](size_t i, Counters& local, size_t w) {
+        RecordCounts counts;
+        sources[i](
+            [&](const Record& record) {
+              ++counts.by_kind[record.index()];
+              const std::string& key = surt_key(record);
+              if (key.empty()) return void(++counts.without_surt);
+              uint64_t hash = key_hash(key);  // once, for the sightings and the sorter
+              if (const auto* capture = std::get_if<ImageCapture>(&record))
+                if (!capture->digest.empty()) sightings[w].note(capture->digest, hash);
+              RunSet::Place place = runs.place(key, hash);
+              size_t key_at = key_offset(record, key);
+              if (key_at == kKeyApart)
+                return buffers[w]->add_written(place, key, encoded_size(record),
+                                               [&record](char* out) { encode(record, out); });
+              buffers[w]->add_unsized(
+                  place, key,
+                  [&record](char* out, size_t room) { return encode(record, out, room); }, key_at);
+            },
+            local);
+        counts.add_to(local);
+      });
+  finish(buffers, options.times);
   return SharedDigests(sightings);
 }
 
@@ -226,20 +241,21 @@ class SurtReducer : public GroupVisitor {
 
 // Phase 2: job 1 per SURT; its output keyed by digest, in chunks of phase 1's arena as soon as
 // job 1 has read past them.
-void merge_surts(const RunSet& in, const SharedDigests& shared, Mode mode, unsigned jobs,
+void merge_surts(const RunSet& in, const SharedDigests& shared, const MergeOptions& options,
                  uint64_t budget, RunSet& out, Counters& counters) {
   ChunkRecycler recycler(in);
   std::vector<std::unique_ptr<SpillBuffer>> buffers;
-  for (unsigned w = 0; w < jobs; ++w)
-    buffers.push_back(std::make_unique<SpillBuffer>(out, budget / jobs, &recycler));
-  parallel_for(in.partitions(), jobs, counters, [&](size_t p, Counters& local, size_t w) {
-    {
-      SurtReducer reducer(local, *buffers[w], shared, mode, in, p, recycler);
-      merge_partition(in, p, reducer);
-    }
-    recycler.finished(p);
-  });
-  finish(buffers);
+  for (unsigned w = 0; w < options.jobs; ++w)
+    buffers.push_back(std::make_unique<SpillBuffer>(out, budget / options.jobs, &recycler));
+  parallel_for(in.partitions(), options.jobs, counters, options.times,
+               [&](size_t p, Counters& local, size_t w) {
+                 {
+                   SurtReducer reducer(local, *buffers[w], shared, options.mode, in, p, recycler);
+                   merge_partition(in, p, reducer);
+                 }
+                 recycler.finished(p);
+               });
+  finish(buffers, options.times);
 }
 
 void write(std::ostream& out, std::string_view text) {
@@ -301,17 +317,18 @@ void append_file(const std::filesystem::path& from, std::ostream& out) {
 void build_documents(const RunSet& in, const MergeOptions& options, Counters& counters,
                      std::ostream& out) {
   std::vector<std::filesystem::path> parts(in.partitions());
-  parallel_for(in.partitions(), options.jobs, counters, [&](size_t p, Counters& local, size_t) {
-    std::ofstream part;
-    if (p > 0) {
-      parts[p] = options.work_dir / ("documents-" + std::to_string(p) + ".part");
-      part.open(parts[p], std::ios::binary);
-    }
-    DigestReducer reducer(options.mode, local, p > 0 ? part : out);
-    merge_partition(in, p, reducer);
-    reducer.flush();
-    if (p > 0 && !part) throw std::runtime_error("cannot write " + parts[p].string());
-  });
+  parallel_for(in.partitions(), options.jobs, counters, options.times,
+               [&](size_t p, Counters& local, size_t) {
+                 std::ofstream part;
+                 if (p > 0) {
+                   parts[p] = options.work_dir / ("documents-" + std::to_string(p) + ".part");
+                   part.open(parts[p], std::ios::binary);
+                 }
+                 DigestReducer reducer(options.mode, local, p > 0 ? part : out);
+                 merge_partition(in, p, reducer);
+                 reducer.flush();
+                 if (p > 0 && !part) throw std::runtime_error("cannot write " + parts[p].string());
+               });
   for (size_t p = 1; p < parts.size(); ++p) {
     append_file(parts[p], out);
     std::filesystem::remove(parts[p]);
@@ -336,7 +353,7 @@ Counters run_merge(const std::vector<Source>& sources, const MergeOptions& optio
   SharedDigests shared = read_sources(sources, opts, budget, by_surt, counters);
   // Digest order: each partition's documents come out sorted by id, the partitions in order.
   RunSet by_digest(opts.work_dir, "digest", opts.jobs, KeyOrder::lexicographic);
-  merge_surts(by_surt, shared, opts.mode, opts.jobs, budget, by_digest, counters);
+  merge_surts(by_surt, shared, opts, budget, by_digest, counters);
   counters.add("spilled_runs",
                static_cast<int64_t>(by_surt.spilled_runs() + by_digest.spilled_runs()));
   counters.add("spilled_bytes",

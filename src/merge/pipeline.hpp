@@ -18,11 +18,19 @@
 
 namespace strata::merge {
 
+// For benchmarks: how much of the merge's CPU time ran beside other work.
+struct MergeTimes {
+  // CPU seconds of the workers of each parallel step but the busiest one. The process's CPU
+  // time minus this is its critical path: the wall time it would take with --jobs idle cores.
+  double overlapped_cpu_s = 0;
+};
+
 struct MergeOptions {
   Mode mode = Mode::compact;
   unsigned jobs = 1;
   uint64_t memory = uint64_t{1} << 30;  // bytes for buffered records (both jobs together)
   std::filesystem::path work_dir;       // spill files; created, and emptied at the end
+  MergeTimes* times = nullptr;          // added to when set
 };
 
 // Writes the documents as JSONL, sorted by id, to `out`; returns the counters (names in
