@@ -2,8 +2,8 @@
 // The in-process merge: both jobs of docs/merge.md, out of core and in parallel.
 //   phase 1  read sources (one worker per source), key records by SURT      -> runs
 //   phase 2  per SURT partition: merge_surt, key the result by digest       -> runs
-//   phase 3  per digest partition: build_documents, write documents by id   -> part files
-//   phase 4  k-way merge of the part files by id                            -> out
+//   phase 3  per digest range: build_documents, write documents by id       -> out, part files
+//   phase 4  the part files appended in digest-range order                  -> out
 #include <cstdint>
 #include <filesystem>
 #include <functional>
