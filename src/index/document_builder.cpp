@@ -7,6 +7,7 @@
 #include "core/json.hpp"
 #include "index/analysis.hpp"
 #include "index/capture_dates.hpp"
+#include "index/decorative.hpp"
 #include "index/schema.hpp"
 #include "index/stored_form.hpp"
 #include "index/timestamp_value.hpp"
@@ -92,6 +93,7 @@ void add_filter_terms(Xapian::Document& xd, const merge::ImageDocument& d, const
     if (!c.empty() && c.size() < kMaxTermBytes) xd.add_boolean_term(term(prefix::collection, c));
   if (m.blocked) xd.add_boolean_term(std::string(prefix::blocked));
   if (m.drawing) xd.add_boolean_term(std::string(prefix::drawing));
+  if (!decorative_reason(d).empty()) xd.add_boolean_term(std::string(prefix::decorative));
   if (!d.imgDigest.empty() && d.imgDigest != d.id && d.imgDigest.size() < kMaxTermBytes)
     xd.add_boolean_term(term(prefix::digest, d.imgDigest));
   if (d.isInline) xd.add_boolean_term(std::string(prefix::inline_img));
