@@ -52,7 +52,7 @@ void print_query(const JudgedQuery& q, search::Ranking r, const std::vector<sear
   std::printf("%s [%s] %s:", name(r), q.set.c_str(), q.query.c_str());
   for (const auto& h : hits) {
     auto it = q.grade.find(h.doc.imgUrl);
-    std::printf(" %d", it == q.grade.end() ? 0 : it->second);
+    std::printf(" %d(%.1f)", it == q.grade.end() ? 0 : it->second, h.score);
   }
   std::printf("\n");
 }

@@ -11,7 +11,7 @@ namespace strata::search {
 enum class SizeClass { any, sm, md, lg };  // sm <= 65536 px^2, md <= 810000, lg > 810000
 
 // strata: BM25F with Arquivo's field weights and phrase boosts, plus the image priors
-// (decorative images hidden unless asked for, popularity; docs/search.md, "Image priors").
+// (decorative images hidden unless asked for: docs/search.md, "Image priors").
 // arquivo: Arquivo's formula alone, every image shown (the relevance kit's baseline).
 enum class Ranking { strata, arquivo };
 
