@@ -37,14 +37,22 @@ std::string url_path(const std::string& url) {
   return lower(std::string_view(url).substr(from, end == std::string::npos ? end : end - from));
 }
 
-// "/img/spacer_2.gif" -> "spacer".
+// "/img/Clear_Pixel.gif" -> "clearpixel".
 std::string file_stem(const std::string& path) {
   std::string name = path.substr(path.rfind('/') + 1);
   name = name.substr(0, name.find('.'));
-  while (!name.empty() && (std::isdigit(static_cast<unsigned char>(name.back())) ||
-                           name.back() == '_' || name.back() == '-'))
-    name.pop_back();
+  std::erase_if(name, [](char c) { return c == '_' || c == '-'; });
   return name;
+}
+
+// "spacer2" and "1x1" are layout names, "spacerphoto" is not.
+bool layout_name(std::string stem) {
+  auto known = [](const std::string& s) {
+    return std::find(kLayoutNames.begin(), kLayoutNames.end(), s) != kLayoutNames.end();
+  };
+  if (known(stem)) return true;
+  while (!stem.empty() && std::isdigit(static_cast<unsigned char>(stem.back()))) stem.pop_back();
+  return known(stem);
 }
 
 bool in_emoji_folder(const std::string& path) {
@@ -89,9 +97,7 @@ std::string decorative_reason(const merge::ImageDocument& d) {
   if (std::string r = size_reason(d.imgWidth, d.imgHeight); !r.empty()) return r;
   const std::string path = url_path(d.imgUrl);
   if (in_emoji_folder(path)) return "emoji";
-  const std::string stem = file_stem(path);
-  if (std::find(kLayoutNames.begin(), kLayoutNames.end(), stem) != kLayoutNames.end())
-    return "layout-name";
+  if (layout_name(file_stem(path))) return "layout-name";
   const bool small = std::max(d.imgWidth, d.imgHeight) <= kPictographSide;
   if (small && !d.imgAlt.empty() && std::all_of(d.imgAlt.begin(), d.imgAlt.end(), pictographs_only))
     return "emoji";
