@@ -87,7 +87,8 @@ std::string size_reason(int w, int h) {
   const int shorter = std::min(w, h), longer = std::max(w, h);
   if (shorter <= kThinSide) return "spacer";
   if (longer <= kIconSide) return "icon";
-  if (shorter <= kBarThickness && longer >= kBarAspect * shorter) return "bar";
+  if (h <= kBarThickness && w >= kBarAspect * h) return "bar";
+  if (w <= kBarThickness && h >= kStripAspect * w) return "bar";
   return "";
 }
 

@@ -10,10 +10,15 @@
 
 namespace strata::index {
 
-inline constexpr int kThinSide = 2;          // a side this small: spacer, rule, tracking pixel
-inline constexpr int kIconSide = 32;         // both sides this small: icon, favicon, bullet
-inline constexpr double kBarAspect = 6;      // longer side / shorter side of a bar or strip...
-inline constexpr int kBarThickness = 100;    // ...whose shorter side is at most this
+inline constexpr int kThinSide = 2;   // a side this small: spacer, rule, tracking pixel
+inline constexpr int kIconSide = 32;  // both sides this small: icon, favicon, bullet
+// Bars and strips: at most kBarThickness thick, and wider than kBarAspect (horizontal) or
+// taller than kStripAspect (vertical) times that. Wide logos and banners of real pages reach
+// ~8:1 (468x60, 580x69, 728x90), so horizontal bars start at 10:1; page-layout slices (column
+// edges, sidebar strips: 72x499) are the tall ones.
+inline constexpr int kBarThickness = 100;
+inline constexpr double kBarAspect = 10;
+inline constexpr double kStripAspect = 6;
 inline constexpr int kPictographSide = 128;  // emoji: alt of pictographs only, sides up to this
 
 // Why an image is decorative ("bar", "spacer", "icon", "emoji", "layout-name"), or "".
