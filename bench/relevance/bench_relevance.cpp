@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
   app.add_option("--index", c.index, "index of bench/relevance/archives.txt")->required();
   app.add_option("--queries", c.queries, "judged queries (JSONL)");
   app.add_option("--layout", c.layout, "images judged decorative (JSONL)");
-  app.add_flag("--per-query", c.per_query, "print each query's grades in ranked order");
+  app.add_flag("--per-query", c.per_query, "print each query's grades (scores) in ranked order");
   CLI11_PARSE(app, argc, argv);
   try {
     Xapian::Database db(c.index);

@@ -110,6 +110,11 @@ std::string drop_elision(std::string_view folded_word) {
   return word.substr(apostrophe + 1);
 }
 
+std::string drop_possessive(std::string word) {
+  if (word.size() > 2 && word.ends_with("'s")) word.resize(word.size() - 2);
+  return word;
+}
+
 std::string fold(std::string_view text) {
   return fold_unicode(icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), text.size())));
 }
@@ -133,7 +138,7 @@ std::vector<Token> analyze(std::string_view text) {
   std::vector<Token> tokens;
   for (const std::string& word : split_words(text)) {
     bool joined = false;
-    for (std::string& part : dotted_parts(drop_elision(fold(word)))) {
+    for (std::string& part : dotted_parts(drop_possessive(drop_elision(fold(word))))) {
       if (part.size() > kMaxWordBytes) continue;
       Token t;
       t.exact = std::move(part);

@@ -2,7 +2,8 @@
 // Text analysis shared by the index writer and the query parser (the same function runs at
 // both ends, so a query word always meets the terms its document produced):
 //   ICU word boundaries (UAX #29) -> apostrophe look-alikes unified -> elided articles and
-//   prepositions dropped (l', d', qu', dell'...: Portuguese, French, Italian, Catalan) ->
+//   prepositions dropped (l', d', qu', dell'...: Portuguese, French, Italian, Catalan) and
+//   English possessives ('s) ->
 //   dotted words split into their parts ("gov.uk" -> gov uk, as URL tokens are) -> case
 //   folding -> accent folding (NFD, drop combining marks) -> Portuguese stop-word flag ->
 //   Portuguese Snowball stem of the folded form. See docs/search.md, "Analysis".
@@ -30,8 +31,12 @@ std::vector<std::string> split_words(std::string_view text);
 // as U+0027, and a word with another apostrophe keeps it as U+0027 ("o’neil" -> "o'neil").
 std::string drop_elision(std::string_view folded_word);
 
-// split_words + drop_elision + dotted split + fold + stop flag + stem. Words longer than
-// kMaxWordBytes are dropped.
+// An English possessive loses its "'s" ("shakespeare's" -> "shakespeare"); apply after
+// drop_elision, which unifies apostrophes.
+std::string drop_possessive(std::string word);
+
+// split_words + fold + drop_elision + drop_possessive + dotted split + stop flag + stem. Words
+// longer than kMaxWordBytes are dropped.
 std::vector<Token> analyze(std::string_view text);
 
 inline constexpr size_t kMaxWordBytes = 200;

@@ -58,6 +58,12 @@ TEST(Analysis, TreatsApostropheLookalikesAsOne) {
   EXPECT_EQ(drop_elision("l'"), "l'");
 }
 
+TEST(Analysis, DropsEnglishPossessives) {
+  EXPECT_EQ(exact("Shakespeare's Sonnets, Pilgrim\u2019s life"),
+            (Words{"shakespeare", "sonnets", "pilgrim", "life"}));
+  EXPECT_EQ(drop_possessive("'s"), "'s");
+}
+
 TEST(Analysis, SplitsAtEveryHyphen) {
   for (const char* text : {"e-mail", "e\u2010mail", "e\u2011mail", "e\u2212mail", "e\u2013mail"})
     EXPECT_EQ(exact(text), (Words{"e", "mail"})) << text;
