@@ -6,6 +6,8 @@
 #include <unicode/unistr.h>
 #include <xapian.h>
 
+#include <algorithm>
+#include <array>
 #include <memory>
 #include <stdexcept>
 
@@ -56,7 +58,62 @@ std::string fold_unicode(icu::UnicodeString text) {
   return out;
 }
 
+// Written for U+0027 inside words: right and left single quotation marks, modifier letter
+// apostrophe, fullwidth apostrophe.
+constexpr std::array<std::string_view, 4> kApostropheLookalikes{"\u2019", "\u2018", "\u02BC",
+                                                                "\uFF07"};
+
+// Articles and prepositions written elided before a vowel: Portuguese (d'água), French
+// (l', d', j', m', n', s', t', c', qu', jusqu', lorsqu', puisqu'), Italian (l', dell', all',
+// nell', dall', sull', coll', un', quell', quest', gl', c', d') and Catalan (l', d', s', m',
+// t', n').
+constexpr std::array<std::string_view, 24> kElided{
+    "c",    "d",    "j",     "l",     "m",     "n",      "s",      "t",
+    "qu",   "gl",   "un",    "all",   "dell",  "nell",   "dall",   "sull",
+    "coll", "pell", "quell", "quest", "jusqu", "lorsqu", "puisqu", "quoiqu"};
+
+std::string unify_apostrophes(std::string_view word) {
+  std::string out;
+  out.reserve(word.size());
+  for (size_t i = 0; i < word.size();) {
+    auto look = std::find_if(kApostropheLookalikes.begin(), kApostropheLookalikes.end(),
+                             [&](std::string_view l) { return word.substr(i).starts_with(l); });
+    if (look == kApostropheLookalikes.end()) {
+      out += word[i++];
+    } else {
+      out += '\'';
+      i += look->size();
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> dotted_parts(const std::string& word) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  for (size_t dot = word.find('.'); start <= word.size(); dot = word.find('.', start)) {
+    if (dot == std::string::npos) dot = word.size();
+    if (dot > start) parts.push_back(word.substr(start, dot - start));
+    start = dot + 1;
+  }
+  return parts;
+}
+
 }  // namespace
+
+std::string drop_elision(std::string_view folded_word) {
+  std::string word = unify_apostrophes(folded_word);
+  const size_t apostrophe = word.find('\'');
+  if (apostrophe == std::string::npos || apostrophe + 1 >= word.size()) return word;
+  const std::string_view head = std::string_view(word).substr(0, apostrophe);
+  if (std::find(kElided.begin(), kElided.end(), head) == kElided.end()) return word;
+  return word.substr(apostrophe + 1);
+}
+
+std::string drop_possessive(std::string word) {
+  if (word.size() > 2 && word.ends_with("'s")) word.resize(word.size() - 2);
+  return word;
+}
 
 std::string fold(std::string_view text) {
   return fold_unicode(icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), text.size())));
@@ -80,13 +137,18 @@ std::vector<std::string> split_words(std::string_view text) {
 std::vector<Token> analyze(std::string_view text) {
   std::vector<Token> tokens;
   for (const std::string& word : split_words(text)) {
-    Token t;
-    t.exact = fold(word);
-    if (t.exact.empty() || t.exact.size() > kMaxWordBytes) continue;
-    t.stop = is_stop_word(t.exact);
-    t.stem = portuguese_stemmer()(t.exact);
-    if (t.stem.empty()) t.stem = t.exact;
-    tokens.push_back(std::move(t));
+    bool joined = false;
+    for (std::string& part : dotted_parts(drop_possessive(drop_elision(fold(word))))) {
+      if (part.size() > kMaxWordBytes) continue;
+      Token t;
+      t.exact = std::move(part);
+      t.stop = is_stop_word(t.exact);
+      t.stem = portuguese_stemmer()(t.exact);
+      if (t.stem.empty()) t.stem = t.exact;
+      t.joined = joined;
+      joined = true;
+      tokens.push_back(std::move(t));
+    }
   }
   return tokens;
 }

@@ -1,12 +1,14 @@
 #include "index/document_builder.hpp"
 
 #include <algorithm>
+#include <unordered_set>
 
 #include "analyze/phash.hpp"
 #include "core/digest.hpp"
 #include "core/json.hpp"
 #include "index/analysis.hpp"
 #include "index/capture_dates.hpp"
+#include "index/decorative.hpp"
 #include "index/schema.hpp"
 #include "index/stored_form.hpp"
 #include "index/timestamp_value.hpp"
@@ -32,17 +34,24 @@ std::string term(std::string_view prefix, std::string_view word) {
   return t;
 }
 
+// A field's words, each counted once (wdf += field weight at its first occurrence only):
+// a word repeated in the field, or in several of a merged document's captions, is the same
+// evidence as one occurrence, and it no longer lengthens the document (BM25's length
+// normalisation then favours no document for having been merged from more references).
+// Later occurrences keep their positions, for phrases.
 void index_values(Xapian::Document& xd, size_t field, const std::vector<std::string>& vals) {
   const unsigned weight = kTextFields[field].weight;
   const bool positional = kTextFields[field].positional;
   Xapian::termpos pos = 1 + static_cast<Xapian::termpos>(field) * kFieldPositions;
   const Xapian::termpos end = pos + kFieldPositions;
+  std::unordered_set<std::string> counted;
   for (const std::string& value : vals) {
     for (const Token& tok : analyze(value)) {
+      const unsigned wdf = counted.insert(tok.stem).second ? weight : 0;
       if (positional && pos < end)
-        xd.add_posting(tok.stem, pos++, weight);
-      else
-        xd.add_term(tok.stem, weight);
+        xd.add_posting(tok.stem, pos++, wdf);
+      else if (wdf > 0)
+        xd.add_term(tok.stem, wdf);
     }
     pos = std::min(end, pos + kValueGap);
   }
@@ -92,6 +101,7 @@ void add_filter_terms(Xapian::Document& xd, const merge::ImageDocument& d, const
     if (!c.empty() && c.size() < kMaxTermBytes) xd.add_boolean_term(term(prefix::collection, c));
   if (m.blocked) xd.add_boolean_term(std::string(prefix::blocked));
   if (m.drawing) xd.add_boolean_term(std::string(prefix::drawing));
+  if (!decorative_reason(d).empty()) xd.add_boolean_term(std::string(prefix::decorative));
   if (!d.imgDigest.empty() && d.imgDigest != d.id && d.imgDigest.size() < kMaxTermBytes)
     xd.add_boolean_term(term(prefix::digest, d.imgDigest));
   if (d.isInline) xd.add_boolean_term(std::string(prefix::inline_img));

@@ -8,7 +8,7 @@
 
 namespace strata::index {
 
-inline constexpr std::string_view kSchemaVersion = "6";
+inline constexpr std::string_view kSchemaVersion = "7";
 
 // Ranked text fields, one combined field (docs/search.md, "Analysis"). Every word, stop
 // words included, is indexed once, as its folded Portuguese stem (no prefix), wdf x field
@@ -52,6 +52,8 @@ inline constexpr std::string_view img_url = "U";     // 5-byte hash of the image
 inline constexpr std::string_view page_url = "V";    // 5-byte hash of the page URL (replay)
 inline constexpr std::string_view digest = "G";      // imgDigest, where the id is not it
 inline constexpr std::string_view drawing = "J";     // present only on drawings/illustrations
+// Present only on decorative images: spacers, bars, icons, emoji (index/decorative.hpp).
+inline constexpr std::string_view decorative = "L";
 // Year, month and day of every capture after the first: Y + yyyy, Y + yyyyMM, Y + yyyyMMdd
 // (capture_dates.hpp).
 inline constexpr std::string_view capture = "Y";

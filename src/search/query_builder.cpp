@@ -12,6 +12,8 @@ namespace {
 using index::Token;
 using Q = Xapian::Query;
 
+constexpr size_t kMaxHostBytes = 240;  // longer names have no host term (document_builder)
+
 std::string cat(std::string_view a, std::string_view b) {
   std::string s(a);
   s += b;
@@ -57,17 +59,6 @@ Q user_phrase(const std::string& text) {
   return phrase_query(toks, 0, toks.size(), 0, 1);
 }
 
-Q exclusions(const ParsedQuery& parsed) {
-  std::vector<Q> out;
-  for (const Token& t : tokens_of(parsed.excluded_words)) out.push_back(word_query(t));
-  for (const auto& p : parsed.excluded_phrases) {
-    std::vector<Token> toks = index::analyze(p);
-    if (toks.size() == 1) out.push_back(word_query(toks[0]));
-    if (toks.size() > 1) out.push_back(phrase_query(toks, 0, toks.size(), 0, 1));
-  }
-  return Q(Q::OP_OR, out.begin(), out.end());
-}
-
 Q term(std::string_view prefix, const std::string& value) {
   return Q(cat(prefix, value));
 }
@@ -107,14 +98,59 @@ Q size_query(SizeClass size) {
   return Q();
 }
 
+// One past the last token of the word starting at `from` (a dotted word's parts are joined).
+size_t word_end(const std::vector<Token>& toks, size_t from) {
+  size_t end = from + 1;
+  while (end < toks.size() && toks[end].joined) ++end;
+  return end;
+}
+
+// A dotted word ("gov.uk", "books.toscrape.com", "string.js") matches documents whose text
+// or URL tokens hold all its parts (URL tokens split hosts at dots), scored as those words;
+// and, as a host name, images of pages on that host or under that domain (boolean terms:
+// they match without adding weight). A leading "www" is left out, as URL tokens leave it out.
+Q dotted_word_query(const std::vector<Token>& toks, size_t from, size_t end) {
+  if (toks[from].exact == "www" && end - from > 2) ++from;
+  std::vector<Q> parts;
+  std::string host;
+  for (size_t i = from; i < end; ++i) {
+    parts.push_back(word_query(toks[i]));
+    host += (host.empty() ? "" : ".") + toks[i].exact;
+  }
+  Q words(Q::OP_AND, parts.begin(), parts.end());
+  if (host.size() >= kMaxHostBytes) return words;
+  return Q(Q::OP_OR, words, Q(Q::OP_OR, site_query({host}), term(index::prefix::domain, host)));
+}
+
+Q exclusions(const ParsedQuery& parsed) {
+  std::vector<Q> out;
+  const std::vector<Token> words = tokens_of(parsed.excluded_words);
+  for (size_t i = 0, end = 0; i < words.size(); i = end) {
+    end = word_end(words, i);
+    out.push_back(end - i > 1 ? dotted_word_query(words, i, end) : word_query(words[i]));
+  }
+  for (const auto& p : parsed.excluded_phrases) {
+    std::vector<Token> toks = index::analyze(p);
+    if (toks.size() == 1) out.push_back(word_query(toks[0]));
+    if (toks.size() > 1) out.push_back(phrase_query(toks, 0, toks.size(), 0, 1));
+  }
+  return Q(Q::OP_OR, out.begin(), out.end());
+}
+
 }  // namespace
 
 Q text_query(const ParsedQuery& parsed) {
   std::vector<Token> toks = tokens_of(parsed.words);
   bool only_stop = std::all_of(toks.begin(), toks.end(), [](const Token& t) { return t.stop; });
   std::vector<Q> clauses;
-  for (const Token& t : toks)
-    if (!t.stop || only_stop) clauses.push_back(word_query(t));
+  for (size_t i = 0; i < toks.size();) {
+    const size_t end = word_end(toks, i);
+    if (end - i > 1)
+      clauses.push_back(dotted_word_query(toks, i, end));
+    else if (!toks[i].stop || only_stop)
+      clauses.push_back(word_query(toks[i]));
+    i = end;
+  }
   for (const auto& p : parsed.phrases) clauses.push_back(user_phrase(p));
   Q main(Q::OP_OR, clauses.begin(), clauses.end());
   if (main.empty()) return parsed.empty() ? Q::MatchAll : Q::MatchNothing;
@@ -135,6 +171,10 @@ Q apply_filters(const Xapian::Database& db, const Q& query, const SearchRequest&
   if (!r.sites.empty()) filters.push_back(site_query(r.sites));
   if (!r.collections.empty()) filters.push_back(any_of(prefix::collection, r.collections));
   Q out = query;
+  // Decorative images (spacers, bars, icons, emoji: index/decorative.hpp) are hidden unless
+  // asked for; Arquivo's formula (the relevance baseline) shows everything.
+  if (!r.show_decorative && r.ranking == Ranking::strata)
+    out = Q(Q::OP_AND_NOT, out, Q(std::string(prefix::decorative)));
   // Not in `filters`: the date filter may be MatchNothing, which is also the empty query.
   if (r.from || r.to) out = Q(Q::OP_FILTER, out, capture_range_query(db, r.from, r.to));
   for (const Q& f : filters)

@@ -1,5 +1,6 @@
 #pragma once
-// Builds the Xapian query of a search: text matching (any word may match), phrase boosts
+// Builds the Xapian query of a search: text matching (any word may match; a dotted word such
+// as gov.uk as all its parts or as a host), phrase boosts
 // (pf x1000 window+1, pf2 x100 window+2, pf3 x10 window+3, per field x field weight),
 // exclusions and filters. docs/search.md explains every rule.
 #include <xapian.h>

@@ -68,6 +68,8 @@ bool apply_operator(const std::string& item, SearchRequest& r) {
   } else if (name == "safe") {
     bool safe = parse_safe("q", value);  // checked even when the caller fixed it
     if (!r.safe_fixed) r.safe = safe;
+  } else if (name == "decorative") {
+    r.show_decorative = parse_decorative("q", value);
   } else if (name == "collection") {
     auto cols = parse_collections("q", value);
     r.collections.insert(r.collections.end(), cols.begin(), cols.end());
@@ -132,6 +134,13 @@ bool parse_safe(const std::string& param, std::string_view value) {
   if (v == "on" || v == "true" || v.empty()) return true;
   if (v == "off" || v == "false") return false;
   throw RequestError(param, "safe search must be on or off");
+}
+
+bool parse_decorative(const std::string& param, std::string_view value) {
+  std::string v = lower(value);
+  if (v == "show") return true;
+  if (v == "hide" || v.empty()) return false;
+  throw RequestError(param, "decorative must be show or hide");
 }
 
 std::vector<std::string> parse_sites(const std::string& param, std::string_view value) {

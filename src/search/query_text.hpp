@@ -1,6 +1,7 @@
 #pragma once
 // Parsing of the q parameter: words (any may match), "exact phrases", -excluded words and
-// -"excluded phrases", and the inline operators site: type: size: safe: collection:, whose
+// -"excluded phrases", and the inline operators site: type: size: safe: collection:
+// decorative:, whose
 // values are applied to the request (same validation as the matching parameters).
 #include <string>
 #include <string_view>
@@ -27,6 +28,8 @@ ParsedQuery parse_q(std::string_view q, SearchRequest& request);
 std::vector<std::string> parse_types(const std::string& param, std::string_view value);
 SizeClass parse_size(const std::string& param, std::string_view value);
 bool parse_safe(const std::string& param, std::string_view value);
+// "show" -> true (decorative images shown too), "hide" -> false.
+bool parse_decorative(const std::string& param, std::string_view value);
 std::vector<std::string> parse_sites(const std::string& param, std::string_view value);
 std::vector<std::string> parse_collections(const std::string& param, std::string_view value);
 

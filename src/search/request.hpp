@@ -10,6 +10,11 @@ namespace strata::search {
 
 enum class SizeClass { any, sm, md, lg };  // sm <= 65536 px^2, md <= 810000, lg > 810000
 
+// strata: BM25F with Arquivo's field weights and phrase boosts, plus the image priors
+// (decorative images hidden unless asked for: docs/search.md, "Image priors").
+// arquivo: Arquivo's formula alone, every image shown (the relevance kit's baseline).
+enum class Ranking { strata, arquivo };
+
 // A bad request value; `parameter` names the API parameter (or "q" for inline operators).
 struct RequestError : std::invalid_argument {
   RequestError(std::string param, const std::string& message)
@@ -30,6 +35,8 @@ struct SearchRequest {
   unsigned offset = 0;
   unsigned max_items = 50;
   bool years_facet = true;
+  Ranking ranking = Ranking::strata;
+  bool show_decorative = false;  // decorative images (spacers, bars, icons, emoji) too
 };
 
 inline constexpr unsigned kDefaultMaxItems = 50;

@@ -72,6 +72,8 @@ void parse_filters(const Params& p, search::SearchRequest& r) {
     r.sites = search::parse_sites("siteSearch", *v);
   if (const auto* v = get(p, "collection"); v && !v->empty())
     r.collections = search::parse_collections("collection", *v);
+  if (const auto* v = get(p, "decorative"))
+    r.show_decorative = search::parse_decorative("decorative", *v);
 }
 
 }  // namespace

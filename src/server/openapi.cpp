@@ -14,7 +14,8 @@ std::string openapi_json() {
   };
   Json params = Json::array({
       param("q",
-            "words (any may match), \"phrases\", -exclusions, site: type: size: safe: collection:"),
+            "words (any may match), \"phrases\", -exclusions, site: type: size: safe: collection: "
+            "decorative:"),
       param("from", "capture date lower bound: yyyy, yyyyMM, yyyyMMdd ... yyyyMMddHHmmss"),
       param("to", "capture date upper bound (inclusive), same formats"),
       param("type", "comma list of image types: jpg,png,gif,..."),
@@ -24,6 +25,8 @@ std::string openapi_json() {
             "by the operator; repeated: on if any is on"),
       param("siteSearch", "comma list of hosts (www. optional) or *.domain"),
       param("collection", "comma list of collections"),
+      param("decorative",
+            "hide (default: no spacers, bars, tiny icons, emoji) or show (every image)"),
       param("offset", "first result (default 0, at most 10000; beyond: 400)"),
       param("maxItems", "results per page (default 50, at most 200; beyond: 400)"),
       param("fields", "comma list of returned fields (replaces the default list)"),

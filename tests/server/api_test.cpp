@@ -133,6 +133,8 @@ TEST_F(Api, EveryParameter) {
   EXPECT_EQ(digests("/imagesearch?siteSearch=sapo.pt"), V{});
   EXPECT_EQ(digests("/imagesearch?collection=Teste").size(), 3u);
   EXPECT_EQ(digests("/imagesearch?collection=Outra"), V{});
+  EXPECT_EQ(digests("/imagesearch?decorative=show").size(), 3u);
+  EXPECT_EQ(digests("/imagesearch?decorative=hide").size(), 3u);
   EXPECT_EQ(digests("/imagesearch?offset=1&maxItems=1"), (V{"ccc"}));
   EXPECT_EQ(digests("/imagesearch?maxItems=0"), V{});
   Json all = json("/imagesearch?maxItems=200");
@@ -161,6 +163,7 @@ TEST_F(Api, BadParametersAre400NamingTheParameter) {
   expect_400("/imagesearch?to=20241301", "to");
   expect_400("/imagesearch?from=2020&to=2010", "to");
   expect_400("/imagesearch?size=xl", "size");
+  expect_400("/imagesearch?decorative=maybe", "decorative");
   expect_400("/imagesearch?type=p%20ng", "type");
   expect_400("/imagesearch?safeSearch=maybe", "safeSearch");
   expect_400("/imagesearch?siteSearch=a/b", "siteSearch");

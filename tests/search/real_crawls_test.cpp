@@ -1,0 +1,94 @@
+// The issue-20 queries on real crawls (archive.org 2008, twitter.com 2019, a French
+// government service 2024, books.toscrape.com 2018): host names, elision and decorative
+// images, through extraction, merge and indexing as `strata index` runs them.
+#include <gtest/gtest.h>
+#include <xapian.h>
+
+#include <algorithm>
+
+#include "extract/stage.hpp"
+#include "index/index_documents.hpp"
+#include "merge/folder.hpp"
+#include "search/searcher.hpp"
+#include "testing/shared_data.hpp"
+
+namespace strata::search {
+namespace {
+
+namespace fs = std::filesystem;
+
+class RealCrawls : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    STRATA_REQUIRE_SHARED();
+    const fs::path work = strata::testing::scratch_dir();
+    const std::vector<fs::path> archives{
+        strata::testing::shared_data("archives/archivesunleashed__aut/src/test/resources/warc/"
+                                     "example.warc.gz"),
+        strata::testing::shared_data("archives/webrecorder__replayweb.page/mkdocs/site/docs/"
+                                     "examples/netpreserve-twitter.warc"),
+        strata::testing::shared_data("archives/openzim__warc2zim/tests/data/solidaritenum.warc.gz"),
+        strata::testing::shared_data(
+            "archives/N0taN3rd__node-warc/test/files/books.toscrape.warc")};
+    extract::ExtractOptions xopts;
+    xopts.collection = "real";
+    fs::create_directories(work / "extract");
+    extract::run_extraction(archives, xopts, work / "extract", 1, {}, nullptr);
+    auto merged = merge::merge_folder(work / "extract", work / "docs", {}, nullptr);
+    ASSERT_EQ(merged.error, "");
+    index::IndexOptions iopts;
+    iopts.index_dir = index_ = work / "index";
+    iopts.collection = "real";
+    iopts.inputs = {merged.documents};
+    index::index_documents(iopts);
+  }
+
+  std::vector<Hit> find(const std::string& q, bool decorative = false) {
+    Xapian::Database db(index_.string());
+    SearchRequest r;
+    r.q = q;
+    r.safe = false;  // not classified here
+    r.max_items = 200;
+    r.show_decorative = decorative;
+    return search(db, r).hits;
+  }
+  static size_t count_url(const std::vector<Hit>& hits, const std::string& part) {
+    return std::count_if(hits.begin(), hits.end(), [&](const Hit& h) {
+      return h.doc.imgUrl.find(part) != std::string::npos;
+    });
+  }
+  fs::path index_;
+};
+
+TEST_F(RealCrawls, HostNamesFindTheirImages) {
+  const auto twitter = find("twitter.com");
+  EXPECT_GE(twitter.size(), 10u);  // pbs.twimg.com pictures on twitter.com pages
+  for (const Hit& h : twitter) EXPECT_EQ(h.doc.pageHost, "twitter.com") << h.doc.imgUrl;
+  EXPECT_EQ(find("books.toscrape.com").size(), 20u);
+  const auto ia = find("archive.org");
+  EXPECT_GE(ia.size(), 15u);
+  for (const Hit& h : ia)  // pages on archive.org, or images on its subdomains
+    EXPECT_TRUE(h.doc.pageHost.ends_with("archive.org") ||
+                h.doc.imgUrl.find("archive.org/") != std::string::npos)
+        << h.doc.imgUrl;
+  EXPECT_EQ(find("www.archive.org").size(), ia.size());
+}
+
+TEST_F(RealCrawls, ElidedWordsAnswer) {
+  // alt "Photo d'un ordinateur ... en fond d'écran des gâteaux"
+  EXPECT_EQ(count_url(find("écran"), "cookies-logiciel.jpg"), 1u);
+  // captions "... l'affichage des options de personnalisation ..."
+  EXPECT_EQ(count_url(find("affichage"), "bandeau-cookie-leboncoin"), 2u);
+  EXPECT_EQ(count_url(find("l\u2019affichage"), "bandeau-cookie-leboncoin"), 2u);
+}
+
+TEST_F(RealCrawls, DecorativeImagesOnlyOnRequest) {
+  // Twitter's 72x72 emoji carry whole tweets as captions; the 1800x89 blendbar a page's.
+  EXPECT_EQ(count_url(find("twitter.com"), "/emoji/"), 0u);
+  EXPECT_GE(count_url(find("twitter.com", true), "/emoji/"), 5u);
+  EXPECT_EQ(count_url(find("archive.org"), "blendbar"), 0u);
+  EXPECT_EQ(count_url(find("archive.org", true), "blendbar"), 1u);
+}
+
+}  // namespace
+}  // namespace strata::search
