@@ -135,8 +135,7 @@ std::vector<SafeSetRow> read_safe_set(const fs::path& file, std::vector<std::str
       errors.push_back(where + "unknown label " + fields[2]);
       continue;
     }
-    const bool item_ok = fields[1] == "*" || fields[1] == "-" || !fields[1].empty();
-    if (!item_ok) {
+    if (fields[1].empty()) {
       errors.push_back(where + "empty item");
       continue;
     }
