@@ -3,6 +3,7 @@
 #include <exception>
 
 #include "analyze/phash.hpp"
+#include "analyze/safe_policy.hpp"
 
 namespace strata::analyze {
 
@@ -43,7 +44,13 @@ AnalysisRecord Analyzer::analyze(std::string_view digest, std::string_view bytes
     try {
       std::vector<const RgbImage*> frames;
       for (const RgbImage& f : thumb.sample_frames) frames.push_back(&f);
-      record.nsfw = most_unsafe(classifier_->classify_batch(frames));
+      const std::vector<NsfwScores> scores = classifier_->classify_batch(frames);
+      std::vector<SafeSearchInput> inputs;
+      for (size_t i = 0; i < scores.size(); ++i)
+        inputs.push_back({scores[i], image_detail(*frames[i]), record.width, record.height});
+      const SafeSearchInput& worst = inputs.at(most_unsafe_frame(inputs));
+      record.nsfw = worst.scores;
+      record.detail = worst.detail;
       record.model = options_.model_variant;
       counters_.add("classified");
     } catch (const std::exception&) {

@@ -23,17 +23,6 @@ bool NsfwScores::is_drawing() const {
   return top == 0 || top == 1;
 }
 
-NsfwScores most_unsafe(const std::vector<NsfwScores>& frames) {
-  NsfwScores worst;
-  float worst_value = -1;
-  for (const NsfwScores& s : frames)
-    if (s.nsfw() > worst_value) {
-      worst = s;
-      worst_value = s.nsfw();
-    }
-  return worst;
-}
-
 std::optional<std::filesystem::path> find_nsfw_models() {
   namespace fs = std::filesystem;
   std::error_code ec;

@@ -3,7 +3,8 @@
 // Preprocessing matches nsfwjs: RGB / 255, bilinear resize with align_corners to the model's
 // square input (skipped when already that size). Class order: drawing, hentai, neutral,
 // porn, sexy. Arquivo's rule (reference §6): nsfw = porn + hentai, raised to 0.51 when below
-// 0.5 but above both neutral and drawing; safe search hides nsfw > 0.49.
+// 0.5 but above both neutral and drawing; Arquivo's safe search hid nsfw > 0.49. Strata's
+// safe search decides with analyze/safe_policy.hpp instead.
 #include <array>
 #include <filesystem>
 #include <memory>
@@ -17,6 +18,7 @@ namespace strata::analyze {
 
 inline constexpr std::array<const char*, 5> kNsfwClasses = {"drawing", "hentai", "neutral", "porn",
                                                             "sexy"};
+// Safe search hides images whose safe_search_score() (analyze/safe_policy.hpp) is above.
 inline constexpr float kSafeSearchThreshold = 0.49f;
 
 struct NsfwScores {
@@ -28,14 +30,9 @@ struct NsfwScores {
   float sexy() const { return p[4]; }
   // Arquivo's stored "safe" value (an NSFW score: higher = less safe).
   float nsfw() const;
-  // Shown under safe search (the API default)?
-  bool safe() const { return nsfw() <= kSafeSearchThreshold; }
   // Drawing/illustration rather than photo: drawing or hentai is the top class.
   bool is_drawing() const;
 };
-
-// For animations: the frame with the highest nsfw() (Arquivo kept the last frame: a bug).
-NsfwScores most_unsafe(const std::vector<NsfwScores>& frames);
 
 // Model variants shipped by nsfwjs (folders of models/nsfwjs after scripts/setup-npm):
 // "mobilenet_v2" (Keras MobileNetV2 width 1.0, 224 px; nsfwjs' own default) is the default.

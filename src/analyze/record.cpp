@@ -4,8 +4,16 @@
 
 namespace strata::analyze {
 
+SafeSearchInput safe_search_input(const AnalysisRecord& record) {
+  return {record.nsfw.value(), record.detail, record.width, record.height};
+}
+
 bool visible_under_safe_search(const AnalysisRecord& record) {
-  return record.nsfw && record.nsfw->safe();
+  return record.nsfw && !hidden_by_safe_search(safe_search_input(record));
+}
+
+double safe_search_value(const AnalysisRecord& record) {
+  return record.nsfw ? safe_search_score(safe_search_input(record)) : -1.0;
 }
 
 Json to_json(const AnalysisRecord& r) {
@@ -26,8 +34,10 @@ Json to_json(const AnalysisRecord& r) {
   if (r.phash) j["phash"] = phash_hex(*r.phash);
   if (r.nsfw) {
     for (size_t c = 0; c < kNsfwClasses.size(); ++c) j[kNsfwClasses[c]] = r.nsfw->p[c];
+    if (r.detail) j["detail"] = *r.detail;
     j["nsfw"] = r.nsfw->nsfw();
-    j["safe"] = r.nsfw->safe();
+    j["safeSearchScore"] = safe_search_value(r);
+    j["safe"] = visible_under_safe_search(r);
     j["isDrawing"] = r.nsfw->is_drawing();
     j["model"] = r.model;
   }
@@ -55,6 +65,7 @@ bool from_json(const Json& j, AnalysisRecord& out) {
     NsfwScores s;
     for (size_t c = 0; c < kNsfwClasses.size(); ++c) s.p[c] = j.value(kNsfwClasses[c], 0.0f);
     out.nsfw = s;
+    if (j.contains("detail")) out.detail = j.at("detail").get<float>();
     read_field(j, "model", out.model);
   }
   return true;

@@ -6,6 +6,7 @@
 
 #include "analyze/image.hpp"
 #include "analyze/nsfw.hpp"
+#include "analyze/safe_policy.hpp"
 #include "core/json.hpp"
 
 namespace strata::analyze {
@@ -20,12 +21,17 @@ struct AnalysisRecord {
   int thumb_width = 0, thumb_height = 0;        // [index]
   std::optional<uint64_t> phash;                // [index] 64-bit pHash (hex in JSON)
   std::optional<NsfwScores> nsfw;  // [index] five probabilities; absent = not classified
+  std::optional<float> detail;     // image_detail() of the classified frame (older records: none)
   std::string model;               // NSFW model variant used
 };
 
-// Safe search (the API default): only classified images with nsfw <= 0.49 are shown;
-// unclassified ones (failures, no model) stay hidden until classified.
+// Safe search (the API default): only classified images that kSafePolicy does not hide are
+// shown; unclassified ones (failures, no model) stay hidden until classified.
 bool visible_under_safe_search(const AnalysisRecord& record);
+// What safe search decides from (the record must be classified).
+SafeSearchInput safe_search_input(const AnalysisRecord& record);
+// The index's `safe` value: safe_search_score() of a classified record, -1 when unclassified.
+double safe_search_value(const AnalysisRecord& record);
 
 Json to_json(const AnalysisRecord& record);
 bool from_json(const Json& j, AnalysisRecord& out);

@@ -14,7 +14,7 @@ namespace strata::index {
 // What image analysis and moderation add to the merged document (docs/analysis.md): set by
 // the analysis join (index/moderation.hpp), `strata block` and the classifier.
 struct Moderation {
-  double safe = -1.0;  // NSFW score in [0,1]; -1 = not classified (hidden under safe search)
+  double safe = -1.0;  // safe-search score in [0,1]; -1 = not classified (hidden under safe search)
   bool blocked = false;
   std::string analysis;  // analysis status ("ok", "corrupt", ...); "" = not analysed
   std::optional<uint64_t> phash;

@@ -18,7 +18,7 @@ fs::path blocklist_file(const fs::path& index_dir) {
 
 void apply_analysis(const analyze::AnalysisRecord& r, Moderation& m) {
   m.analysis = r.missing_bytes ? "missing" : std::string(analyze::to_string(r.status));
-  m.safe = r.nsfw ? r.nsfw->nsfw() : -1.0;
+  m.safe = analyze::safe_search_value(r);
   m.drawing = r.nsfw && r.nsfw->is_drawing();
   m.phash = r.phash;
   m.thumbnail = r.thumbnail;

@@ -65,7 +65,7 @@ inline constexpr std::string_view capture = "Y";
 namespace slot {
 inline constexpr Xapian::valueno timestamp = 0;  // imgCrawlTimestamp packed (timestamp_value.hpp)
 inline constexpr Xapian::valueno area = 4;       // width * height, sortable_serialise
-inline constexpr Xapian::valueno safe = 8;       // NSFW score; no value = not classified
+inline constexpr Xapian::valueno safe = 8;       // safe-search score; no value = not classified
 inline constexpr Xapian::valueno img_url = 14;   // tie-break key: the URL cut short
 inline constexpr Xapian::valueno phash = 16;     // 64-bit pHash, 16 hex digits (near duplicates)
 // The k-th distinct capture year (k from 0, oldest first; 2 packed bytes) is in slot

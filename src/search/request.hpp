@@ -28,7 +28,7 @@ struct SearchRequest {
   std::optional<std::string> to;    // upper bound (inclusive), 14 digits
   std::vector<std::string> types;   // mime subtypes (jpeg, png, ...)
   SizeClass size = SizeClass::any;
-  bool safe = true;                // show only classified images with NSFW score <= 0.49
+  bool safe = true;                // show only classified images with safe score <= 0.49
   bool safe_fixed = false;         // set by the caller: the inline safe: operator is ignored
   std::vector<std::string> sites;  // "host" (exact, www. optional) or "*.domain"
   std::vector<std::string> collections;
@@ -45,7 +45,8 @@ inline constexpr double kSafeThreshold = 0.49;
 // Cost bound of q: distinct words and phrases (repeats are dropped), beyond which it is refused.
 inline constexpr size_t kMaxQueryTerms = 32;
 
-// Shown under safe search: classified, with an NSFW score of at most kSafeThreshold.
+// Shown under safe search: classified, with a safe-search score (analyze/safe_policy.hpp) of
+// at most kSafeThreshold.
 inline bool safe_search_shows(double nsfw) {
   return nsfw >= 0 && nsfw <= kSafeThreshold;
 }

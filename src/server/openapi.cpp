@@ -21,7 +21,8 @@ std::string openapi_json() {
       param("type", "comma list of image types: jpg,png,gif,..."),
       param("size", "sm (<=65536 px2), md (<=810000), lg (>810000), all"),
       param("safeSearch",
-            "on (only images classified with an NSFW score <= 0.49) or off; default and lock set "
+            "on (only classified images with a safe-search score <= 0.49: calibrated thresholds "
+            "over the five NSFW classes) or off; default and lock set "
             "by the operator; repeated: on if any is on"),
       param("siteSearch", "comma list of hosts (www. optional) or *.domain"),
       param("collection", "comma list of collections"),

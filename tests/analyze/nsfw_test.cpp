@@ -6,6 +6,7 @@
 #include <fstream>
 #include <memory>
 
+#include "analyze/safe_policy.hpp"
 #include "analyze/thumbnail.hpp"
 #include "archive_images.hpp"
 #include "core/json.hpp"
@@ -26,30 +27,17 @@ std::optional<fs::path> model_dir(const std::string& variant) {
   const auto dir = model_dir(variant); \
   if (!dir) GTEST_SKIP() << "nsfwjs model " << variant << " not installed (run scripts/setup-npm)"
 
-TEST(NsfwRule, ArquivoRuleAndSafeSearchThreshold) {
+TEST(NsfwRule, ArquivoRule) {
   NsfwScores s;
   s.p = {0.1f, 0.1f, 0.2f, 0.3f, 0.3f};  // porn+hentai 0.4 > neutral, > drawing -> 0.51
   EXPECT_FLOAT_EQ(s.nsfw(), 0.51f);
-  EXPECT_FALSE(s.safe());
   s.p = {0.1f, 0.1f, 0.5f, 0.2f, 0.1f};  // 0.3 < neutral -> kept
   EXPECT_FLOAT_EQ(s.nsfw(), 0.3f);
-  EXPECT_TRUE(s.safe());
   s.p = {0.0f, 0.3f, 0.0f, 0.4f, 0.3f};
   EXPECT_FLOAT_EQ(s.nsfw(), 0.7f);
   s.p = {0.6f, 0.1f, 0.1f, 0.1f, 0.1f};
   EXPECT_TRUE(s.is_drawing());
-  EXPECT_TRUE(s.safe());
-  s.p = {0.0f, 0.0f, 0.51f, 0.49f, 0.0f};  // exactly at the threshold: shown
-  EXPECT_FLOAT_EQ(s.nsfw(), 0.49f);
-  EXPECT_TRUE(s.safe());
-}
-
-TEST(NsfwRule, AnimationKeepsMostUnsafeFrame) {
-  NsfwScores a, b, c;
-  a.p = {0, 0, 1, 0, 0};
-  b.p = {0, 0.2f, 0.1f, 0.6f, 0.1f};
-  c.p = {0.5f, 0, 0.5f, 0, 0};
-  EXPECT_EQ(most_unsafe({a, b, c}).p, b.p);  // not the last frame (Arquivo's bug)
+  EXPECT_FLOAT_EQ(s.nsfw(), 0.2f);
 }
 
 TEST(NsfwPreprocess, AlignCornersBilinear) {
@@ -177,7 +165,7 @@ TEST(Nsfw, CatPhotoIsNeutralAndSafe) {
   std::cout << "  cat: drawing " << s.drawing() << " hentai " << s.hentai() << " neutral "
             << s.neutral() << " porn " << s.porn() << " sexy " << s.sexy() << "\n";
   EXPECT_GT(s.neutral(), 0.9f);
-  EXPECT_TRUE(s.safe());
+  EXPECT_FALSE(hidden_by_safe_search({s, std::nullopt}));
   EXPECT_FALSE(s.is_drawing());
   // A batch gives the same scores as one by one.
   const auto batch = classifier.classify_batch({&t.sample_frames[0], &t.sample_frames[0]});

@@ -200,6 +200,24 @@ TEST(StrataCli, MergeReportsBadLinesWithFileAndOffset) {
   EXPECT_EQ(slurp(dir / "bad" / "documents.jsonl"), slurp(dir / "good" / "documents.jsonl"));
 }
 
+// The safe search evaluation on the committed subset: the policy hides none of the neutral
+// images, Arquivo's rule hides the five tiny pictograms among them.
+TEST(StrataCli, SafeSearchEvalReportsFalsePositivesAgainstArquivo) {
+  STRATA_REQUIRE_SHARED();
+  const fs::path subset = fs::path(__FILE__).parent_path() / "../analyze/safe_search_subset.tsv";
+  const Result r = strata("--json safe-search-eval --set '" + subset.string() + "' --data '" +
+                          testing::shared_dir()->string() + "'");
+  if (r.code == 1 && r.err.find("setup-npm") != std::string::npos)
+    GTEST_SKIP() << "nsfwjs model not installed (run scripts/setup-npm)";
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  const Json report = Json::parse(r.out);
+  EXPECT_EQ(report["images"], 20);
+  EXPECT_EQ(report["rules"][0]["falsePositives"], 0);
+  EXPECT_GE(report["rules"][1]["falsePositives"].get<int64_t>(), 5);
+  EXPECT_EQ(report["rules"][0]["recall"], "-");  // no explicit image in the subset
+  EXPECT_GE(report["sweep"].size(), 10u);
+}
+
 TEST(StrataCli, RecordsReportGoesToStderr) {
   STRATA_REQUIRE_SHARED();
   const Result r = strata("records --json '" + archive() + "'");
