@@ -70,15 +70,38 @@ bool needs_dom_at(std::string_view s, size_t pos) {
   }
 }
 
+// Tags whose first occurrence in the page decides its title, base or body: a page is only
+// parsed in part when none of them comes after the part.
+bool prefix_tag_at(std::string_view s, size_t lt) {
+  return has_at(s, lt + 1, "title") || has_at(s, lt + 1, "base") || has_at(s, lt + 1, "frameset");
+}
+
+// The bytes needs_dom_at can answer true for.
+const std::array<bool, 256>& trigger_bytes() {
+  static const std::array<bool, 256> trigger = [] {
+    std::array<bool, 256> out{};
+    for (char c : std::string_view("<.(:&")) out[static_cast<unsigned char>(c)] = true;
+    return out;
+  }();
+  return trigger;
+}
+
 }  // namespace
 
 bool may_reference_images(std::string_view html) {
-  static constexpr std::string_view kTriggers = "<.(:&";
-  std::array<bool, 256> trigger{};
-  for (char c : kTriggers) trigger[static_cast<unsigned char>(c)] = true;
+  const std::array<bool, 256>& trigger = trigger_bytes();
   for (size_t pos = 0; pos < html.size(); ++pos)
     if (trigger[static_cast<unsigned char>(html[pos])] && needs_dom_at(html, pos)) return true;
   return false;
+}
+
+size_t last_prefix_trigger(std::string_view html) {
+  const std::array<bool, 256>& trigger = trigger_bytes();
+  for (size_t pos = html.size(); pos-- > 0;) {
+    if (!trigger[static_cast<unsigned char>(html[pos])]) continue;
+    if (needs_dom_at(html, pos) || (html[pos] == '<' && prefix_tag_at(html, pos))) return pos;
+  }
+  return std::string_view::npos;
 }
 
 }  // namespace strata::extract

@@ -1,0 +1,128 @@
+#include "extract/html_prefix.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "extract/html_dom.hpp"
+#include "extract/html_prescan.hpp"
+
+namespace strata::extract {
+namespace {
+
+constexpr std::string_view kSentinel = "strata:prefix-end";
+// How far past the last possible reference the prefix goes: the elements around the last
+// image usually close within it, which `decides` needs.
+constexpr size_t kMargin = 1024;
+
+// The tags of the adoption agency's formatting elements.
+bool formatting(GumboTag tag) {
+  switch (tag) {
+    case GUMBO_TAG_A:
+    case GUMBO_TAG_B:
+    case GUMBO_TAG_BIG:
+    case GUMBO_TAG_CODE:
+    case GUMBO_TAG_EM:
+    case GUMBO_TAG_FONT:
+    case GUMBO_TAG_I:
+    case GUMBO_TAG_NOBR:
+    case GUMBO_TAG_S:
+    case GUMBO_TAG_SMALL:
+    case GUMBO_TAG_STRIKE:
+    case GUMBO_TAG_STRONG:
+    case GUMBO_TAG_TT:
+    case GUMBO_TAG_U:
+      return true;
+    default:
+      return false;
+  }
+}
+
+size_t child_nodes(const GumboNode* n) {
+  size_t count = children(n).length;
+  if (n->type == GUMBO_NODE_DOCUMENT && n->v.document.has_doctype) ++count;  // as caption.cpp
+  return count;
+}
+
+// The caption's text test: the document and <html> have none (caption.cpp).
+bool has_text(const GumboNode* n, TextCache& texts) {
+  if (n->type == GUMBO_NODE_DOCUMENT || is_tag(n, GUMBO_TAG_HTML)) return false;
+  return texts.has_text(n);
+}
+
+}  // namespace
+
+PagePrefix::PagePrefix(std::string_view html) {
+  size_t last = last_prefix_trigger(html);
+  if (last == std::string_view::npos || last + kMargin >= html.size()) return;
+  size_t end = html.find('<', last + kMargin);
+  if (end == std::string_view::npos || end > html.size() / 4 * 3) return;
+  std::string_view prefix = html.substr(0, end);
+  if (prefix.find(kSentinel) != std::string_view::npos) return;
+  text_.reserve(end + kSentinel.size() + 7);
+  text_.append(prefix).append("<!--").append(kSentinel).append("-->");
+  auto doc = std::make_unique<PageDocument>(text_);
+  // Find the sentinel: a comment with its exact text exists only if "<!--" began one.
+  std::vector<const GumboNode*> stack{doc->root()};
+  bool sentinel = false;
+  while (!stack.empty() && !sentinel) {
+    const GumboNode* n = stack.back();
+    stack.pop_back();
+    sentinel = n->type == GUMBO_NODE_COMMENT && n->v.text.text == kSentinel;
+    if (n->type != GUMBO_NODE_DOCUMENT && !is_element(n)) continue;
+    const GumboVector& kids = children(n);
+    for (unsigned i = kids.length; i-- > 0;)
+      stack.push_back(static_cast<const GumboNode*>(kids.data[i]));
+  }
+  if (!sentinel) return;
+  end_ = doc->parsed().size();
+  doc_ = std::move(doc);
+}
+
+bool PagePrefix::open(const GumboNode* n) const {
+  if (!is_element(n)) return true;  // the document
+  GumboTag tag = n->v.element.tag;
+  // Content after </body> or </html> still goes into body, head elements into head.
+  if (tag == GUMBO_TAG_HTML || tag == GUMBO_TAG_HEAD || tag == GUMBO_TAG_BODY) return true;
+  return n->v.element.end_pos.offset >= end_;
+}
+
+bool PagePrefix::caption_decided(const GumboNode* element, TextCache& texts) const {
+  for (const GumboNode* a = element->parent; a && is_element(a); a = a->parent) {
+    if (!is_tag(a, GUMBO_TAG_FIGURE)) continue;
+    if (open(a)) return false;  // a <figcaption> may follow
+    break;
+  }
+  size_t below = 0;  // most child nodes from the element up to its first ancestor with text
+  const GumboNode* with_text = element;
+  for (; with_text && !has_text(with_text, texts); with_text = with_text->parent)
+    below = std::max(below, child_nodes(with_text));
+  if (!with_text || open(with_text)) return false;
+  below = std::max(below, child_nodes(with_text));
+  // An open node may have up to two nodes more here than in the page: the sentinel, and
+  // the whitespace of a table flushed by it (in the page it may be foster-parented).
+  constexpr size_t kEndNodes = 2;
+  for (const GumboNode* a = with_text->parent; a; a = a->parent) {
+    size_t count = child_nodes(a);
+    if (open(a)) count = count > kEndNodes ? count - kEndNodes : 0;
+    if (count >= below) return true;
+  }
+  return false;
+}
+
+bool PagePrefix::decides(const std::vector<const GumboNode*>& captioned) const {
+  std::vector<const GumboNode*> stack{root()};
+  while (!stack.empty()) {
+    const GumboNode* n = stack.back();
+    stack.pop_back();
+    if (n->type != GUMBO_NODE_DOCUMENT && !is_element(n)) continue;
+    if (is_element(n) && formatting(n->v.element.tag) && open(n)) return false;
+    const GumboVector& kids = children(n);
+    for (unsigned i = 0; i < kids.length; ++i)
+      stack.push_back(static_cast<const GumboNode*>(kids.data[i]));
+  }
+  TextCache texts;
+  return std::all_of(captioned.begin(), captioned.end(),
+                     [&](const GumboNode* e) { return caption_decided(e, texts); });
+}
+
+}  // namespace strata::extract
