@@ -1,6 +1,7 @@
 #include "extract/html_prefix.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 
 #include "extract/html_dom.hpp"
@@ -9,7 +10,6 @@
 namespace strata::extract {
 namespace {
 
-constexpr std::string_view kSentinel = "strata:prefix-end";
 // How far past the last possible reference the prefix goes: the elements around the last
 // image usually close within it, which `decides` needs.
 constexpr size_t kMargin = 1024;
@@ -37,6 +37,22 @@ bool formatting(GumboTag tag) {
   }
 }
 
+// Where the prefix ends: the first start tag at or after `from` that is not a formatting
+// element's (after an element's content rather than inside a link, usually), else npos.
+size_t prefix_end(std::string_view html, size_t from) {
+  for (size_t lt = html.find('<', from); lt != std::string_view::npos;
+       lt = html.find('<', lt + 1)) {
+    size_t name_end = lt + 1;
+    while (name_end < html.size() && std::isalnum(static_cast<unsigned char>(html[name_end])))
+      ++name_end;
+    if (name_end == lt + 1 || !std::isalpha(static_cast<unsigned char>(html[lt + 1]))) continue;
+    std::string name(html.substr(lt + 1, name_end - lt - 1));
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (!formatting(gumbo_tag_enum(name.c_str()))) return lt;
+  }
+  return std::string_view::npos;
+}
+
 size_t child_nodes(const GumboNode* n) {
   size_t count = children(n).length;
   if (n->type == GUMBO_NODE_DOCUMENT && n->v.document.has_doctype) ++count;  // as caption.cpp
@@ -54,11 +70,11 @@ bool has_text(const GumboNode* n, TextCache& texts) {
 PagePrefix::PagePrefix(std::string_view html) {
   size_t last = last_prefix_trigger(html);
   if (last == std::string_view::npos || last + kMargin >= html.size()) return;
-  size_t end = html.find('<', last + kMargin);
+  size_t end = prefix_end(html, last + kMargin);
   if (end == std::string_view::npos || end > html.size() / 4 * 3) return;
   std::string_view prefix = html.substr(0, end);
   if (prefix.find(kSentinel) != std::string_view::npos) return;
-  text_.reserve(end + kSentinel.size() + 7);
+  text_.reserve(end + kSentinelSize);
   text_.append(prefix).append("<!--").append(kSentinel).append("-->");
   auto doc = std::make_unique<PageDocument>(text_);
   // Find the sentinel: a comment with its exact text exists only if "<!--" began one.

@@ -23,11 +23,15 @@ namespace strata::extract {
 
 class PagePrefix {
  public:
+  static constexpr std::string_view kSentinel = "strata:prefix-end";
+  static constexpr size_t kSentinelSize = kSentinel.size() + 7;  // in "<!--" and "-->"
+
   // Parses the prefix when the page has one worth parsing (it ends in the first three
   // quarters of the page) and the tokeniser was in the data state at its end.
   explicit PagePrefix(std::string_view html);
   bool parsed() const { return doc_ != nullptr; }
   const GumboNode* root() const { return doc_->root(); }
+  size_t prefix_size() const { return text_.size() - kSentinelSize; }  // page bytes parsed
 
   // True when the whole page gives the same references as this prefix, for captions of
   // the `captioned` elements computed as caption.hpp does: the nearest <figure> and the
