@@ -76,22 +76,30 @@ PagePrefix::PagePrefix(std::string_view html) {
   if (prefix.find(kSentinel) != std::string_view::npos) return;
   text_.reserve(end + kSentinelSize);
   text_.append(prefix).append("<!--").append(kSentinel).append("-->");
-  auto doc = std::make_unique<PageDocument>(text_);
+  doc_ = std::make_unique<PageDocument>(text_);
+  end_ = doc_->parsed().size();
   // Find the sentinel: a comment with its exact text exists only if "<!--" began one.
-  std::vector<const GumboNode*> stack{doc->root()};
-  bool sentinel = false;
-  while (!stack.empty() && !sentinel) {
+  std::vector<const GumboNode*> stack{doc_->root()};
+  while (!stack.empty()) {
     const GumboNode* n = stack.back();
     stack.pop_back();
-    sentinel = n->type == GUMBO_NODE_COMMENT && n->v.text.text == kSentinel;
+    if (n->type == GUMBO_NODE_COMMENT && n->v.text.text == kSentinel) {
+      sentinel_parent_ = n->parent;
+      // The text before the sentinel may be a table's whitespace that the page's next
+      // characters would have foster-parented instead.
+      const GumboVector& kids = children(n->parent);
+      bool text_before =
+          n->index_within_parent > 0 &&
+          static_cast<const GumboNode*>(kids.data[n->index_within_parent - 1])->type ==
+              GUMBO_NODE_WHITESPACE;
+      end_nodes_ = text_before ? 2 : 1;
+      return;
+    }
     if (n->type != GUMBO_NODE_DOCUMENT && !is_element(n)) continue;
     const GumboVector& kids = children(n);
     for (unsigned i = kids.length; i-- > 0;)
       stack.push_back(static_cast<const GumboNode*>(kids.data[i]));
   }
-  if (!sentinel) return;
-  end_ = doc->parsed().size();
-  doc_ = std::move(doc);
 }
 
 bool PagePrefix::open(const GumboNode* n) const {
@@ -100,6 +108,13 @@ bool PagePrefix::open(const GumboNode* n) const {
   // Content after </body> or </html> still goes into body, head elements into head.
   if (tag == GUMBO_TAG_HTML || tag == GUMBO_TAG_HEAD || tag == GUMBO_TAG_BODY) return true;
   return n->v.element.end_pos.offset >= end_;
+}
+
+size_t PagePrefix::final_child_nodes(const GumboNode* n) const {
+  // Open nodes only gain nodes after the prefix, except the sentinel's parent: the sentinel
+  // and perhaps the whitespace before it are not in the page.
+  size_t count = child_nodes(n);
+  return n == sentinel_parent_ ? count - std::min(count, end_nodes_) : count;
 }
 
 bool PagePrefix::caption_decided(const GumboNode* element, TextCache& texts) const {
@@ -114,18 +129,13 @@ bool PagePrefix::caption_decided(const GumboNode* element, TextCache& texts) con
     below = std::max(below, child_nodes(with_text));
   if (!with_text || open(with_text)) return false;
   below = std::max(below, child_nodes(with_text));
-  // An open node may have up to two nodes more here than in the page: the sentinel, and
-  // the whitespace of a table flushed by it (in the page it may be foster-parented).
-  constexpr size_t kEndNodes = 2;
-  for (const GumboNode* a = with_text->parent; a; a = a->parent) {
-    size_t count = child_nodes(a);
-    if (open(a)) count = count > kEndNodes ? count - kEndNodes : 0;
-    if (count >= below) return true;
-  }
+  for (const GumboNode* a = with_text->parent; a; a = a->parent)
+    if (final_child_nodes(a) >= below) return true;
   return false;
 }
 
 bool PagePrefix::decides(const std::vector<const GumboNode*>& captioned) const {
+  if (!sentinel_parent_) return false;
   std::vector<const GumboNode*> stack{root()};
   while (!stack.empty()) {
     const GumboNode* n = stack.back();

@@ -27,13 +27,14 @@ class PagePrefix {
   static constexpr size_t kSentinelSize = kSentinel.size() + 7;  // in "<!--" and "-->"
 
   // Parses the prefix when the page has one worth parsing (it ends in the first three
-  // quarters of the page) and the tokeniser was in the data state at its end.
+  // quarters of the page).
   explicit PagePrefix(std::string_view html);
   bool parsed() const { return doc_ != nullptr; }
   const GumboNode* root() const { return doc_->root(); }
   size_t prefix_size() const { return text_.size() - kSentinelSize; }  // page bytes parsed
 
-  // True when the whole page gives the same references as this prefix, for captions of
+  // True when the tokeniser was in the data state at the prefix's end and the whole page
+  // gives the same references as this prefix, for captions of
   // the `captioned` elements computed as caption.hpp does: the nearest <figure> and the
   // first ancestor with text are closed (their text is final), and an ancestor above that
   // one has more child nodes than any node below it even when the open ones gained none
@@ -43,11 +44,15 @@ class PagePrefix {
 
  private:
   bool open(const GumboNode* n) const;
+  // Child nodes of n in the whole page are at least this many.
+  size_t final_child_nodes(const GumboNode* n) const;
   bool caption_decided(const GumboNode* element, TextCache& texts) const;
 
   std::string text_;  // the prefix and the sentinel: the tree points into it
   std::unique_ptr<PageDocument> doc_;
   size_t end_ = 0;  // the parsed text's size: end_pos of elements still open at the end
+  const GumboNode* sentinel_parent_ = nullptr;  // null when the sentinel is no comment
+  size_t end_nodes_ = 0;  // nodes of sentinel_parent_ the page may not have at this point
 };
 
 }  // namespace strata::extract
