@@ -29,11 +29,21 @@ bool image_tag_at(std::string_view s, size_t lt) {
 }
 
 // has_image_extension's list; ".tif" also covers ".tiff" and ".jp" both JPEG spellings.
+// URL parsing drops tabs and newlines ("x.j<TAB>pg" is "x.jpg"), so they are skipped, and a
+// character reference after the dot may spell any letter (or a tab), so it counts as one.
 bool image_extension_at(std::string_view s, size_t dot) {
   static constexpr std::array<std::string_view, 9> kExtensions = {
       "jp", "png", "tif", "gif", "svg", "webp", "bmp", "ico", "avif"};
+  std::array<char, 4> letters{};
+  size_t n = 0;
+  for (size_t pos = dot + 1; pos < s.size() && n < letters.size(); ++pos) {
+    if (s[pos] == '\t' || s[pos] == '\n' || s[pos] == '\r') continue;
+    if (s[pos] == '&') return true;
+    letters[n++] = lower(s[pos]);
+  }
+  std::string_view after(letters.data(), n);
   for (std::string_view ext : kExtensions)
-    if (has_at(s, dot + 1, ext)) return true;
+    if (after.starts_with(ext)) return true;
   return false;
 }
 
