@@ -1,5 +1,6 @@
 #include "extract/html_prescan.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 
@@ -30,20 +31,28 @@ bool image_tag_at(std::string_view s, size_t lt) {
 
 // has_image_extension's list; ".tif" also covers ".tiff" and ".jp" both JPEG spellings.
 // URL parsing drops tabs and newlines ("x.j<TAB>pg" is "x.jpg"), so they are skipped, and a
-// character reference after the dot may spell any letter (or a tab), so it counts as one.
+// numeric character reference may spell a letter or a tab (as &Tab; and &NewLine; spell
+// those): one met while the letters so far begin an extension counts as the rest of it.
 bool image_extension_at(std::string_view s, size_t dot) {
   static constexpr std::array<std::string_view, 9> kExtensions = {
       "jp", "png", "tif", "gif", "svg", "webp", "bmp", "ico", "avif"};
+  auto begins_one = [](std::string_view letters) {
+    return std::any_of(kExtensions.begin(), kExtensions.end(),
+                       [&](std::string_view ext) { return ext.starts_with(letters); });
+  };
   std::array<char, 4> letters{};
   size_t n = 0;
-  for (size_t pos = dot + 1; pos < s.size() && n < letters.size(); ++pos) {
+  for (size_t pos = dot + 1; pos < s.size(); ++pos) {
     if (s[pos] == '\t' || s[pos] == '\n' || s[pos] == '\r') continue;
-    if (s[pos] == '&') return true;
+    if (s.compare(pos, 2, "&#") == 0 || s.compare(pos, 4, "&Tab") == 0 ||
+        s.compare(pos, 8, "&NewLine") == 0)
+      return true;  // the letters so far begin an extension (checked below)
     letters[n++] = lower(s[pos]);
+    std::string_view so_far(letters.data(), n);
+    for (std::string_view ext : kExtensions)
+      if (so_far == ext) return true;
+    if (!begins_one(so_far) || n == letters.size()) return false;
   }
-  std::string_view after(letters.data(), n);
-  for (std::string_view ext : kExtensions)
-    if (after.starts_with(ext)) return true;
   return false;
 }
 

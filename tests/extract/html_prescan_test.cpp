@@ -14,6 +14,8 @@ TEST(HtmlPrescan, PagesWithoutAnyCandidateSkipTheParse) {
   EXPECT_FALSE(may_reference_images(
       "<html><head><title>News: today</title></head><body><p>Text (with parentheses), "
       "a <a href=\"/about.html\">link</a> &amp; &#8217; entities.</p></body></html>"));
+  // A reference after a dot that cannot spell an extension's letters.
+  EXPECT_FALSE(may_reference_images("<p>vs. PL&amp;F, more...&quot;x&quot; fate.&nbsp;</p>"));
 }
 
 TEST(HtmlPrescan, EveryKindOfReferenceNeedsTheParse) {
