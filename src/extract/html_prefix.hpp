@@ -31,15 +31,17 @@ class PagePrefix {
   explicit PagePrefix(std::string_view html);
   bool parsed() const { return doc_ != nullptr; }
   const GumboNode* root() const { return doc_->root(); }
+  bool script_cut_reparsed() const { return doc_->reparsed(); }
   size_t prefix_size() const { return text_.size() - kSentinelSize; }  // page bytes parsed
 
   // True when the tokeniser was in the data state at the prefix's end and the whole page
-  // gives the same references as this prefix, for captions of
-  // the `captioned` elements computed as caption.hpp does: the nearest <figure> and the
-  // first ancestor with text are closed (their text is final), and an ancestor above that
-  // one has more child nodes than any node below it even when the open ones gained none
-  // (so the caption is that ancestor's text, as Arquivo's level rule picks it). Also no
-  // open formatting element anywhere (the adoption agency could move any node).
+  // gives the same references as this prefix, for captions of the `captioned` elements
+  // computed as caption.hpp does: no formatting element is open (the adoption agency could
+  // move any node); the nearest <figure> and the first ancestor with text are closed (their
+  // text is final); an ancestor above that one has at least as many child nodes as any
+  // node from the element up to it, counting an open node's as they are (they only grow)
+  // less the sentinel's (so Arquivo's level rule picks that ancestor's text in both). This
+  // follows caption.cpp's rules: a change of them must change caption_decided with them.
   bool decides(const std::vector<const GumboNode*>& captioned) const;
 
  private:

@@ -375,6 +375,7 @@ PageRefs find_references(std::string_view page_url, std::string_view html,
       // A base naming an image makes any link of the rest of the page a reference.
       if (!url::has_image_extension(base) && prefix.decides(captioned(found, options))) {
         counters.add("html_pages_tail_unparsed");
+        if (prefix.script_cut_reparsed()) counters.add("html_script_cut_reparsed");
         return references_in(std::move(base), found, prefix.root(), options, counters);
       }
       counters.add("html_prefix_reparsed");
