@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstring>
 
 #include "extract/html_dom.hpp"
 #include "extract/html_prescan.hpp"
