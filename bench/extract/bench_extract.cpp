@@ -7,8 +7,8 @@
 //   read        ArchiveReader + read_payload of every response/resource (decompression only)
 //   phases      one pass timing each part alone on the payloads just read: decompression
 //               (read_payload), HTML decoding (decode_html), gumbo parse alone (script
-//               contents cut, as extraction does) of the pages the prescan does not skip
-//               (the floor of the HTML path), references +
+//               contents cut, of the prefix or the whole page, as extraction parsed it) of
+//               the pages the prescan does not skip (the floor of the HTML path), references +
 //               captions (visit_page_references, which parses again, less the parse alone),
 //               image (mime sniff, header, SHA-256)
 // Besides wall time, every scenario reports its CPU time: on a shared machine the wall time
@@ -40,6 +40,7 @@
 #include "extract/charset.hpp"
 #include "extract/extractor.hpp"
 #include "extract/html_dom.hpp"
+#include "extract/html_prefix.hpp"
 #include "extract/html_prescan.hpp"
 #include "extract/html_script_cut.hpp"
 #include "extract/image_info.hpp"
@@ -143,6 +144,7 @@ Pass phase_pass(const std::vector<fs::path>& files, bool timed) {
   Counters c;
   strata::extract::RefOptions ropts;
   strata::extract::UrlKeys keys;
+  int64_t prefix_pages = 0, reparsed_pages = 0;  // the counters after the last page
   for (const fs::path& p : files) {
     auto reader = ArchiveReader::open(p, {}, {});
     if (!reader->usable()) continue;
@@ -178,16 +180,30 @@ Pass phase_pass(const std::vector<fs::path>& files, bool timed) {
             in, c, keys, ropts,
             [&r](const strata::extract::PageReferenceView&, std::string_view) { ++r.refs; });
         r.t_html += since(t0);
-        // The parse alone, on the pages extraction parses (the rest the prescan skips). It
-        // runs second, so both parses find the allocator equally warm.
+        // The parse alone, as extraction parsed the page (the counters say how): none when
+        // the prescan skips it, its prefix when that decides, else the whole page (after
+        // the prefix when that did not decide). It runs second, so both parses find the
+        // allocator equally warm.
+        bool in_part = c.get("html_pages_tail_unparsed") > prefix_pages;
+        bool part_first = in_part || c.get("html_prefix_reparsed") > reparsed_pages;
+        prefix_pages = c.get("html_pages_tail_unparsed");
+        reparsed_pages = c.get("html_prefix_reparsed");
         t0 = cpu_now();
-        if (strata::url::has_image_extension(rec.target_uri) ||
-            strata::extract::may_reference_images(text.utf8)) {
+        bool parsed = false;
+        if (part_first) {
+          strata::extract::PagePrefix prefix(text.utf8);
+          r.html_nodes += strata::extract::children(prefix.root()).length;
+          r.parsed_bytes += prefix.prefix_size();
+          parsed = true;
+        }
+        if (!in_part && (strata::url::has_image_extension(rec.target_uri) ||
+                         strata::extract::may_reference_images(text.utf8))) {
           strata::extract::PageDocument doc(text.utf8);
           r.html_nodes += strata::extract::children(doc.root()).length;
-          ++r.parsed_pages;
           r.parsed_bytes += text.utf8.size();
+          parsed = true;
         }
+        r.parsed_pages += parsed;
         r.t_parse += since(t0);
       }
     }

@@ -10,6 +10,7 @@
 
 #include "extract/css_urls.hpp"
 #include "extract/html_dom.hpp"
+#include "extract/html_prefix.hpp"
 #include "extract/html_prescan.hpp"
 #include "extract/html_script_cut.hpp"
 #include "extract/srcset.hpp"
@@ -69,6 +70,18 @@ Elements collect(const GumboNode* root) {
       stack.push_back(static_cast<const GumboNode*>(kids.data[i]));
   }
   return found;
+}
+
+// What the references of a source are described by (alt, title, caption): the <picture>'s
+// <img>, which the sources are alternatives of, else the source itself.
+const GumboNode* described_by(const GumboNode* source) {
+  const GumboNode* img = source;
+  const GumboVector& kids = children(source->parent);
+  for (unsigned i = 0; i < kids.length; ++i) {
+    auto* c = static_cast<const GumboNode*>(kids.data[i]);
+    if (is_tag(c, GUMBO_TAG_IMG)) img = c;
+  }
+  return img;
 }
 
 class Finder {
@@ -227,14 +240,7 @@ void Finder::image(const GumboNode* img) {
 }
 
 void Finder::source(const GumboNode* source) {
-  // alt/title/caption come from the <picture>'s <img>, which the sources are alternatives of.
-  const GumboNode* described_by = source;
-  const GumboVector& kids = children(source->parent);
-  for (unsigned i = 0; i < kids.length; ++i) {
-    auto* c = static_cast<const GumboNode*>(kids.data[i]);
-    if (is_tag(c, GUMBO_TAG_IMG)) described_by = c;
-  }
-  emit_element(source, "source", described_by);
+  emit_element(source, "source", described_by(source));
 }
 
 void Finder::anchor(const GumboNode* a) {
@@ -306,28 +312,27 @@ std::string text_content(const GumboNode* n) {
   return out;
 }
 
-}  // namespace
+// The elements whose captions the page's references take.
+std::vector<const GumboNode*> captioned(const Elements& found, const RefOptions& options) {
+  size_t examined = std::min(found.images.size(), options.max_images);
+  std::vector<const GumboNode*> out(found.images.begin(), found.images.begin() + examined);
+  for (const GumboNode* s : found.sources) out.push_back(described_by(s));
+  return out;
+}
 
-PageRefs find_references(std::string_view page_url, std::string_view html,
-                         const RefOptions& options, Counters& counters) {
-  PageRefs page;
-  page.base_url = std::string(page_url);
-  // An <a href="#top"> on a page whose own URL ends in ".jpg" refers to an image URL, and
-  // the page URL is not in the HTML: only the HTML and the URL together prove "none".
-  if (!url::has_image_extension(page_url) && !may_reference_images(html)) {
-    counters.add("html_img_elements", 0);
-    counters.add("html_pages_without_candidates");
-    return page;
-  }
-  PageDocument doc(html);
-  if (doc.reparsed()) counters.add("html_script_cut_reparsed");
-  Elements found = collect(doc.root());
-  page.title = document_title(doc.root());
+// Arquivo ignores <base href> for <img> and CSS; browsers do not, and neither do we.
+std::string base_url(std::string_view page_url, const Elements& found) {
   if (found.base) {
-    // Arquivo ignores <base href> for <img> and CSS; browsers do not, and neither do we.
-    if (auto b = url::resolve(page_url, trim(attribute_or_empty(found.base, "href"))))
-      page.base_url = *b;
+    if (auto b = url::resolve(page_url, trim(attribute_or_empty(found.base, "href")))) return *b;
   }
+  return std::string(page_url);
+}
+
+PageRefs references_in(std::string base, const Elements& found, const GumboNode* root,
+                       const RefOptions& options, Counters& counters) {
+  PageRefs page;
+  page.base_url = std::move(base);
+  page.title = document_title(root);
   page.images_in_page = static_cast<int>(found.images.size());
   counters.add("html_img_elements", page.images_in_page);
 
@@ -346,6 +351,40 @@ PageRefs find_references(std::string_view page_url, std::string_view html,
     counters.add("html_captions_timed_out", static_cast<int64_t>(finder.captions_timed_out()));
   page.refs = finder.take();
   return page;
+}
+
+}  // namespace
+
+PageRefs find_references(std::string_view page_url, std::string_view html,
+                         const RefOptions& options, Counters& counters) {
+  // An <a href="#top"> on a page whose own URL ends in ".jpg" refers to an image URL, and
+  // the page URL is not in the HTML: only the HTML and the URL together prove "none".
+  bool url_names_image = url::has_image_extension(page_url);
+  if (!url_names_image && !may_reference_images(html)) {
+    counters.add("html_img_elements", 0);
+    counters.add("html_pages_without_candidates");
+    PageRefs page;
+    page.base_url = std::string(page_url);
+    return page;
+  }
+  if (options.parse_prefix && !url_names_image) {
+    PagePrefix prefix(html);
+    if (prefix.parsed()) {
+      Elements found = collect(prefix.root());
+      std::string base = base_url(page_url, found);
+      // A base naming an image makes any link of the rest of the page a reference.
+      if (!url::has_image_extension(base) && prefix.decides(captioned(found, options))) {
+        counters.add("html_pages_tail_unparsed");
+        if (prefix.script_cut_reparsed()) counters.add("html_script_cut_reparsed");
+        return references_in(std::move(base), found, prefix.root(), options, counters);
+      }
+      counters.add("html_prefix_reparsed");
+    }
+  }
+  PageDocument doc(html);
+  if (doc.reparsed()) counters.add("html_script_cut_reparsed");
+  Elements found = collect(doc.root());
+  return references_in(base_url(page_url, found), found, doc.root(), options, counters);
 }
 
 }  // namespace strata::extract

@@ -24,6 +24,9 @@ struct HtmlRef {
 
 struct RefOptions {
   size_t max_images = 10000;  // <img> elements examined per page; the rest are counted
+  // Parse only up to a little after the last possible reference when that provably gives
+  // the same references (html_prefix.hpp); false parses every page whole (tests compare).
+  bool parse_prefix = true;
   CaptionOptions caption;
 };
 
@@ -38,7 +41,8 @@ struct PageRefs {
 // html_refs_img/_source/_a/_css/_inline, html_refs_invalid (unparsable or empty),
 // html_refs_too_long (> 10000 chars), html_refs_duplicate, html_captions_timed_out,
 // html_pages_without_candidates (pages the prescan proved free of references: not parsed,
-// so their title is left empty).
+// so their title is left empty), html_pages_tail_unparsed (pages whose references came from
+// a prefix, html_prefix.hpp) and html_prefix_reparsed (prefix parsed, then the whole page).
 PageRefs find_references(std::string_view page_url, std::string_view html,
                          const RefOptions& options, Counters& counters);
 

@@ -34,6 +34,8 @@ class PageDocument {
   explicit PageDocument(std::string_view html);
   const HtmlDocument& document() const { return *doc_; }
   const GumboNode* root() const { return doc_->root(); }
+  // The text gumbo parsed (positions in the tree are offsets in it).
+  std::string_view parsed() const { return parsed_; }
   bool scripts_cut() const { return !cut_.empty(); }
   // True when a cut was not confirmed and the page had to be parsed again as it is.
   bool reparsed() const { return reparsed_; }
@@ -41,6 +43,7 @@ class PageDocument {
  private:
   std::string cut_;  // the parsed text when scripts were cut: gumbo's tree points into it
   std::unique_ptr<HtmlDocument> doc_;
+  std::string_view parsed_;
   bool reparsed_ = false;
 };
 

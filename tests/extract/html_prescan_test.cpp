@@ -14,6 +14,8 @@ TEST(HtmlPrescan, PagesWithoutAnyCandidateSkipTheParse) {
   EXPECT_FALSE(may_reference_images(
       "<html><head><title>News: today</title></head><body><p>Text (with parentheses), "
       "a <a href=\"/about.html\">link</a> &amp; &#8217; entities.</p></body></html>"));
+  // A reference after a dot that cannot spell an extension's letters.
+  EXPECT_FALSE(may_reference_images("<p>vs. PL&amp;F, more...&quot;x&quot; fate.&nbsp;</p>"));
 }
 
 TEST(HtmlPrescan, EveryKindOfReferenceNeedsTheParse) {
@@ -27,7 +29,10 @@ TEST(HtmlPrescan, EveryKindOfReferenceNeedsTheParse) {
         "<a href=\" DATA:image/png;base64,AA\">",      // inline data URIs
         "<a href=\"p&#46;gif\">", "<a href=\"p&#x2E;gif\">",
         "<a href=\"p&period;gif\">",  // entities that spell a dot
-        "<b style=\"background:url&lpar;x)\">", "<a href=\"data&#58;image/gif,\">"})
+        "<b style=\"background:url&lpar;x)\">", "<a href=\"data&#58;image/gif,\">",
+        // URL parsing drops tabs and newlines; references may spell letters or tabs
+        "<a href=\"x.j\tpg\">", "<a href=\"x.\npng\">", "<a href=\"x.g&#105;f\">",
+        "<a href=\"x.j&Tab;pg\">"})
     EXPECT_TRUE(may_reference_images(html)) << html;
 }
 
@@ -59,6 +64,9 @@ TEST(HtmlPrescan, ResolutionShortcutKeepsWhatResolutionCreates) {
   PageRefs scheme = find_references("http://ex.com/p.png", "<a href=\"http:\">s</a>", {}, c);
   ASSERT_EQ(scheme.refs.size(), 1u);  // "http:" is the page itself
   EXPECT_EQ(scheme.refs[0].url, "http://ex.com/p.png");
+  PageRefs split = find_references("http://ex.com/a.html", "<a href=\"x.j\tpg\">t</a>", {}, c);
+  ASSERT_EQ(split.refs.size(), 1u);  // the tab inside the extension too
+  EXPECT_EQ(split.refs[0].url, "http://ex.com/x.jpg");
   PageRefs plain = find_references("http://ex.com/a.html",
                                    "<a href=\"index.html\">i</a><a href=\"b/..\">d</a>", {}, c);
   EXPECT_TRUE(plain.refs.empty());
