@@ -107,11 +107,29 @@ const strata::extract::PageReference* find_ref(const Page& page, const Json& lin
 
 // The page's text in reading order with "[IMG src]" where each <img> is, and where the
 // nth <img> whose src resolves to `img_url` is in it (npos if none): to judge captions.
-std::pair<std::string, size_t> text_around(const Page& page, const std::string& page_url,
-                                           const std::string& img_url, int nth) {
+struct Context {
+  std::string text;
+  size_t at = std::string::npos;
+  std::string path;  // the image's ancestors, "tag.class#id" from <body> down
+};
+
+std::string element_path(const GumboNode* n) {
+  using namespace strata::extract;
+  std::string path;
+  for (; n && is_element(n) && !is_tag(n, GUMBO_TAG_BODY); n = n->parent) {
+    std::string step = tag_name(n);
+    if (auto c = attribute_or_empty(n, "class"); !c.empty()) step += "." + std::string(c);
+    if (auto i = attribute_or_empty(n, "id"); !i.empty()) step += "#" + std::string(i);
+    path = path.empty() ? step : step + " > " + path;
+  }
+  return path;
+}
+
+Context text_around(const Page& page, const std::string& page_url, const std::string& img_url,
+                    int nth) {
   using namespace strata::extract;
   HtmlDocument doc(page.html);
-  std::string out;
+  std::string out, path;
   size_t at = std::string::npos;
   std::vector<const GumboNode*> stack{doc.root()};
   while (!stack.empty()) {
@@ -126,14 +144,22 @@ std::pair<std::string, size_t> text_around(const Page& page, const std::string& 
     if (is_tag(n, GUMBO_TAG_IMG)) {
       std::string src(attribute_or_empty(n, "src"));
       auto abs = strata::url::resolve(page_url, src);
-      if (abs && *abs == img_url && nth-- == 0) at = out.size();
+      if (abs && *abs == img_url && nth-- == 0) {
+        at = out.size();
+        path = element_path(n);
+        const GumboVector& attrs = n->v.element.attributes;
+        for (unsigned k = 0; k < attrs.length; ++k) {
+          auto* a = static_cast<const GumboAttribute*>(attrs.data[k]);
+          path += std::string(" ") + a->name + "=\"" + std::string(a->value).substr(0, 40) + "\"";
+        }
+      }
       out += "[IMG " + src + "] ";
     }
     const GumboVector& kids = children(n);
     for (unsigned k = kids.length; k-- > 0;)
       stack.push_back(static_cast<const GumboNode*>(kids.data[k]));
   }
-  return {out, at};
+  return {out, at, path};
 }
 
 std::string one_line(std::string s) {
@@ -220,8 +246,9 @@ int main(int argc, char** argv) {
                   l.value("reason", "").c_str());
     }
     if (show) {
-      auto [text, at] = text_around(page, page_url, l["imgUrl"], l.value("nth", 0));
+      auto [text, at, path] = text_around(page, page_url, l["imgUrl"], l.value("nth", 0));
       if (at != std::string::npos) {
+        std::printf("  path: %s\n", path.c_str());
         size_t from = at > 400 ? at - 400 : 0;
         std::printf("  context: %s <<<HERE>>> %s\n", text.substr(from, at - from).c_str(),
                     text.substr(at, 500).c_str());

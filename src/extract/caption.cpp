@@ -37,6 +37,33 @@ std::string_view last_chars(std::string_view s, size_t n) {
   return s.substr(pos);
 }
 
+// `value` (a class attribute) holds the class `name`.
+bool has_class(std::string_view value, std::string_view name) {
+  for (size_t pos = 0; pos < value.size();) {
+    size_t end = value.find_first_of(" \t\n\f\r", pos);
+    if (end == std::string_view::npos) end = value.size();
+    if (value.substr(pos, end - pos) == name) return true;
+    pos = end + 1;
+  }
+  return false;
+}
+
+// Declared width or height of 4 px or less: a spacer, a rule or a tracking pixel, whose
+// "caption" could only be someone else's text.
+bool declared_tiny(const GumboNode* image) {
+  constexpr long kMaxTinySide = 4;
+  for (const char* side : {"width", "height"}) {
+    std::string_view v = attribute_or_empty(image, side);
+    size_t digits = 0;
+    while (digits < v.size() && v[digits] >= '0' && v[digits] <= '9') ++digits;
+    if (digits == 0 || digits > 6) continue;
+    std::string_view rest = v.substr(digits);
+    if (!rest.empty() && rest != "px") continue;  // "50%", "1em": not a pixel size
+    if (std::stol(std::string(v.substr(0, digits))) <= kMaxTinySide) return true;
+  }
+  return false;
+}
+
 size_t child_node_count(const GumboNode* n) {
   size_t count = children(n).length;
   // jsoup keeps the doctype as a child node of the document; gumbo does not.
@@ -143,7 +170,31 @@ TextSummary CaptionExtractor::sibling_text(const GumboNode* n) {
   return concat(prev ? text(prev) : empty_, "\n", next ? text(next) : empty_);
 }
 
-std::string CaptionExtractor::arquivo_caption(const GumboNode* image) {
+namespace {
+// A caption made of the blocks around the image (`joiner` between them), cut by trim250.
+std::string joined_caption(const Neighbours& around, std::string_view joiner) {
+  TextSummary joined;
+  if (around.before) {
+    joined.head = around.before->text;
+    joined.chars = around.before->chars;
+  }
+  if (around.before && around.after) {
+    joined.head += joiner;
+    joined.chars += 1;
+  }
+  if (around.after) {
+    joined.head += around.after->text;
+    joined.chars += around.after->chars;
+  }
+  joined.head_chars = joined.chars;
+  return trim250(joined);
+}
+}  // namespace
+
+// Arquivo's walk (Algorithms 2-4) finds where the caption comes from: the first ancestor with
+// text, or, on flat pages, the siblings of the last ancestor without. That place is kept;
+// what is taken from it is bounded to the image's neighbourhood.
+std::string CaptionExtractor::neighbourhood_caption(const GumboNode* image) {
   const Level& image_level = level(image);
   size_t max_level = image_level.depth - level(image_level.best).depth;
   const GumboNode* prev = image;
@@ -154,8 +205,17 @@ std::string CaptionExtractor::arquivo_caption(const GumboNode* image) {
     cur = cur->parent;
     ++i;
   }
-  if (i >= max_level) return trim250(sibling_text(prev));
-  return trim250(cur ? text(cur) : empty_);
+  if (i >= max_level) {
+    const GumboNode* container = prev->parent ? prev->parent : prev;
+    return joined_caption(blocks_.neighbours(container, image), "\n");
+  }
+  if (!cur) return {};
+  Neighbours around = blocks_.neighbours(cur, image);
+  // A short text around this image alone is taken whole, as Arquivo does.
+  constexpr size_t kWholeTextChars = 250;
+  if (around.images == 1 && !around.boilerplate_seen && text(cur).chars <= kWholeTextChars)
+    return trim250(text(cur));
+  return joined_caption(around, " ");
 }
 
 std::optional<std::string> CaptionExtractor::figcaption(const GumboNode* image) {
@@ -171,13 +231,42 @@ std::optional<std::string> CaptionExtractor::figcaption(const GumboNode* image) 
   return std::nullopt;
 }
 
+// MediaWiki's thumbnails: <div class="thumb"><div class="thumbinner"><a><img></a>
+// <div class="thumbcaption">...</div></div></div> (galleries: gallerybox / gallerytext).
+std::optional<std::string> CaptionExtractor::thumbcaption(const GumboNode* image) {
+  constexpr int kMaxLevels = 4;
+  const GumboNode* a = image->parent;
+  for (int level = 0; level < kMaxLevels && a && is_element(a); ++level, a = a->parent) {
+    std::string_view cls = attribute_or_empty(a, "class");
+    if (!has_class(cls, "thumbinner") && !has_class(cls, "thumb") && !has_class(cls, "gallerybox"))
+      continue;
+    std::vector<const GumboNode*> stack{a};
+    while (!stack.empty()) {
+      const GumboNode* n = stack.back();
+      stack.pop_back();
+      std::string_view c = attribute_or_empty(n, "class");
+      if ((has_class(c, "thumbcaption") || has_class(c, "gallerytext")) && has_text(n))
+        return trim250(text(n));
+      const GumboVector& kids = children(n);
+      for (unsigned k = kids.length; k-- > 0;) {
+        auto* kid = static_cast<const GumboNode*>(kids.data[k]);
+        if (is_element(kid)) stack.push_back(kid);
+      }
+    }
+    return std::nullopt;  // only the nearest thumb counts
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> CaptionExtractor::caption(const GumboNode* image) {
   if (budget_spent()) {
     ++timed_out_;
     return std::nullopt;
   }
+  if (declared_tiny(image)) return std::string();
   if (auto fig = figcaption(image)) return fig;
-  return arquivo_caption(image);
+  if (auto thumb = thumbcaption(image)) return thumb;
+  return neighbourhood_caption(image);
 }
 
 std::string CaptionExtractor::anchor_text(const GumboNode* anchor) {
