@@ -15,7 +15,9 @@
 //
 //   bench_caption [--judged FILE] [--show] [--verbose]
 //     --show     print each reference's page context (to judge new lines)
-//     --verbose  print every reference whose caption is judged wrong or changed
+//     --verbose  print every reference whose caption is judged wrong or changed, labelled
+//                ok (right, or empty where the image has no text of its own), miss (empty
+//                where it has) or BAD (a wrong caption)
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -239,11 +241,14 @@ int main(int argc, char** argv) {
     given += !now.empty();
     right += ok;
     changed += now != before;
+    // ok: correct, or empty where the image has no text of its own; miss: empty where it has.
+    const char* label = ok || (now.empty() && j.own_text.empty()) ? "ok  "
+                        : now.empty()                             ? "miss"
+                                                                  : "BAD ";
     if (show || (verbose && (!ok || now != before))) {
-      std::printf("#%zu %s %s\n  img %s (alt \"%s\")\n  before: %s\n  now:    %s  [%s]\n", i,
-                  ok ? "ok " : "BAD", page_url.c_str(), l["imgUrl"].get<std::string>().c_str(),
-                  ref->imgAlt.c_str(), one_line(before).c_str(), one_line(now).c_str(),
-                  l.value("reason", "").c_str());
+      std::printf("#%zu %s %s\n  img %s (alt \"%s\")\n  before: %s\n  now:    %s  [%s]\n", i, label,
+                  page_url.c_str(), l["imgUrl"].get<std::string>().c_str(), ref->imgAlt.c_str(),
+                  one_line(before).c_str(), one_line(now).c_str(), l.value("reason", "").c_str());
     }
     if (show) {
       auto [text, at, path] = text_around(page, page_url, l["imgUrl"], l.value("nth", 0));

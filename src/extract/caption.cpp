@@ -1,5 +1,6 @@
 #include "extract/caption.hpp"
 
+#include <cctype>
 #include <vector>
 
 #include "extract/html_dom.hpp"
@@ -48,20 +49,56 @@ bool has_class(std::string_view value, std::string_view name) {
   return false;
 }
 
-// Declared width or height of 4 px or less: a spacer, a rule or a tracking pixel, whose
-// "caption" could only be someone else's text.
-bool declared_tiny(const GumboNode* image) {
+// A pixel length of 4 or less ("1", "0px"); false for other units ("50%", "1em") and text.
+bool tiny_length(std::string_view v) {
   constexpr long kMaxTinySide = 4;
-  for (const char* side : {"width", "height"}) {
-    std::string_view v = attribute_or_empty(image, side);
-    size_t digits = 0;
-    while (digits < v.size() && v[digits] >= '0' && v[digits] <= '9') ++digits;
-    if (digits == 0 || digits > 6) continue;
-    std::string_view rest = v.substr(digits);
-    if (!rest.empty() && rest != "px") continue;  // "50%", "1em": not a pixel size
-    if (std::stol(std::string(v.substr(0, digits))) <= kMaxTinySide) return true;
+  while (!v.empty() && v.front() == ' ') v.remove_prefix(1);
+  size_t digits = 0;
+  while (digits < v.size() && v[digits] >= '0' && v[digits] <= '9') ++digits;
+  if (digits == 0 || digits > 6) return false;
+  std::string_view unit = v.substr(digits);
+  while (!unit.empty() && (unit.back() == ' ' || unit.back() == ';')) unit.remove_suffix(1);
+  if (!unit.empty() && unit != "px") return false;
+  return std::stol(std::string(v.substr(0, digits))) <= kMaxTinySide;
+}
+
+// The value of `property` in an inline style ("height:0px;width:0px"), or "".
+std::string_view style_value(std::string_view style, std::string_view property) {
+  for (size_t pos = 0; pos < style.size();) {
+    size_t end = style.find(';', pos);
+    if (end == std::string_view::npos) end = style.size();
+    std::string_view decl = style.substr(pos, end - pos);
+    pos = end + 1;
+    size_t colon = decl.find(':');
+    if (colon == std::string_view::npos) continue;
+    std::string_view name = decl.substr(0, colon);
+    while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
+    while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+    if (name == property) return decl.substr(colon + 1);
   }
+  return {};
+}
+
+// The usual file names of spacer GIFs ("graphics/spacer.gif", "/common/images/1x1.gif").
+bool spacer_name(std::string_view src) {
+  src = src.substr(0, src.find_first_of("?#"));
+  std::string_view file = src.substr(src.rfind('/') + 1);
+  std::string stem(file.substr(0, file.rfind('.')));
+  for (char& c : stem) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (std::string_view name : {"spacer", "1x1", "pixel", "blank", "clear", "clearpixel",
+                                "transparent", "trans", "shim", "empty", "spc"})
+    if (stem == name) return true;
   return false;
+}
+
+// A spacer, a rule or a tracking pixel, whose "caption" could only be someone else's text:
+// declared 4 px or less on a side, or named as spacers are.
+bool decorative(const GumboNode* image) {
+  std::string_view style = attribute_or_empty(image, "style");
+  for (const char* side : {"width", "height"})
+    if (tiny_length(attribute_or_empty(image, side)) || tiny_length(style_value(style, side)))
+      return true;
+  return spacer_name(attribute_or_empty(image, "src"));
 }
 
 size_t child_node_count(const GumboNode* n) {
@@ -100,7 +137,8 @@ CaptionExtractor::CaptionExtractor(CaptionOptions options)
     : options_(options), start_(std::chrono::steady_clock::now()) {}
 
 bool CaptionExtractor::budget_spent() {
-  if (!spent_) spent_ = std::chrono::steady_clock::now() - start_ > options_.budget;
+  if (!spent_)
+    spent_ = std::chrono::steady_clock::now() - start_ > options_.budget || blocks_.exhausted();
   return spent_;
 }
 
@@ -263,7 +301,7 @@ std::optional<std::string> CaptionExtractor::caption(const GumboNode* image) {
     ++timed_out_;
     return std::nullopt;
   }
-  if (declared_tiny(image)) return std::string();
+  if (decorative(image)) return std::string();
   if (auto fig = figcaption(image)) return fig;
   if (auto thumb = thumbcaption(image)) return thumb;
   return neighbourhood_caption(image);

@@ -5,7 +5,8 @@
 // and next element siblings joined by "\n"; cut to ~250 chars (trim250). Kept to the image's
 // own neighbourhood (docs/extraction.md, "Captions"):
 //  * an enclosing <figure>'s <figcaption>, or a MediaWiki thumb's caption, wins;
-//  * images declared 4 px or less on a side (spacers, rules, tracking pixels) get none;
+//  * images declared 4 px or less on a side (attributes or inline style) and spacer GIFs by
+//    their usual names (spacer.gif, 1x1.gif, ...) get none: spacers, rules, tracking pixels;
 //  * the ancestor's whole text only when it is short (<= 250 chars), holds no other image
 //    and no boilerplate; otherwise, and on flat pages, the nearest text block before and
 //    after the image (caption_blocks.hpp), boilerplate left out.
@@ -43,7 +44,8 @@ class CaptionExtractor {
  public:
   explicit CaptionExtractor(CaptionOptions options = {});
 
-  // Caption of an image element (see above). nullopt once the page's budget is spent.
+  // Caption of an image element (see above). nullopt once the page's budget is spent: its
+  // time, or the text read around images (CaptionBlocks::exhausted).
   std::optional<std::string> caption(const GumboNode* image);
 
   // <a> captions: the anchor's text, cut to 10000 chars (not to 250).

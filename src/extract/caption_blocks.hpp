@@ -7,7 +7,7 @@
 // of several pictures). The neighbours of an image are the nearest block before its group
 // and the nearest block after it, nothing further: a whole column's text is never a caption.
 //
-// Boilerplate blocks are left out: link lists (>= 3 links making up half the text or more)
+// Boilerplate blocks are left out: link lists (>= 3 links making up 70 % of the text or more)
 // and text inside navigation, menus, headers and footers, asides and ads (by element, ARIA
 // role, or class/id words; a <header> or <footer> inside an <article> is the article's own).
 // Never throws; each container is read once per page (memoised), so many images sharing one
@@ -41,6 +41,10 @@ class CaptionBlocks {
   // image is that image's (logo, name, logo, name): it is not taken as this one's.
   Neighbours neighbours(const GumboNode* container, const GumboNode* image);
 
+  // True once the page's containers hold kMaxIndexedChars of text: nested containers are
+  // each read whole, so a page nested thousands deep would be read thousands of times.
+  bool exhausted() const { return indexed_chars_ > kMaxIndexedChars; }
+
   // True when `element` or an ancestor is navigation, a menu, a header or footer, an aside
   // or an ad (tag, ARIA role, class/id words).
   bool in_boilerplate(const GumboNode* element);
@@ -60,6 +64,8 @@ class CaptionBlocks {
   const Index& index(const GumboNode* container);
   bool boilerplate(const TextBlock& block);
 
+  static constexpr size_t kMaxIndexedChars = 32 << 20;
+  size_t indexed_chars_ = 0;
   std::pmr::monotonic_buffer_resource arena_;
   std::pmr::unordered_map<const GumboNode*, Index> indexes_{&arena_};
   std::pmr::unordered_map<const GumboNode*, bool> inside_{&arena_};
