@@ -13,11 +13,17 @@ namespace {
 
 constexpr size_t kMinLinksInList = 3;
 
-// A <br> breaks a line, not a block: a name set on two lines stays one block.
+// jsoup's block elements, looked up by tag (a <br> breaks a line, not a block: a name set on
+// two lines stays one block).
 bool is_block(const GumboNode* n) {
+  static const std::array<bool, GUMBO_TAG_UNKNOWN> kBlockTags = [] {
+    std::array<bool, GUMBO_TAG_UNKNOWN> out{};
+    for (size_t t = 0; t < out.size(); ++t)
+      out[t] = is_block_tag(gumbo_normalized_tagname(static_cast<GumboTag>(t)));
+    return out;
+  }();
   GumboTag tag = n->v.element.tag;
-  return tag < GUMBO_TAG_UNKNOWN ? is_block_tag(gumbo_normalized_tagname(tag))
-                                 : is_block_tag(tag_name(n));
+  return tag < GUMBO_TAG_UNKNOWN ? kBlockTags[tag] : is_block_tag(tag_name(n));
 }
 
 // Words of class and id values that name page furniture rather than content.
