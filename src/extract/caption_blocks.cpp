@@ -205,6 +205,7 @@ const CaptionBlocks::Index& CaptionBlocks::index(const GumboNode* container) {
       stack.push_back({static_cast<const GumboNode*>(kids.data[i]), false});
   }
   flush();
+  indexed_items_ += idx.items.size();
   // Groups of images with no text between them, in one pass.
   for (size_t i = 0; i < idx.items.size();) {
     if (!idx.items[i].image) {

@@ -41,9 +41,12 @@ class CaptionBlocks {
   // image is that image's (logo, name, logo, name): it is not taken as this one's.
   Neighbours neighbours(const GumboNode* container, const GumboNode* image);
 
-  // True once the page's containers hold kMaxIndexedChars of text: nested containers are
-  // each read whole, so a page nested thousands deep would be read thousands of times.
-  bool exhausted() const { return indexed_chars_ > kMaxIndexedChars; }
+  // True once the page's containers hold kMaxIndexedChars of text or kMaxIndexedItems blocks
+  // and images: nested containers are each read whole, so a page nested thousands deep would
+  // be read thousands of times.
+  bool exhausted() const {
+    return indexed_chars_ > kMaxIndexedChars || indexed_items_ > kMaxIndexedItems;
+  }
 
   // True when `element` or an ancestor is navigation, a menu, a header or footer, an aside
   // or an ad (tag, ARIA role, class/id words).
@@ -64,8 +67,8 @@ class CaptionBlocks {
   const Index& index(const GumboNode* container);
   bool boilerplate(const TextBlock& block);
 
-  static constexpr size_t kMaxIndexedChars = 32 << 20;
-  size_t indexed_chars_ = 0;
+  static constexpr size_t kMaxIndexedChars = 16 << 20, kMaxIndexedItems = 500000;
+  size_t indexed_chars_ = 0, indexed_items_ = 0;
   std::pmr::monotonic_buffer_resource arena_;
   std::pmr::unordered_map<const GumboNode*, Index> indexes_{&arena_};
   std::pmr::unordered_map<const GumboNode*, bool> inside_{&arena_};

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include "extract/html_dom.hpp"
 #include "extract/html_refs.hpp"
 #include "extract/html_text.hpp"
@@ -200,6 +202,44 @@ TEST(CaptionNeighbourhood, MediaWikiThumbCaption) {
                           "href='/File:A.jpg'><img src='/images/thumb/A.jpg'></a><div "
                           "class='thumbcaption'>The Archive Team logo</div></div></div>"),
             "The Archive Team logo");
+}
+
+// netpreserveblog (WordPress): the stats pixel is hidden by its inline style; spacers by name.
+TEST(CaptionBoilerplate, PixelsByStyleAndSpacersByName) {
+  EXPECT_EQ(first_caption("<p>%d bloggers like this:</p><noscript><img "
+                          "src='https://pixel.wp.com/b.gif?v=noscript' "
+                          "style='height:0px;width:0px;overflow:hidden' alt=''></noscript>"),
+            "");
+  EXPECT_EQ(first_caption("<td><img src='http://gs.cdnow.com/graphics/spacer.gif' height='20' "
+                          "width='10'> In Music: Start and finish your holiday shopping</td>"),
+            "");
+  EXPECT_EQ(first_caption("<p>Shown <img src='/spacers/photo.jpg' style='width: 300px'></p>"),
+            "Shown");
+}
+
+// twitter.com: hashtag links carry class="js-nav"; the tweet is content, not navigation.
+TEST(CaptionBoilerplate, ClassWordsOnLinksDoNotMakeBoilerplate) {
+  EXPECT_EQ(
+      first_caption("<p class='tweet-text'><img class='Emoji' src='1f4e2.png' alt='📢'><a "
+                    "href='/hashtag/iipcWAC19' class='twitter-hashtag js-nav'>#iipcWAC19</a> "
+                    "preview: Divide-and-conquer – artistic strategies to curate the web</p>"),
+      "#iipcWAC19 preview: Divide-and-conquer – artistic strategies to curate the web");
+  EXPECT_EQ(first_caption("<div role='navigation'><img src='home.png'> Home page</div><p>x</p>"),
+            "");
+}
+
+// A page nested thousands deep: every level a container of the rest. Captions stop once the
+// page's blocks budget is read; the page is done quickly.
+TEST(CaptionBlocksBudget, DeeplyNestedPageStaysBounded) {
+  std::string html;
+  for (int i = 0; i < 3000; ++i) html += "<div>t<img src='/i/" + std::to_string(i) + ".png'>";
+  Counters c;
+  auto start = std::chrono::steady_clock::now();
+  PageRefs p = find_references("http://ex.com/", html, {}, c);
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(p.refs.size(), 3000u);
+  EXPECT_GT(c.get("html_captions_timed_out"), 0);
+  EXPECT_LT(s, 10.0);
 }
 
 }  // namespace
