@@ -13,19 +13,6 @@ namespace {
 
 constexpr size_t kMinLinksInList = 3;
 
-// jsoup's block elements, looked up by tag (a <br> breaks a line, not a block: a name set on
-// two lines stays one block).
-bool is_block(const GumboNode* n) {
-  static const std::array<bool, GUMBO_TAG_UNKNOWN> kBlockTags = [] {
-    std::array<bool, GUMBO_TAG_UNKNOWN> out{};
-    for (size_t t = 0; t < out.size(); ++t)
-      out[t] = is_block_tag(gumbo_normalized_tagname(static_cast<GumboTag>(t)));
-    return out;
-  }();
-  GumboTag tag = n->v.element.tag;
-  return tag < GUMBO_TAG_UNKNOWN ? kBlockTags[tag] : is_block_tag(tag_name(n));
-}
-
 // Words of class and id values that name page furniture rather than content.
 bool furniture_word(std::string_view word) {
   static constexpr std::array<std::string_view, 20> kWords = {
@@ -72,7 +59,7 @@ bool furniture(const GumboNode* n) {
     default:
       break;
   }
-  if (!is_block(n)) return false;
+  if (!is_block_element(n)) return false;
   std::string_view role = attribute_or_empty(n, "role");
   for (std::string_view r :
        {"navigation", "banner", "contentinfo", "menu", "menubar", "complementary", "search"})
@@ -177,7 +164,7 @@ const CaptionBlocks::Index& CaptionBlocks::index(const GumboNode* container) {
     if (n->type != GUMBO_NODE_DOCUMENT && !is_element(n)) continue;
     bool element = is_element(n);
     if (leaving) {
-      if (is_block(n)) flush();
+      if (is_block_element(n)) flush();
       if (is_tag(n, GUMBO_TAG_A)) --link_depth;
       continue;
     }
@@ -193,7 +180,8 @@ const CaptionBlocks::Index& CaptionBlocks::index(const GumboNode* container) {
       ++idx.images;
       continue;
     }
-    if (element && is_block(n)) flush();
+    if (element && is_block_element(n)) flush();
+    // A <br> breaks a line, not a block: a name set on two lines stays one block.
     if (element && is_tag(n, GUMBO_TAG_BR)) builder.line_break();
     if (element && is_tag(n, GUMBO_TAG_A)) {
       ++link_depth;

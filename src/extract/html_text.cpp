@@ -39,20 +39,6 @@ bool preserves_whitespace(const GumboNode* text) {
   return false;
 }
 
-// text() asks this of every element, twice: known tags are looked up by their GumboTag
-// (naming each built a string and compared it with the 63 block names).
-bool block_element(const GumboNode* n) {
-  static const std::array<bool, GUMBO_TAG_UNKNOWN> kBlockTags = [] {
-    std::array<bool, GUMBO_TAG_UNKNOWN> out{};
-    for (size_t t = 0; t < out.size(); ++t)
-      out[t] = is_block_tag(gumbo_normalized_tagname(static_cast<GumboTag>(t)));
-    return out;
-  }();
-  if (!is_element(n)) return false;
-  GumboTag tag = n->v.element.tag;
-  return tag < GUMBO_TAG_UNKNOWN ? kBlockTags[tag] : is_block_tag(tag_name(n));
-}
-
 // Builds a TextSummary from the characters of the untrimmed jsoup accumulator, applying
 // Java's trim() on the fly (chars <= 0x20 at either end are dropped).
 class SummarySink {
@@ -176,6 +162,20 @@ bool is_block_tag(std::string_view name) {
   return false;
 }
 
+// text() asks this of every element, twice: known tags are looked up by their GumboTag
+// (naming each built a string and compared it with the 63 block names).
+bool is_block_element(const GumboNode* n) {
+  static const std::array<bool, GUMBO_TAG_UNKNOWN> kBlockTags = [] {
+    std::array<bool, GUMBO_TAG_UNKNOWN> out{};
+    for (size_t t = 0; t < out.size(); ++t)
+      out[t] = is_block_tag(gumbo_normalized_tagname(static_cast<GumboTag>(t)));
+    return out;
+  }();
+  if (!is_element(n)) return false;
+  GumboTag tag = n->v.element.tag;
+  return tag < GUMBO_TAG_UNKNOWN ? kBlockTags[tag] : is_block_tag(tag_name(n));
+}
+
 TextSummary node_text(const GumboNode* root, size_t keep_chars) {
   SummarySink sink(keep_chars);
   // Explicit stack of (node, visited-children) pairs: head on first visit, tail on exit.
@@ -185,7 +185,8 @@ TextSummary node_text(const GumboNode* root, size_t keep_chars) {
     stack.pop_back();
     if (done) {  // tail(): a block followed by a text node gets a separating space
       const GumboNode* next = n == root ? nullptr : next_sibling(n);
-      if (block_element(n) && next && is_text_node(next) && !sink.raw_last_space()) sink.put(" ");
+      if (is_block_element(n) && next && is_text_node(next) && !sink.raw_last_space())
+        sink.put(" ");
       continue;
     }
     if (is_text_node(n)) {
@@ -194,7 +195,7 @@ TextSummary node_text(const GumboNode* root, size_t keep_chars) {
     }
     if (n->type != GUMBO_NODE_DOCUMENT && !is_element(n)) continue;  // comments
     if (is_element(n) && sink.raw_nonempty() && !sink.raw_last_space() &&
-        (block_element(n) || is_tag(n, GUMBO_TAG_BR)))
+        (is_block_element(n) || is_tag(n, GUMBO_TAG_BR)))
       sink.put(" ");
     stack.push_back({n, true});
     if (is_data_element(n)) continue;

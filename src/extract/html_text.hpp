@@ -56,4 +56,7 @@ class TextCache {
 // jsoup Tag.isBlock() for a known tag name (unknown tags are inline).
 bool is_block_tag(std::string_view name);
 
+// is_block_tag of an element's name (false for other nodes), looked up by tag.
+bool is_block_element(const GumboNode* n);
+
 }  // namespace strata::extract
