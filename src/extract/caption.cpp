@@ -177,37 +177,6 @@ const CaptionExtractor::Level& CaptionExtractor::level(const GumboNode* n) {
   return *above;
 }
 
-const GumboNode* CaptionExtractor::text_sibling(const GumboNode* n, bool forward) {
-  // Memoised per (node, direction): on flat pages thousands of images share the same run
-  // of empty siblings, and rescanning it per image is quadratic.
-  auto& memo = forward ? next_text_ : prev_text_;
-  if (auto known = memo.find(n); known != memo.end()) return known->second;
-  std::vector<const GumboNode*> path;
-  const GumboNode* found = nullptr;
-  for (const GumboNode* cur = n;;) {
-    auto it = memo.find(cur);
-    if (it != memo.end()) {
-      found = it->second;
-      break;
-    }
-    path.push_back(cur);
-    const GumboNode* sib = forward ? next_element_sibling(cur) : previous_element_sibling(cur);
-    if (!sib || has_text(sib)) {
-      found = sib;
-      break;
-    }
-    cur = sib;
-  }
-  for (const GumboNode* p : path) memo[p] = found;
-  return found;
-}
-
-TextSummary CaptionExtractor::sibling_text(const GumboNode* n) {
-  const GumboNode* prev = text_sibling(n, false);
-  const GumboNode* next = text_sibling(n, true);
-  return concat(prev ? text(prev) : empty_, "\n", next ? text(next) : empty_);
-}
-
 namespace {
 // A caption made of the blocks around the image (`joiner` between them), cut by trim250.
 std::string joined_caption(const Neighbours& around, std::string_view joiner) {

@@ -62,9 +62,6 @@ class CaptionExtractor {
   bool has_text(const GumboNode* n);
   const TextSummary& text(const GumboNode* n);
   const Level& level(const GumboNode* n);
-  TextSummary sibling_text(const GumboNode* n);
-  // Nearest element sibling with text before/after n (nullptr if none).
-  const GumboNode* text_sibling(const GumboNode* n, bool forward);
   std::optional<std::string> figcaption(const GumboNode* image);
   std::optional<std::string> thumbcaption(const GumboNode* image);
   std::string neighbourhood_caption(const GumboNode* image);
@@ -77,8 +74,6 @@ class CaptionExtractor {
   CaptionBlocks blocks_;
   std::pmr::monotonic_buffer_resource arena_;  // the memos' entries, freed with the page
   std::pmr::unordered_map<const GumboNode*, Level> levels_{&arena_};
-  std::pmr::unordered_map<const GumboNode*, const GumboNode*> prev_text_{&arena_},
-      next_text_{&arena_};
   TextSummary empty_;
 };
 

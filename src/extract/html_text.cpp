@@ -206,44 +206,6 @@ TextSummary node_text(const GumboNode* root, size_t keep_chars) {
   return sink.finish();
 }
 
-TextSummary concat(const TextSummary& a, std::string_view sep, const TextSummary& b) {
-  if (a.empty()) return b;
-  if (b.empty()) return a;
-  size_t keep = std::max({kSummaryChars, a.head_chars, b.head_chars});
-  size_t sep_chars = 0;
-  for (unsigned char c : sep) sep_chars += (c & 0xC0) != 0x80;
-  // Two whole texts that fit: the sink would give a.head + sep + b.head back (both are
-  // trimmed, so nothing is trimmed in between), without a call per character.
-  size_t chars = a.chars + sep_chars + b.chars;
-  bool trimmed = static_cast<unsigned char>(a.head.back()) > 0x20 &&
-                 static_cast<unsigned char>(b.head.front()) > 0x20;
-  if (a.complete() && b.complete() && chars <= keep && trimmed) {
-    TextSummary out;
-    out.head.reserve(a.head.size() + sep.size() + b.head.size());
-    out.head.append(a.head).append(sep).append(b.head);
-    out.chars = out.head_chars = chars;
-    return out;
-  }
-  SummarySink sink(keep);
-  auto feed = [&sink](std::string_view s) {
-    for (size_t i = 0; i < s.size();) {
-      size_t len = std::min(utf8_length(static_cast<unsigned char>(s[i])), s.size() - i);
-      sink.put(s.substr(i, len));
-      i += len;
-    }
-  };
-  // Only the ends matter: a's head (and tail), then sep, then b's head and tail. When a
-  // part is incomplete its middle is elided, which the total length accounts for below.
-  feed(a.head);
-  feed(a.complete() ? "" : a.tail);
-  feed(sep);
-  feed(b.head);
-  feed(b.complete() ? "" : b.tail);
-  TextSummary out = sink.finish();
-  out.chars = chars;  // the elided middles still count towards the length
-  return out;
-}
-
 std::string to_string(const TextSummary& s) {
   return s.complete() ? s.head : s.head + " … " + s.tail;
 }

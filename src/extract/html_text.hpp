@@ -32,9 +32,6 @@ inline constexpr size_t kSummaryChars = 256;
 // at each end.
 TextSummary node_text(const GumboNode* node, size_t keep_chars = kSummaryChars);
 
-// a + sep + b, then trimmed (as Java (a + "\n" + b).trim() with a, b already trimmed).
-TextSummary concat(const TextSummary& a, std::string_view sep, const TextSummary& b);
-
 // The text a summary stands for when complete, else head + tail (for display).
 std::string to_string(const TextSummary& s);
 

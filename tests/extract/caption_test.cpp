@@ -27,21 +27,6 @@ TEST(HtmlText, JsoupNormalisation) {
   EXPECT_EQ(node_text(body).head, "a b c d e  x  y");
 }
 
-// concat joins short whole texts directly and feeds longer ones through the summary: both
-// must give what one summary of the joined text gives.
-TEST(HtmlText, ConcatOfShortAndLongTexts) {
-  for (size_t n : {1u, 3u, 120u, 200u, 300u, 5000u}) {
-    std::string a(n, 'a'), b = "b \xC3\xA9 " + std::string(n, 'b');
-    TextSummary joined = node_text(HtmlDocument("<pre>" + a + "\n" + b + "</pre>").root());
-    TextSummary sum =
-        concat(node_text(HtmlDocument(a).root()), "\n", node_text(HtmlDocument(b).root()));
-    EXPECT_EQ(sum.head, joined.head) << n;
-    EXPECT_EQ(sum.tail, joined.tail) << n;
-    EXPECT_EQ(sum.chars, joined.chars) << n;
-    EXPECT_EQ(sum.complete(), joined.complete()) << n;
-  }
-}
-
 TEST(Caption, ParentText) {
   EXPECT_EQ(
       first_caption("<div><p>x</p></div><div><span>Hello <i>world</i></span><img src=a.png></div>"),
