@@ -1,5 +1,6 @@
 #include "extract/caption.hpp"
 
+#include <cctype>
 #include <vector>
 
 #include "extract/html_dom.hpp"
@@ -35,6 +36,69 @@ std::string_view last_chars(std::string_view s, size_t n) {
     if (!is_continuation(s[pos])) ++count;
   }
   return s.substr(pos);
+}
+
+// `value` (a class attribute) holds the class `name`.
+bool has_class(std::string_view value, std::string_view name) {
+  for (size_t pos = 0; pos < value.size();) {
+    size_t end = value.find_first_of(" \t\n\f\r", pos);
+    if (end == std::string_view::npos) end = value.size();
+    if (value.substr(pos, end - pos) == name) return true;
+    pos = end + 1;
+  }
+  return false;
+}
+
+// A pixel length of 4 or less ("1", "0px"); false for other units ("50%", "1em") and text.
+bool tiny_length(std::string_view v) {
+  constexpr long kMaxTinySide = 4;
+  while (!v.empty() && v.front() == ' ') v.remove_prefix(1);
+  size_t digits = 0;
+  while (digits < v.size() && v[digits] >= '0' && v[digits] <= '9') ++digits;
+  if (digits == 0 || digits > 6) return false;
+  std::string_view unit = v.substr(digits);
+  while (!unit.empty() && (unit.back() == ' ' || unit.back() == ';')) unit.remove_suffix(1);
+  if (!unit.empty() && unit != "px") return false;
+  return std::stol(std::string(v.substr(0, digits))) <= kMaxTinySide;
+}
+
+// The value of `property` in an inline style ("height:0px;width:0px"), or "".
+std::string_view style_value(std::string_view style, std::string_view property) {
+  for (size_t pos = 0; pos < style.size();) {
+    size_t end = style.find(';', pos);
+    if (end == std::string_view::npos) end = style.size();
+    std::string_view decl = style.substr(pos, end - pos);
+    pos = end + 1;
+    size_t colon = decl.find(':');
+    if (colon == std::string_view::npos) continue;
+    std::string_view name = decl.substr(0, colon);
+    while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
+    while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+    if (name == property) return decl.substr(colon + 1);
+  }
+  return {};
+}
+
+// The usual file names of spacer GIFs ("graphics/spacer.gif", "/common/images/1x1.gif").
+bool spacer_name(std::string_view src) {
+  src = src.substr(0, src.find_first_of("?#"));
+  std::string_view file = src.substr(src.rfind('/') + 1);
+  std::string stem(file.substr(0, file.rfind('.')));
+  for (char& c : stem) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (std::string_view name : {"spacer", "1x1", "pixel", "blank", "clear", "clearpixel",
+                                "transparent", "trans", "shim", "empty", "spc"})
+    if (stem == name) return true;
+  return false;
+}
+
+// A spacer, a rule or a tracking pixel, whose "caption" could only be someone else's text:
+// declared 4 px or less on a side, or named as spacers are.
+bool decorative(const GumboNode* image) {
+  std::string_view style = attribute_or_empty(image, "style");
+  for (const char* side : {"width", "height"})
+    if (tiny_length(attribute_or_empty(image, side)) || tiny_length(style_value(style, side)))
+      return true;
+  return spacer_name(attribute_or_empty(image, "src"));
 }
 
 size_t child_node_count(const GumboNode* n) {
@@ -73,7 +137,8 @@ CaptionExtractor::CaptionExtractor(CaptionOptions options)
     : options_(options), start_(std::chrono::steady_clock::now()) {}
 
 bool CaptionExtractor::budget_spent() {
-  if (!spent_) spent_ = std::chrono::steady_clock::now() - start_ > options_.budget;
+  if (!spent_)
+    spent_ = std::chrono::steady_clock::now() - start_ > options_.budget || blocks_.exhausted();
   return spent_;
 }
 
@@ -112,38 +177,31 @@ const CaptionExtractor::Level& CaptionExtractor::level(const GumboNode* n) {
   return *above;
 }
 
-const GumboNode* CaptionExtractor::text_sibling(const GumboNode* n, bool forward) {
-  // Memoised per (node, direction): on flat pages thousands of images share the same run
-  // of empty siblings, and rescanning it per image is quadratic.
-  auto& memo = forward ? next_text_ : prev_text_;
-  if (auto known = memo.find(n); known != memo.end()) return known->second;
-  std::vector<const GumboNode*> path;
-  const GumboNode* found = nullptr;
-  for (const GumboNode* cur = n;;) {
-    auto it = memo.find(cur);
-    if (it != memo.end()) {
-      found = it->second;
-      break;
-    }
-    path.push_back(cur);
-    const GumboNode* sib = forward ? next_element_sibling(cur) : previous_element_sibling(cur);
-    if (!sib || has_text(sib)) {
-      found = sib;
-      break;
-    }
-    cur = sib;
+namespace {
+// A caption made of the blocks around the image (`joiner` between them), cut by trim250.
+std::string joined_caption(const Neighbours& around, std::string_view joiner) {
+  TextSummary joined;
+  if (around.before) {
+    joined.head = around.before->text;
+    joined.chars = around.before->chars;
   }
-  for (const GumboNode* p : path) memo[p] = found;
-  return found;
+  if (around.before && around.after) {
+    joined.head += joiner;
+    joined.chars += 1;
+  }
+  if (around.after) {
+    joined.head += around.after->text;
+    joined.chars += around.after->chars;
+  }
+  joined.head_chars = joined.chars;
+  return trim250(joined);
 }
+}  // namespace
 
-TextSummary CaptionExtractor::sibling_text(const GumboNode* n) {
-  const GumboNode* prev = text_sibling(n, false);
-  const GumboNode* next = text_sibling(n, true);
-  return concat(prev ? text(prev) : empty_, "\n", next ? text(next) : empty_);
-}
-
-std::string CaptionExtractor::arquivo_caption(const GumboNode* image) {
+// Arquivo's walk (Algorithms 2-4) finds where the caption comes from: the first ancestor with
+// text, or, on flat pages, the siblings of the last ancestor without. That place is kept;
+// what is taken from it is bounded to the image's neighbourhood.
+std::string CaptionExtractor::neighbourhood_caption(const GumboNode* image) {
   const Level& image_level = level(image);
   size_t max_level = image_level.depth - level(image_level.best).depth;
   const GumboNode* prev = image;
@@ -154,8 +212,17 @@ std::string CaptionExtractor::arquivo_caption(const GumboNode* image) {
     cur = cur->parent;
     ++i;
   }
-  if (i >= max_level) return trim250(sibling_text(prev));
-  return trim250(cur ? text(cur) : empty_);
+  if (i >= max_level) {
+    const GumboNode* container = prev->parent ? prev->parent : prev;
+    return joined_caption(blocks_.neighbours(container, image), "\n");
+  }
+  if (!cur) return {};
+  Neighbours around = blocks_.neighbours(cur, image);
+  // A short text around this image alone is taken whole, as Arquivo does.
+  constexpr size_t kWholeTextChars = 250;
+  if (around.images == 1 && !around.boilerplate_seen && text(cur).chars <= kWholeTextChars)
+    return trim250(text(cur));
+  return joined_caption(around, " ");
 }
 
 std::optional<std::string> CaptionExtractor::figcaption(const GumboNode* image) {
@@ -171,13 +238,42 @@ std::optional<std::string> CaptionExtractor::figcaption(const GumboNode* image) 
   return std::nullopt;
 }
 
+// MediaWiki's thumbnails: <div class="thumb"><div class="thumbinner"><a><img></a>
+// <div class="thumbcaption">...</div></div></div> (galleries: gallerybox / gallerytext).
+std::optional<std::string> CaptionExtractor::thumbcaption(const GumboNode* image) {
+  constexpr int kMaxLevels = 4;
+  const GumboNode* a = image->parent;
+  for (int level = 0; level < kMaxLevels && a && is_element(a); ++level, a = a->parent) {
+    std::string_view cls = attribute_or_empty(a, "class");
+    if (!has_class(cls, "thumbinner") && !has_class(cls, "thumb") && !has_class(cls, "gallerybox"))
+      continue;
+    std::vector<const GumboNode*> stack{a};
+    while (!stack.empty()) {
+      const GumboNode* n = stack.back();
+      stack.pop_back();
+      std::string_view c = attribute_or_empty(n, "class");
+      if ((has_class(c, "thumbcaption") || has_class(c, "gallerytext")) && has_text(n))
+        return trim250(text(n));
+      const GumboVector& kids = children(n);
+      for (unsigned k = kids.length; k-- > 0;) {
+        auto* kid = static_cast<const GumboNode*>(kids.data[k]);
+        if (is_element(kid)) stack.push_back(kid);
+      }
+    }
+    return std::nullopt;  // only the nearest thumb counts
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> CaptionExtractor::caption(const GumboNode* image) {
   if (budget_spent()) {
     ++timed_out_;
     return std::nullopt;
   }
+  if (decorative(image)) return std::string();
   if (auto fig = figcaption(image)) return fig;
-  return arquivo_caption(image);
+  if (auto thumb = thumbcaption(image)) return thumb;
+  return neighbourhood_caption(image);
 }
 
 std::string CaptionExtractor::anchor_text(const GumboNode* anchor) {

@@ -1,9 +1,16 @@
 #pragma once
-// Image captions from the surrounding DOM (Arquivo.pt, paper Algorithms 2-4; reference §1.7):
-// the text of the first ancestor with text, or, when that ancestor is at or above the level
-// with the most child nodes (a "flat" page), the nearest non-empty previous and next element
-// siblings joined by "\n"; cut to ~250 chars (trim250). An enclosing <figure>'s <figcaption>
-// wins over both (an improvement: it is the author's own caption).
+// Image captions from the surrounding DOM, starting from Arquivo.pt's (paper Algorithms 2-4;
+// reference §1.7): the text of the first ancestor with text, or, when that ancestor is at or
+// above the level with the most child nodes (a "flat" page), the nearest non-empty previous
+// and next element siblings joined by "\n"; cut to ~250 chars (trim250). Kept to the image's
+// own neighbourhood (docs/extraction.md, "Captions"):
+//  * an enclosing <figure>'s <figcaption>, or a MediaWiki thumb's caption, wins;
+//  * images declared 4 px or less on a side (attributes or inline style) and spacer GIFs by
+//    their usual names (spacer.gif, 1x1.gif, ...) get none: spacers, rules, tracking pixels;
+//  * the ancestor's whole text only when it is short (<= 250 chars), holds no other image
+//    and no boilerplate; otherwise, and on flat pages, the nearest text block before and
+//    after the image (caption_blocks.hpp), boilerplate left out.
+// Text given to 3 or more images of a page is dropped by the page's reference finder.
 #include <gumbo.h>
 
 #include <chrono>
@@ -12,6 +19,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "extract/caption_blocks.hpp"
 #include "extract/html_text.hpp"
 
 namespace strata::extract {
@@ -36,12 +44,9 @@ class CaptionExtractor {
  public:
   explicit CaptionExtractor(CaptionOptions options = {});
 
-  // Caption of an image element: <figcaption> of the nearest enclosing <figure> when it has
-  // text, else the Arquivo caption. nullopt once the page's budget is spent.
+  // Caption of an image element (see above). nullopt once the page's budget is spent: its
+  // time, or the text read around images (CaptionBlocks::exhausted).
   std::optional<std::string> caption(const GumboNode* image);
-
-  // Algorithms 2-4 exactly as Arquivo (no figcaption, no budget check).
-  std::string arquivo_caption(const GumboNode* image);
 
   // <a> captions: the anchor's text, cut to 10000 chars (not to 250).
   std::string anchor_text(const GumboNode* anchor);
@@ -57,20 +62,18 @@ class CaptionExtractor {
   bool has_text(const GumboNode* n);
   const TextSummary& text(const GumboNode* n);
   const Level& level(const GumboNode* n);
-  TextSummary sibling_text(const GumboNode* n);
-  // Nearest element sibling with text before/after n (nullptr if none).
-  const GumboNode* text_sibling(const GumboNode* n, bool forward);
   std::optional<std::string> figcaption(const GumboNode* image);
+  std::optional<std::string> thumbcaption(const GumboNode* image);
+  std::string neighbourhood_caption(const GumboNode* image);
 
   CaptionOptions options_;
   std::chrono::steady_clock::time_point start_;
   bool spent_ = false;
   size_t timed_out_ = 0;
   TextCache cache_;
+  CaptionBlocks blocks_;
   std::pmr::monotonic_buffer_resource arena_;  // the memos' entries, freed with the page
   std::pmr::unordered_map<const GumboNode*, Level> levels_{&arena_};
-  std::pmr::unordered_map<const GumboNode*, const GumboNode*> prev_text_{&arena_},
-      next_text_{&arena_};
   TextSummary empty_;
 };
 

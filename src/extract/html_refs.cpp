@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -98,6 +99,7 @@ class Finder {
   void anchor(const GumboNode* a);
   void css(std::string_view text);
   std::vector<HtmlRef> take() { return std::move(refs_); }
+  void drop_shared_captions();
   size_t captions_timed_out() const { return captions_.timed_out(); }
 
  private:
@@ -109,7 +111,8 @@ class Finder {
   // Candidate URLs of an <img> or <source>, resolved and de-duplicated, in attribute order.
   std::vector<std::string> candidates(const GumboNode* el, bool any_attribute);
   void emit_element(const GumboNode* el, const char* tag, const GumboNode* described_by);
-  void add(HtmlRef ref);
+  // `described_by`: the <img> whose caption the reference has (nullptr for a and css).
+  void add(HtmlRef ref, const GumboNode* described_by = nullptr);
   const std::set<std::string>& element_urls();
 
   std::string base_;
@@ -118,6 +121,7 @@ class Finder {
   Counters& counters_;
   CaptionExtractor captions_;
   std::vector<HtmlRef> refs_;
+  std::vector<const GumboNode*> described_by_;  // per reference: the element its texts are of
   std::set<std::pair<std::string, std::string>> page_seen_;  // (url, tag) of a and css
   // URLs from img/source/a, gathered when CSS first needs them (all elements come first).
   std::optional<std::set<std::string>> element_urls_;
@@ -200,9 +204,31 @@ std::string_view refs_counter(std::string_view tag) {
   throw std::logic_error("no counter for reference tag " + std::string(tag));
 }
 
-void Finder::add(HtmlRef ref) {
+void Finder::add(HtmlRef ref, const GumboNode* described_by) {
   counters_.add(refs_counter(ref.tag));
   refs_.push_back(std::move(ref));
+  described_by_.push_back(described_by);
+}
+
+// A text given to kSharedCaptionImages or more image elements of the page is the page's
+// (a navigation bar, a list's heading, a row of rating stars), not any one image's.
+void Finder::drop_shared_captions() {
+  constexpr size_t kSharedCaptionImages = 3;
+  std::map<std::string_view, std::set<const GumboNode*>> elements_by_caption;
+  for (size_t i = 0; i < refs_.size(); ++i)
+    if (described_by_[i] && !refs_[i].caption.empty())
+      elements_by_caption[refs_[i].caption].insert(described_by_[i]);
+  std::set<std::string> shared;  // copies: the captions viewed above are cleared below
+  for (const auto& [caption, elements] : elements_by_caption)
+    if (elements.size() >= kSharedCaptionImages) shared.emplace(caption);
+  if (shared.empty()) return;
+  size_t dropped = 0;
+  for (size_t i = 0; i < refs_.size(); ++i) {
+    if (!described_by_[i] || !shared.count(refs_[i].caption)) continue;
+    refs_[i].caption.clear();
+    ++dropped;
+  }
+  counters_.add("html_captions_shared_dropped", static_cast<int64_t>(dropped));
 }
 
 const std::set<std::string>& Finder::element_urls() {
@@ -231,7 +257,7 @@ void Finder::emit_element(const GumboNode* el, const char* tag, const GumboNode*
     ref.alt = last ? std::move(alt) : alt;
     ref.title = last ? std::move(title) : title;
     ref.caption = last ? std::move(caption_text) : caption_text;
-    add(std::move(ref));
+    add(std::move(ref), described_by);
   }
 }
 
@@ -344,6 +370,7 @@ PageRefs references_in(std::string base, const Elements& found, const GumboNode*
     counters.add("html_img_not_parsed", static_cast<int64_t>(found.images.size() - examined));
   }
   for (const GumboNode* s : found.sources) finder.source(s);
+  finder.drop_shared_captions();
   for (const GumboNode* a : found.anchors) finder.anchor(a);
   for (const GumboNode* s : found.styles) finder.css(text_content(s));
   for (const GumboNode* e : found.styled) finder.css(attribute_or_empty(e, "style"));

@@ -39,20 +39,6 @@ bool preserves_whitespace(const GumboNode* text) {
   return false;
 }
 
-// text() asks this of every element, twice: known tags are looked up by their GumboTag
-// (naming each built a string and compared it with the 63 block names).
-bool block_element(const GumboNode* n) {
-  static const std::array<bool, GUMBO_TAG_UNKNOWN> kBlockTags = [] {
-    std::array<bool, GUMBO_TAG_UNKNOWN> out{};
-    for (size_t t = 0; t < out.size(); ++t)
-      out[t] = is_block_tag(gumbo_normalized_tagname(static_cast<GumboTag>(t)));
-    return out;
-  }();
-  if (!is_element(n)) return false;
-  GumboTag tag = n->v.element.tag;
-  return tag < GUMBO_TAG_UNKNOWN ? kBlockTags[tag] : is_block_tag(tag_name(n));
-}
-
 // Builds a TextSummary from the characters of the untrimmed jsoup accumulator, applying
 // Java's trim() on the fly (chars <= 0x20 at either end are dropped).
 class SummarySink {
@@ -176,6 +162,20 @@ bool is_block_tag(std::string_view name) {
   return false;
 }
 
+// text() asks this of every element, twice: known tags are looked up by their GumboTag
+// (naming each built a string and compared it with the 63 block names).
+bool is_block_element(const GumboNode* n) {
+  static const std::array<bool, GUMBO_TAG_UNKNOWN> kBlockTags = [] {
+    std::array<bool, GUMBO_TAG_UNKNOWN> out{};
+    for (size_t t = 0; t < out.size(); ++t)
+      out[t] = is_block_tag(gumbo_normalized_tagname(static_cast<GumboTag>(t)));
+    return out;
+  }();
+  if (!is_element(n)) return false;
+  GumboTag tag = n->v.element.tag;
+  return tag < GUMBO_TAG_UNKNOWN ? kBlockTags[tag] : is_block_tag(tag_name(n));
+}
+
 TextSummary node_text(const GumboNode* root, size_t keep_chars) {
   SummarySink sink(keep_chars);
   // Explicit stack of (node, visited-children) pairs: head on first visit, tail on exit.
@@ -185,7 +185,8 @@ TextSummary node_text(const GumboNode* root, size_t keep_chars) {
     stack.pop_back();
     if (done) {  // tail(): a block followed by a text node gets a separating space
       const GumboNode* next = n == root ? nullptr : next_sibling(n);
-      if (block_element(n) && next && is_text_node(next) && !sink.raw_last_space()) sink.put(" ");
+      if (is_block_element(n) && next && is_text_node(next) && !sink.raw_last_space())
+        sink.put(" ");
       continue;
     }
     if (is_text_node(n)) {
@@ -194,7 +195,7 @@ TextSummary node_text(const GumboNode* root, size_t keep_chars) {
     }
     if (n->type != GUMBO_NODE_DOCUMENT && !is_element(n)) continue;  // comments
     if (is_element(n) && sink.raw_nonempty() && !sink.raw_last_space() &&
-        (block_element(n) || is_tag(n, GUMBO_TAG_BR)))
+        (is_block_element(n) || is_tag(n, GUMBO_TAG_BR)))
       sink.put(" ");
     stack.push_back({n, true});
     if (is_data_element(n)) continue;
@@ -203,44 +204,6 @@ TextSummary node_text(const GumboNode* root, size_t keep_chars) {
       stack.push_back({static_cast<const GumboNode*>(kids.data[i]), false});
   }
   return sink.finish();
-}
-
-TextSummary concat(const TextSummary& a, std::string_view sep, const TextSummary& b) {
-  if (a.empty()) return b;
-  if (b.empty()) return a;
-  size_t keep = std::max({kSummaryChars, a.head_chars, b.head_chars});
-  size_t sep_chars = 0;
-  for (unsigned char c : sep) sep_chars += (c & 0xC0) != 0x80;
-  // Two whole texts that fit: the sink would give a.head + sep + b.head back (both are
-  // trimmed, so nothing is trimmed in between), without a call per character.
-  size_t chars = a.chars + sep_chars + b.chars;
-  bool trimmed = static_cast<unsigned char>(a.head.back()) > 0x20 &&
-                 static_cast<unsigned char>(b.head.front()) > 0x20;
-  if (a.complete() && b.complete() && chars <= keep && trimmed) {
-    TextSummary out;
-    out.head.reserve(a.head.size() + sep.size() + b.head.size());
-    out.head.append(a.head).append(sep).append(b.head);
-    out.chars = out.head_chars = chars;
-    return out;
-  }
-  SummarySink sink(keep);
-  auto feed = [&sink](std::string_view s) {
-    for (size_t i = 0; i < s.size();) {
-      size_t len = std::min(utf8_length(static_cast<unsigned char>(s[i])), s.size() - i);
-      sink.put(s.substr(i, len));
-      i += len;
-    }
-  };
-  // Only the ends matter: a's head (and tail), then sep, then b's head and tail. When a
-  // part is incomplete its middle is elided, which the total length accounts for below.
-  feed(a.head);
-  feed(a.complete() ? "" : a.tail);
-  feed(sep);
-  feed(b.head);
-  feed(b.complete() ? "" : b.tail);
-  TextSummary out = sink.finish();
-  out.chars = chars;  // the elided middles still count towards the length
-  return out;
 }
 
 std::string to_string(const TextSummary& s) {

@@ -32,9 +32,6 @@ inline constexpr size_t kSummaryChars = 256;
 // at each end.
 TextSummary node_text(const GumboNode* node, size_t keep_chars = kSummaryChars);
 
-// a + sep + b, then trimmed (as Java (a + "\n" + b).trim() with a, b already trimmed).
-TextSummary concat(const TextSummary& a, std::string_view sep, const TextSummary& b);
-
 // The text a summary stands for when complete, else head + tail (for display).
 std::string to_string(const TextSummary& s);
 
@@ -55,5 +52,8 @@ class TextCache {
 
 // jsoup Tag.isBlock() for a known tag name (unknown tags are inline).
 bool is_block_tag(std::string_view name);
+
+// is_block_tag of an element's name (false for other nodes), looked up by tag.
+bool is_block_element(const GumboNode* n);
 
 }  // namespace strata::extract

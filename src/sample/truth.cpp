@@ -54,6 +54,12 @@ int img_elements(const Page& p) {
   return n;
 }
 
+int thumbs(const Page& p) {
+  int n = 0;
+  for (const Slot& s : p.slots) n += s.structure == Structure::thumb;
+  return n;
+}
+
 // The references extraction yields for one slot of a page in one crawl (spacers and inline
 // icons are below the size gate and never form documents, so they are left out; a CSS url()
 // counts only when it names an image-extension URL, docs/extraction.md).
@@ -79,7 +85,9 @@ void slot_refs(const World& w, const Page& p, const Slot& s, int crawl, const Pa
       add(s.image, "img", alt, s.title, s.heading + "\n" + s.caption);
       return;
     case Structure::thumb:
-      add(s.image, "img", alt, s.title, p.h1 + "\n" + p.footer);
+      // The grid's heading and footer are every thumbnail's: text given to 3 or more images
+      // of a page is left out of captions (docs/extraction.md, "Captions", rule 6).
+      add(s.image, "img", alt, s.title, thumbs(p) >= 3 ? "" : p.h1 + "\n" + p.footer);
       add(s.full, "a", "", "", "");
       return;
     case Structure::gallery:

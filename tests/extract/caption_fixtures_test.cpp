@@ -1,5 +1,5 @@
 // The three Arquivo caption fixtures (CaptionExtractTest.java) must give exactly the
-// captions, alts, titles and SURTs Arquivo's indexer produces.
+// captions, alts, titles and SURTs Arquivo's indexer produces, but for the one caption below.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -18,6 +18,16 @@ std::string read_file(const std::filesystem::path& p) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+// Where Strata deliberately differs (docs/extraction.md, "Captions"): the text right after
+// an image is that image's caption, not also the next image's.
+std::string expected_caption(const std::string& file, const std::string& surt, const Json& want) {
+  if (file == "pageCaptionSiblings.html" &&
+      surt == "(com,andremourao,)/media/me-latin1%c3%a7%c3%a3o.jpg")
+    return "This is caption 2 Page 3";  // Arquivo: "This is caption 1 Page 3\nThis is caption 2
+                                        // Page 3"
+  return want["imgCaption"].get<std::string>();
 }
 
 TEST(CaptionFixtures, MatchArquivoExpectedOutput) {
@@ -42,7 +52,7 @@ TEST(CaptionFixtures, MatchArquivoExpectedOutput) {
       SCOPED_TRACE(file + " " + surt);
       ASSERT_TRUE(by_surt.count(surt));
       const PageReference& got = *by_surt[surt];
-      EXPECT_EQ(got.imgCaption, want["imgCaption"].get<std::string>());
+      EXPECT_EQ(got.imgCaption, expected_caption(file, surt, want));
       EXPECT_EQ(got.imgAlt, want["imgAlt"].get<std::string>());
       EXPECT_EQ(got.imgTitle, want["imgTitle"].get<std::string>());
       EXPECT_EQ(got.tag, "img");
