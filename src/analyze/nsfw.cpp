@@ -1,7 +1,5 @@
 #include "analyze/nsfw.hpp"
 
-#include <opencv2/core.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -85,21 +83,13 @@ std::vector<float> nsfw_preprocess(const RgbImage& image, int size) {
   return out;
 }
 
-struct NsfwClassifier::Impl {
-  ImportedNet imported;
-};
-
 NsfwClassifier::NsfwClassifier(const std::filesystem::path& folder)
-    : impl_(std::make_unique<Impl>()) {
-  impl_->imported = import_model(load_tfjs_model(folder));
-  impl_->imported.net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
-  impl_->imported.net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
-}
+    : net_(load_network(load_tfjs_model(folder))) {}
 
 NsfwClassifier::~NsfwClassifier() = default;
 
 int NsfwClassifier::input_size() const {
-  return impl_->imported.input_size;
+  return net_->input_size();
 }
 
 NsfwScores NsfwClassifier::classify(const RgbImage& image) {
@@ -111,22 +101,19 @@ std::vector<NsfwScores> NsfwClassifier::classify_batch(const std::vector<const R
   if (images.empty()) return out;
   const int size = input_size();
   const int n = static_cast<int>(images.size());
-  cv::Mat blob({n, 3, size, size}, CV_32F);
+  const size_t per_image = size_t(size) * size * 3;
+  std::vector<float> batch(per_image * size_t(n));
   for (int i = 0; i < n; ++i) {
-    const std::vector<float> hwc = nsfw_preprocess(*images[i], size);
-    float* dst = blob.ptr<float>(i);
-    const size_t plane = size_t(size) * size;
-    for (size_t p = 0; p < plane; ++p)
-      for (int c = 0; c < 3; ++c) dst[c * plane + p] = hwc[p * 3 + c];
+    const std::vector<float> image = nsfw_preprocess(*images[i], size);
+    std::copy(image.begin(), image.end(), batch.begin() + std::ptrdiff_t(per_image) * i);
   }
-  impl_->imported.net.setInput(blob, "input");
-  const cv::Mat result = impl_->imported.net.forward(impl_->imported.output_layer);
-  const cv::Mat scores = result.reshape(1, n);
-  if (scores.cols != 5)
-    throw std::runtime_error("model: expected 5 classes, got " + std::to_string(scores.cols));
+  const std::vector<float> scores = net_->forward(batch, n);
+  if (scores.size() != size_t(n) * 5)
+    throw std::runtime_error("model: expected 5 classes, got " +
+                             std::to_string(scores.size() / size_t(n)));
   for (int i = 0; i < n; ++i) {
     NsfwScores& s = out.emplace_back();
-    for (int c = 0; c < 5; ++c) s.p[c] = scores.at<float>(i, c);
+    for (int c = 0; c < 5; ++c) s.p[c] = scores[size_t(i) * 5 + c];
   }
   return out;
 }
