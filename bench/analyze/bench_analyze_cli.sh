@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
-# bench_analyze_cli.sh [--sample DIR] [--runs N] [--jobs J] [--base STRATA] [STRATA]
+# bench_analyze_cli.sh [--sample DIR] [--documents FILE] [--runs N] [--jobs J] [--base STRATA]
+#                      [STRATA]
 # What a user runs: `strata analyze` (the analysis step of `strata index`: thumbnail + pHash +
 # NSFW per new image) on the demo's images (`strata sample --scale demo --seed 1`, what
 # scripts/demo indexes; made in a temporary folder unless --sample names one), into a fresh
-# output folder each run. Prints each run and the medians: images analysed and failed, wall
+# output folder each run (--documents: a part of them, e.g. `head -1000` of truth/documents.jsonl,
+# read with the sample's archives beside it). Prints each run and the medians: images analysed and failed, wall
 # seconds, images/s, CPU seconds (user + sys, all threads) and cores used (CPU / wall, which
 # --jobs J bounds). With --base, that binary runs too, alternating with STRATA (default
 # build/apps/strata/strata), so both see the same load.
 set -euo pipefail
-sample="" runs=3 jobs=2 base=""
+sample="" documents="" runs=3 jobs=2 base=""
 while (($#)); do
   case "$1" in
     --sample) sample=$2; shift 2 ;;
+    --documents) documents=$(realpath "$2"); shift 2 ;;
     --runs) runs=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     --base) base=$(realpath "$2"); shift 2 ;;
@@ -25,7 +28,7 @@ if [[ -z "$sample" ]]; then
   sample="$work/sample"
   "$strata" sample --out "$sample" --scale demo --seed 1 >/dev/null
 fi
-documents="$sample/truth/documents.jsonl"
+documents=${documents:-$sample/truth/documents.jsonl}
 
 counter() { awk -v name="$1" '$1 == name {gsub(",", "", $2); s += $2} END {print s + 0}' "$2"; }
 # run NAME BINARY -> "wall cpu analysed failed classified"
@@ -53,7 +56,7 @@ report() {
 }
 median() { sort -n -k1,1 "$1" | awk '{a[NR] = $0} END {print a[int((NR + 1) / 2)]}'; }
 
-echo "$(wc -l <"$documents") documents of $sample, --jobs $jobs, $(nproc) cores," \
+echo "$(wc -l <"$documents") documents ($documents), --jobs $jobs, $(nproc) cores," \
   "load $(cut -d' ' -f1-3 /proc/loadavg)"
 for _ in $(seq "$runs"); do
   [[ -n "$base" ]] && run base "$base"
