@@ -4,10 +4,10 @@
 # What a user runs: `strata analyze` (the analysis step of `strata index`: thumbnail + pHash +
 # NSFW per new image) on the demo's images (`strata sample --scale demo --seed 1`, what
 # scripts/demo indexes; made in a temporary folder unless --sample names one), into a fresh
-# output folder each run (--documents: a part of them, e.g. `head -1000` of truth/documents.jsonl,
-# read with the sample's archives beside it). Prints each run and the medians: images analysed and failed, wall
-# seconds, images/s, CPU seconds (user + sys, all threads) and cores used (CPU / wall, which
-# --jobs J bounds). With --base, that binary runs too, alternating with STRATA (default
+# output folder each run (--documents: a part of them, e.g. `head -1000` of
+# truth/documents.jsonl, kept beside it). Prints each run and the medians: images analysed
+# and failed, wall seconds, images/s, CPU seconds (user + sys, all threads) and cores used
+# (CPU / wall, which --jobs J bounds). With --base, that binary runs too, alternating with STRATA (default
 # build/apps/strata/strata), so both see the same load.
 set -euo pipefail
 sample="" documents="" runs=3 jobs=2 base=""
@@ -24,7 +24,7 @@ done
 strata=$(realpath "${1:-build/apps/strata/strata}")
 work=$(mktemp -d "${TMPDIR:-/tmp}/strata-bench-analyze-XXXXXX")
 trap 'rm -rf "$work"' EXIT
-if [[ -z "$sample" ]]; then
+if [[ -z "$sample" && -z "$documents" ]]; then
   sample="$work/sample"
   "$strata" sample --out "$sample" --scale demo --seed 1 >/dev/null
 fi

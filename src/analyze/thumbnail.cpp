@@ -167,6 +167,10 @@ DecodeStatus make_thumbnail(std::string_view bytes, const ThumbnailOptions& opti
   if (!image) return fail(DecodeStatus::corrupt);
   image = sharpen(std::move(image), options.sharpen_sigma);
   if (!image) return fail(DecodeStatus::corrupt);
+  // Sharpened once, into memory: the WebP encoder and the classifier's frames both read it.
+  VipsImage* sharpened = vips_image_copy_memory(image.get());
+  if (sharpened == nullptr) return fail(DecodeStatus::corrupt);
+  image.reset(sharpened);
   const int page_height = animated ? vips_image_get_page_height(image.get()) : image->Ysize;
   out.frames = animated ? std::max(1, image->Ysize / page_height) : 1;
   out.width = image->Xsize;
