@@ -142,8 +142,12 @@ DecodeStatus make_thumbnail(std::string_view bytes, const ThumbnailOptions& opti
   out = Thumbnail{};
   if (const DecodeStatus s = probe_image(bytes, options.limits, out.source); s != DecodeStatus::ok)
     return s;
+  // The whole decode is held in memory: an animation is kept only while all its frames
+  // together stay within the limit of one image.
   const bool animated = options.keep_animation && out.source.frames > 1 &&
-                        out.source.frames <= options.max_animation_frames;
+                        out.source.frames <= options.max_animation_frames &&
+                        uint64_t(out.source.width) * out.source.height * out.source.frames <=
+                            options.limits.max_pixels;
   // Decode once, into memory: the pHash reads it, the thumbnail is made from it.
   ImagePtr loaded = detail::load_buffer(bytes.data(), bytes.size(),
                                         load_options(out.source, options, animated).c_str());

@@ -13,10 +13,12 @@ namespace strata::analyze {
 
 struct ThumbnailOptions {
   int max_side = 200;
-  int quality = 75;               // WebP quality
-  double sharpen_sigma = 0.5;     // 0 disables sharpening
-  bool keep_animation = true;     // animated sources give animated WebP thumbnails
-  int max_animation_frames = 64;  // longer animations keep their first frame only
+  int quality = 75;            // WebP quality
+  double sharpen_sigma = 0.5;  // 0 disables sharpening
+  bool keep_animation = true;  // animated sources give animated WebP thumbnails
+  // Longer animations keep their first frame only, and so do those whose frames together
+  // exceed limits.max_pixels (the decode is held in memory).
+  int max_animation_frames = 64;
   DecodeLimits limits;
 };
 
