@@ -1,8 +1,6 @@
 #include "analyze/xnn_builder.hpp"
 
-#include <cmath>
 #include <limits>
-#include <mutex>
 
 namespace strata::analyze {
 namespace {
@@ -55,7 +53,8 @@ class XnnNetwork final : public Network {
 
 XnnBuilder::XnnBuilder() {
   static const xnn_status started = xnn_initialize(nullptr);
-  check(started, "to start on this CPU");
+  if (started != xnn_status_success)  // a CPU XNNPACK does not support: OpenCV DNN runs it
+    throw UnsupportedByBackend("model: XNNPACK does not run on this CPU");
   check(xnn_create_subgraph(2, 0, &subgraph_), "a new network");
 }
 
@@ -263,6 +262,7 @@ std::unique_ptr<Network> XnnBuilder::finish(const std::string& output) {
         "the output");
   xnn_runtime_t runtime = nullptr;
   check(xnn_create_runtime_v2(subgraph_, nullptr, 0, &runtime), "the network");
+  convs_.clear();
   constants_.clear();  // packed into the runtime
   return std::make_unique<XnnNetwork>(runtime, in, size_t(out.c) * out.h * out.w);
 }

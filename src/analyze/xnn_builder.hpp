@@ -17,7 +17,7 @@ namespace strata::analyze {
 
 class XnnBuilder final : public NetBuilder {
  public:
-  XnnBuilder();  // throws std::runtime_error when XNNPACK cannot start (unsupported CPU)
+  XnnBuilder();  // throws UnsupportedByBackend when XNNPACK cannot start (unsupported CPU)
   ~XnnBuilder() override;
   void input(Shape shape) override;
   void conv(const std::string& name, const std::string& input, const Tensor& kernel,
