@@ -169,9 +169,10 @@ int main(int argc, char** argv) {
   std::vector<std::unique_ptr<NsfwClassifier>> side_by_side;
   for (unsigned t = 0; t < c.threads; ++t)
     side_by_side.push_back(std::make_unique<NsfwClassifier>(*root / c.model));
-  report("NSFW " + c.model + ", batch 1, " + std::to_string(c.threads) + " classifiers side by side",
-         rate(c.threads, c.seconds, frames.size(),
-              [&](size_t i, unsigned t) { side_by_side[t]->classify(*frames[i]); }));
+  report(
+      "NSFW " + c.model + ", batch 1, " + std::to_string(c.threads) + " classifiers side by side",
+      rate(c.threads, c.seconds, frames.size(),
+           [&](size_t i, unsigned t) { side_by_side[t]->classify(*frames[i]); }));
   // Whole analysis, one Analyzer (own classifier) per thread, as run_analysis.
   const fs::path store_dir = fs::temp_directory_path() / "strata-bench-analyze";
   const ThumbnailStore store(store_dir);
