@@ -56,30 +56,38 @@ std::optional<std::filesystem::path> find_nsfw_models() {
 std::vector<float> nsfw_preprocess(const RgbImage& image, int size) {
   std::vector<float> out(size_t(size) * size * 3);
   const int w = image.width, h = image.height;
-  const auto px = [&](int y, int x, int c) {
-    return image.rgb[(size_t(y) * w + x) * 3 + c] / 255.0f;
-  };
   if (w == size && h == size) {
     for (size_t i = 0; i < out.size(); ++i) out[i] = image.rgb[i] / 255.0f;
     return out;
   }
-  const float sy = size > 1 ? float(h - 1) / float(size - 1) : 0.0f;
-  const float sx = size > 1 ? float(w - 1) / float(size - 1) : 0.0f;
-  for (int y = 0; y < size; ++y) {
-    const float fy = y * sy;
-    const int y0 = std::min(int(std::floor(fy)), h - 1), y1 = std::min(y0 + 1, h - 1);
-    const float dy = fy - y0;
-    for (int x = 0; x < size; ++x) {
-      const float fx = x * sx;
-      const int x0 = std::min(int(std::floor(fx)), w - 1), x1 = std::min(x0 + 1, w - 1);
-      const float dx = fx - x0;
-      for (int c = 0; c < 3; ++c) {
-        const float top = px(y0, x0, c) + (px(y0, x1, c) - px(y0, x0, c)) * dx;
-        const float bottom = px(y1, x0, c) + (px(y1, x1, c) - px(y1, x0, c)) * dx;
-        out[(size_t(y) * size + x) * 3 + c] = top + (bottom - top) * dy;
-      }
+  // One sample position per axis, shared by every row and column (the same arithmetic as
+  // one pixel at a time).
+  struct Sample {
+    int lo, hi;
+    float frac;
+  };
+  const auto samples = [size](int n) {
+    const float step = size > 1 ? float(n - 1) / float(size - 1) : 0.0f;
+    std::vector<Sample> positions(static_cast<size_t>(size));
+    for (int i = 0; i < size; ++i) {
+      const float f = i * step;
+      const int lo = std::min(int(std::floor(f)), n - 1);
+      positions[size_t(i)] = {lo, std::min(lo + 1, n - 1), f - lo};
     }
-  }
+    return positions;
+  };
+  const std::vector<Sample> xs = samples(w), ys = samples(h);
+  const auto px = [&](int y, int x, int c) {
+    return image.rgb[(size_t(y) * w + x) * 3 + c] / 255.0f;
+  };
+  float* o = out.data();
+  for (const Sample& y : ys)
+    for (const Sample& x : xs)
+      for (int c = 0; c < 3; ++c) {
+        const float top = px(y.lo, x.lo, c) + (px(y.lo, x.hi, c) - px(y.lo, x.lo, c)) * x.frac;
+        const float bottom = px(y.hi, x.lo, c) + (px(y.hi, x.hi, c) - px(y.hi, x.lo, c)) * x.frac;
+        *o++ = top + (bottom - top) * y.frac;
+      }
   return out;
 }
 
