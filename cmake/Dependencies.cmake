@@ -49,6 +49,13 @@ add_library(dep::opencv_dnn INTERFACE IMPORTED)
 target_link_libraries(dep::opencv_dnn INTERFACE ${OPENCV_DNN_LIB} ${OPENCV_CORE_LIB})
 target_include_directories(dep::opencv_dnn SYSTEM INTERFACE ${OPENCV_DNN_INCLUDE})
 
+# XNNPACK (the NSFW network's default backend) ships no pkg-config or CMake file.
+find_path(XNNPACK_INCLUDE xnnpack.h REQUIRED)
+find_library(XNNPACK_LIB XNNPACK REQUIRED)
+add_library(dep::xnnpack INTERFACE IMPORTED)
+target_link_libraries(dep::xnnpack INTERFACE ${XNNPACK_LIB})
+target_include_directories(dep::xnnpack SYSTEM INTERFACE ${XNNPACK_INCLUDE})
+
 # giflib ships no pkg-config file on Debian 12.
 find_library(GIF_LIBRARY gif REQUIRED)
 add_library(dep::gif INTERFACE IMPORTED)

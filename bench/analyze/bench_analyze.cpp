@@ -1,13 +1,13 @@
 // bench_analyze [--shared DIR] [--models DIR] [--model VARIANT] [--seconds S] [--threads T]
-// Loads every image payload (HTTP Content-Type image/*) of two real archives in
-// shared/data, then measures for at least S seconds each (default 5):
-//   thumbnails/s on one thread (decode + fit 200x200 + sharpen + WebP), and on T threads;
-//   pHash/s on one thread (full decode + Lanczos 32x32 + DCT);
-//   NSFW classifications/s (OpenCV DNN, default model) at batch 1 and 16, 1 and T threads,
-//   and T classifiers side by side with one OpenCV thread each;
+// The parts of the per-image analysis, in process, on every image payload (HTTP Content-Type
+// image/*) of two real archives in shared/data; each measured for at least S seconds
+// (default 5):
+//   thumbnails/s on one thread (one decode + fit 200x200 + sharpen + WebP), and on T threads;
+//   pHash/s on one thread (of the decoded frame: Lanczos 32x32 + DCT);
+//   NSFW classifications/s (default model; XNNPACK, or OpenCV DNN for InceptionV3) at batch 1
+//   and 8 on one thread, and T classifiers side by side;
 //   full analysis (thumbnail + pHash + NSFW, thumbnails written) images/s on T threads.
-#include <opencv2/core.hpp>
-
+// What a user runs end to end (`strata analyze` on the demo's images): bench_analyze_cli.sh.
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -123,13 +123,19 @@ int main(int argc, char** argv) {
     return 4;
   }
   ensure_vips();
-  std::cout << "bench_analyze: " << images.size() << " real images, " << c.threads << " threads, "
-            << std::thread::hardware_concurrency() << " cores\n";
   std::vector<Thumbnail> thumbs(images.size());
-  for (size_t i = 0; i < images.size(); ++i) make_thumbnail(images[i], {}, thumbs[i]);
-  std::vector<const RgbImage*> frames;
+  size_t failed = 0;
+  for (size_t i = 0; i < images.size(); ++i)
+    failed += make_thumbnail(images[i], {}, thumbs[i]) != DecodeStatus::ok;
+  std::vector<const RgbImage*> frames, decoded;
   for (const auto& t : thumbs)
-    if (!t.sample_frames.empty()) frames.push_back(&t.sample_frames[0]);
+    if (!t.sample_frames.empty()) {
+      frames.push_back(&t.sample_frames[0]);
+      decoded.push_back(&t.decoded);
+    }
+  std::cout << "bench_analyze: " << images.size() << " real images (" << failed
+            << " fail to decode), " << c.threads << " threads, "
+            << std::thread::hardware_concurrency() << " cores\n";
 
   auto thumb = [&](size_t i, unsigned) {
     Thumbnail t;
@@ -138,10 +144,9 @@ int main(int argc, char** argv) {
   report("thumbnails, 1 thread", rate(1, c.seconds, images.size(), thumb));
   report("thumbnails, " + std::to_string(c.threads) + " threads",
          rate(c.threads, c.seconds, images.size(), thumb));
-  report("pHash, 1 thread", rate(1, c.seconds, images.size(), [&](size_t i, unsigned) {
-           RgbImage full;
-           if (decode_rgb(images[i], {}, full) == DecodeStatus::ok)
-             phash_rgb(full.rgb.data(), full.width, full.height);
+  report("pHash of the decoded frame, 1 thread",
+         rate(1, c.seconds, decoded.size(), [&](size_t i, unsigned) {
+           phash_rgb(decoded[i]->rgb.data(), decoded[i]->width, decoded[i]->height);
          }));
 
   const auto root = c.models.empty() ? find_nsfw_models() : std::optional<fs::path>(c.models);
@@ -149,30 +154,26 @@ int main(int argc, char** argv) {
     std::cout << "  NSFW: model " << c.model << " not installed (scripts/setup-npm); skipped\n";
     return 0;
   }
-  for (int cv_threads : {1, int(c.threads)}) {
-    cv::setNumThreads(cv_threads);
+  {
     NsfwClassifier classifier(*root / c.model);
-    for (size_t batch : {size_t(1), size_t(16)}) {
+    for (size_t batch : {size_t(1), size_t(8)}) {
       const Rate batches = rate(1, c.seconds, frames.size(), [&](size_t i, unsigned) {
         std::vector<const RgbImage*> b;
         for (size_t k = 0; k < batch; ++k) b.push_back(frames[(i * batch + k) % frames.size()]);
         classifier.classify_batch(b);
       });
-      report("NSFW " + c.model + ", batch " + std::to_string(batch) + ", OpenCV threads " +
-                 std::to_string(cv_threads),
+      report("NSFW " + c.model + ", batch " + std::to_string(batch) + ", 1 thread",
              {batches.per_second * double(batch), batches.per_cpu_second * double(batch)});
     }
   }
-  // T classifiers side by side, one OpenCV thread each (run_analysis' layout).
-  cv::setNumThreads(1);
   std::vector<std::unique_ptr<NsfwClassifier>> side_by_side;
   for (unsigned t = 0; t < c.threads; ++t)
     side_by_side.push_back(std::make_unique<NsfwClassifier>(*root / c.model));
-  report("NSFW " + c.model + ", batch 1, " + std::to_string(c.threads) +
-             " classifiers x 1 OpenCV thread",
-         rate(c.threads, c.seconds, frames.size(),
-              [&](size_t i, unsigned t) { side_by_side[t]->classify(*frames[i]); }));
-  // Whole analysis, one Analyzer (own classifier, OpenCV single-threaded) per thread.
+  report(
+      "NSFW " + c.model + ", batch 1, " + std::to_string(c.threads) + " classifiers side by side",
+      rate(c.threads, c.seconds, frames.size(),
+           [&](size_t i, unsigned t) { side_by_side[t]->classify(*frames[i]); }));
+  // Whole analysis, one Analyzer (own classifier) per thread, as run_analysis.
   const fs::path store_dir = fs::temp_directory_path() / "strata-bench-analyze";
   const ThumbnailStore store(store_dir);
   std::vector<std::unique_ptr<NsfwClassifier>> classifiers;

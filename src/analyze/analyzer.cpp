@@ -32,13 +32,8 @@ AnalysisRecord Analyzer::analyze(std::string_view digest, std::string_view bytes
     counters_.add("thumbnails_failed");
   }
   if (options_.phash) {
-    RgbImage full;
-    if (decode_rgb(bytes, options_.thumbnails.limits, full) == DecodeStatus::ok) {
-      record.phash = phash_rgb(full.rgb.data(), full.width, full.height);
-      counters_.add("phashes");
-    } else {
-      counters_.add("phash_failed");
-    }
+    record.phash = phash_rgb(thumb.decoded.rgb.data(), thumb.decoded.width, thumb.decoded.height);
+    counters_.add("phashes");
   }
   if (classifier_ != nullptr) {
     try {

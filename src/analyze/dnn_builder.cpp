@@ -1,27 +1,48 @@
 #include "analyze/dnn_builder.hpp"
 
-#include <cmath>
+#include <algorithm>
 #include <stdexcept>
 
 namespace strata::analyze {
+
 namespace {
 
-// TF SAME padding along one axis.
-std::pair<int, int> same_pads(int in, int kernel, int stride) {
-  const int out = (in + stride - 1) / stride;
-  const int total = std::max((out - 1) * stride + kernel - in, 0);
-  return {total / 2, total - total / 2};
-}
+// OpenCV's network over NCHW blobs, fed NHWC images.
+class OpenCvNetwork final : public Network {
+ public:
+  OpenCvNetwork(cv::dnn::Net net, std::string output_layer, int input_size)
+      : net_(std::move(net)), output_layer_(std::move(output_layer)), size_(input_size) {
+    net_.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
+    net_.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
+  }
+  int input_size() const override { return size_; }
+  std::vector<float> forward(const std::vector<float>& nhwc, int n) override {
+    cv::Mat blob({n, 3, size_, size_}, CV_32F);
+    const size_t plane = size_t(size_) * size_;
+    for (int i = 0; i < n; ++i) {
+      const float* src = nhwc.data() + plane * 3 * i;
+      float* dst = blob.ptr<float>(i);
+      for (size_t p = 0; p < plane; ++p)
+        for (int c = 0; c < 3; ++c) dst[c * plane + p] = src[p * 3 + c];
+    }
+    net_.setInput(blob, "input");
+    const cv::Mat result = net_.forward(output_layer_);
+    const auto* scores = result.ptr<float>();
+    return std::vector<float>(scores, scores + result.total());
+  }
 
-int out_size(int in, int kernel, int stride, int pad_total) {
-  return (in + pad_total - kernel) / stride + 1;
-}
+ private:
+  cv::dnn::Net net_;
+  std::string output_layer_;
+  int size_;
+};
 
 }  // namespace
 
-DnnBuilder::DnnBuilder(Shape input) {
+void DnnBuilder::input(Shape shape) {
   net_.setInputsNames({"input"});
-  tensors_["input"] = {0, input, "input"};
+  tensors_["input"] = {0, shape, "input"};
+  input_ = shape;
 }
 
 const Shape& DnnBuilder::shape(const std::string& name) const {
@@ -57,21 +78,6 @@ void DnnBuilder::conv(const std::string& name, const std::string& input, const T
     std::tie(pads.top, pads.bottom) = same_pads(in.h, kh, stride);
     std::tie(pads.left, pads.right) = same_pads(in.w, kw, stride);
   }
-  // HWIO -> OIHW; depthwise HWCM -> (C*M)1HW with output channel c*M+m.
-  cv::Mat weights({co, depthwise ? 1 : ci, kh, kw}, CV_32F);
-  auto* w = weights.ptr<float>();
-  for (int y = 0; y < kh; ++y)
-    for (int x = 0; x < kw; ++x)
-      for (int i = 0; i < ci; ++i)
-        for (int o = 0; o < k3; ++o) {
-          const float v = kernel.values[((size_t(y) * kw + x) * ci + i) * k3 + o];
-          if (depthwise)
-            w[((size_t(i * k3 + o)) * kh + y) * kw + x] = v;
-          else
-            w[((size_t(o) * ci + i) * kh + y) * kw + x] = v;
-        }
-  cv::Mat b = cv::Mat::zeros(1, co, CV_32F);
-  if (bias) std::copy(bias->values.begin(), bias->values.end(), b.ptr<float>());
   std::string source = input;
   if (pads.top != pads.bottom || pads.left != pads.right) {
     // OpenCV's convolution only pads symmetrically: TF's extra bottom/right row goes first.
@@ -80,24 +86,15 @@ void DnnBuilder::conv(const std::string& name, const std::string& input, const T
     pads = {};
   }
   const Shape padded = shape(source);
-  cv::dnn::LayerParams p;
-  p.set("kernel_h", kh);
-  p.set("kernel_w", kw);
-  p.set("stride_h", stride);
-  p.set("stride_w", stride);
-  p.set("pad_t", pads.top);
-  p.set("pad_b", pads.bottom);
-  p.set("pad_l", pads.left);
-  p.set("pad_r", pads.right);
-  p.set("num_output", co);
-  p.set("group", depthwise ? ci : 1);
-  p.set("bias_term", true);
-  p.blobs = {weights, b};
   flush(source);
-  const Shape out{co, out_size(padded.h, kh, stride, pads.top + pads.bottom),
-                  out_size(padded.w, kw, stride, pads.left + pads.right)};
-  pending_[name] = {p, source};
-  tensors_[name] = {-1, out, {}};
+  PendingConv& p =
+      pending_[name] = {source, kernel.shape, kernel.values, std::vector<float>(size_t(co), 0.0f),
+                        stride, pads,         depthwise};
+  if (bias) std::copy(bias->values.begin(), bias->values.end(), p.bias.begin());
+  tensors_[name] = {-1,
+                    {co, pooled_size(padded.h, kh, stride, pads.top + pads.bottom),
+                     pooled_size(padded.w, kw, stride, pads.left + pads.right)},
+                    {}};
 }
 
 void DnnBuilder::pad(const std::string& name, const std::string& input, Pads pads) {
@@ -116,27 +113,51 @@ void DnnBuilder::fold_batchnorm(const std::string& conv_name, const Tensor* gamm
   auto it = pending_.find(conv_name);
   if (it == pending_.end())
     throw std::runtime_error("model: batchnorm after " + conv_name + " cannot be folded");
-  cv::Mat& w = it->second.params.blobs[0];
-  cv::Mat& b = it->second.params.blobs[1];
-  const int co = w.size[0];
-  const size_t per_out = w.total() / co;
-  for (int o = 0; o < co; ++o) {
-    const float g = gamma ? gamma->values[o] : 1.0f;
-    const float s = g / std::sqrt(variance.values[o] + epsilon);
-    float* wo = w.ptr<float>() + per_out * o;
-    for (size_t k = 0; k < per_out; ++k) wo[k] *= s;
-    float& bo = b.ptr<float>()[o];
-    bo = (bo - mean.values[o]) * s + beta.values[o];
-  }
+  PendingConv& conv = it->second;
+  const std::vector<float> scale =
+      fold_batchnorm_into_bias(conv.bias, gamma, beta, mean, variance, epsilon);
+  // TF layout (HWIO, HWCM): the output channel is the fastest index.
+  for (size_t k = 0; k < conv.weights.size(); ++k) conv.weights[k] *= scale[k % scale.size()];
 }
 
 void DnnBuilder::flush(const std::string& name) {
   auto it = pending_.find(name);
   if (it == pending_.end()) return;
-  PendingConv conv = std::move(it->second);
+  const PendingConv conv = std::move(it->second);
   pending_.erase(it);
+  const int kh = conv.kernel_shape[0], kw = conv.kernel_shape[1], ci = conv.kernel_shape[2],
+            k3 = conv.kernel_shape[3];
+  const int co = int(conv.bias.size());
+  // HWIO -> OIHW; depthwise HWCM -> (C*M)1HW with output channel c*M+m.
+  cv::Mat weights({co, conv.depthwise ? 1 : ci, kh, kw}, CV_32F);
+  auto* w = weights.ptr<float>();
+  for (int y = 0; y < kh; ++y)
+    for (int x = 0; x < kw; ++x)
+      for (int i = 0; i < ci; ++i)
+        for (int o = 0; o < k3; ++o) {
+          const float v = conv.weights[((size_t(y) * kw + x) * ci + i) * k3 + o];
+          if (conv.depthwise)
+            w[((size_t(i * k3 + o)) * kh + y) * kw + x] = v;
+          else
+            w[((size_t(o) * ci + i) * kh + y) * kw + x] = v;
+        }
+  cv::Mat b(1, co, CV_32F);
+  std::copy(conv.bias.begin(), conv.bias.end(), b.ptr<float>());
+  cv::dnn::LayerParams p;
+  p.set("kernel_h", kh);
+  p.set("kernel_w", kw);
+  p.set("stride_h", conv.stride);
+  p.set("stride_w", conv.stride);
+  p.set("pad_t", conv.pads.top);
+  p.set("pad_b", conv.pads.bottom);
+  p.set("pad_l", conv.pads.left);
+  p.set("pad_r", conv.pads.right);
+  p.set("num_output", co);
+  p.set("group", conv.depthwise ? ci : 1);
+  p.set("bias_term", true);
+  p.blobs = {weights, b};
   const Shape out = tensors_[name].shape;
-  add_layer(name, "Convolution", conv.params, {conv.input}, out);
+  add_layer(name, "Convolution", p, {conv.input}, out);
 }
 
 void DnnBuilder::activation(const std::string& name, const std::string& input, Activation act) {
@@ -203,8 +224,8 @@ void DnnBuilder::pool(const std::string& name, const std::string& input, bool ma
   p.set("pad_l", pads.left);
   p.set("pad_r", pads.right);
   p.set("ave_pool_padded_area", false);  // TF averages over the valid pixels only
-  const Shape out{in.c, out_size(in.h, size, stride, pads.top + pads.bottom),
-                  out_size(in.w, size, stride, pads.left + pads.right)};
+  const Shape out{in.c, pooled_size(in.h, size, stride, pads.top + pads.bottom),
+                  pooled_size(in.w, size, stride, pads.left + pads.right)};
   add_layer(name, "Pooling", p, {input}, out);
 }
 
@@ -239,12 +260,11 @@ void DnnBuilder::alias(const std::string& name, const std::string& existing) {
   tensors_[name] = tensors_.at(existing);
 }
 
-cv::dnn::Net DnnBuilder::finish(const std::string& output, std::string& output_layer) {
+std::unique_ptr<Network> DnnBuilder::finish(const std::string& output) {
   flush(output);
-  output_layer = tensors_.at(output).layer_name;
   if (!pending_.empty())
     throw std::runtime_error("model: unused convolution " + pending_.begin()->first);
-  return std::move(net_);
+  return std::make_unique<OpenCvNetwork>(std::move(net_), tensors_.at(output).layer_name, input_.h);
 }
 
 }  // namespace strata::analyze

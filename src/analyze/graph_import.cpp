@@ -1,7 +1,6 @@
 #include <set>
 #include <stdexcept>
 
-#include "analyze/dnn_builder.hpp"
 #include "analyze/model_import.hpp"
 
 namespace strata::analyze {
@@ -56,7 +55,7 @@ std::string clean_input(std::string name) {
 
 struct GraphImporter {
   const TfjsModel& model;
-  DnnBuilder& b;
+  NetBuilder& b;
 
   const Tensor& constant(const std::string& name) const {
     const auto it = model.weights.find(name);
@@ -143,15 +142,15 @@ struct GraphImporter {
 
 }  // namespace
 
-ImportedNet import_graph_model(const TfjsModel& model) {
+std::unique_ptr<Network> import_graph_model(const TfjsModel& model, NetBuilder& builder) {
   const Json& nodes = model.topology.at("node");
-  ImportedNet out;
+  int input_size = 224;
   for (const Json& n : nodes)
     if (n.at("op") == "Placeholder") {
       const Json& dims = n.at("attr").at("shape").at("shape").at("dim");
-      out.input_size = std::stoi(dims.at(1).at("size").get<std::string>());
+      input_size = std::stoi(dims.at(1).at("size").get<std::string>());
     }
-  DnnBuilder builder({3, out.input_size, out.input_size});
+  builder.input({3, input_size, input_size});
   GraphImporter importer{model, builder};
   // Nodes in dependency order (the JSON lists them in no guaranteed order).
   std::set<std::string> done;
@@ -177,8 +176,7 @@ ImportedNet import_graph_model(const TfjsModel& model) {
       progress = true;
     }
   }
-  out.net = builder.finish(last, out.output_layer);
-  return out;
+  return builder.finish(last);
 }
 
 }  // namespace strata::analyze

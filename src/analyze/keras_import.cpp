@@ -2,13 +2,14 @@
 
 #include "analyze/dnn_builder.hpp"
 #include "analyze/model_import.hpp"
+#include "analyze/xnn_builder.hpp"
 
 namespace strata::analyze {
 namespace {
 
 struct KerasImporter {
   const TfjsModel& model;
-  DnnBuilder& b;
+  NetBuilder& b;
   std::map<std::string, std::pair<std::string, Pads>>
       paddings;  // ZeroPadding2D, applied by the next conv
 
@@ -102,22 +103,32 @@ struct KerasImporter {
 
 }  // namespace
 
-ImportedNet import_keras_layers(const TfjsModel& model) {
+std::unique_ptr<Network> import_keras_layers(const TfjsModel& model, NetBuilder& builder) {
   const Json& config = model.topology.at("model_config").at("config");
   const Json& layers = config.at("layers");
   const Json& shape = layers.at(0).at("config").at("batch_input_shape");
-  ImportedNet out;
-  out.input_size = shape.at(1).get<int>();
-  DnnBuilder builder({shape.at(3).get<int>(), out.input_size, shape.at(2).get<int>()});
+  builder.input({shape.at(3).get<int>(), shape.at(1).get<int>(), shape.at(2).get<int>()});
   KerasImporter importer{model, builder, {}};
   for (const Json& l : layers) importer.layer(l);
-  const std::string output = config.at("output_layers").at(0).at(0);
-  out.net = builder.finish(output, out.output_layer);
-  return out;
+  return builder.finish(config.at("output_layers").at(0).at(0));
 }
 
-ImportedNet import_model(const TfjsModel& model) {
-  return model.format == "graph-model" ? import_graph_model(model) : import_keras_layers(model);
+std::unique_ptr<Network> import_model(const TfjsModel& model, NetBuilder& builder) {
+  return model.format == "graph-model" ? import_graph_model(model, builder)
+                                       : import_keras_layers(model, builder);
+}
+
+std::unique_ptr<Network> load_network(const TfjsModel& model, NetBackend preferred) {
+  if (preferred == NetBackend::xnnpack) {
+    try {
+      XnnBuilder builder;
+      return import_model(model, builder);
+    } catch (const UnsupportedByBackend&) {
+      // e.g. InceptionV3's concatenations: OpenCV DNN runs it
+    }
+  }
+  DnnBuilder builder;
+  return import_model(model, builder);
 }
 
 }  // namespace strata::analyze

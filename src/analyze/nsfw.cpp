@@ -1,7 +1,5 @@
 #include "analyze/nsfw.hpp"
 
-#include <opencv2/core.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -47,48 +45,48 @@ std::optional<std::filesystem::path> find_nsfw_models() {
 std::vector<float> nsfw_preprocess(const RgbImage& image, int size) {
   std::vector<float> out(size_t(size) * size * 3);
   const int w = image.width, h = image.height;
-  const auto px = [&](int y, int x, int c) {
-    return image.rgb[(size_t(y) * w + x) * 3 + c] / 255.0f;
-  };
   if (w == size && h == size) {
     for (size_t i = 0; i < out.size(); ++i) out[i] = image.rgb[i] / 255.0f;
     return out;
   }
-  const float sy = size > 1 ? float(h - 1) / float(size - 1) : 0.0f;
-  const float sx = size > 1 ? float(w - 1) / float(size - 1) : 0.0f;
-  for (int y = 0; y < size; ++y) {
-    const float fy = y * sy;
-    const int y0 = std::min(int(std::floor(fy)), h - 1), y1 = std::min(y0 + 1, h - 1);
-    const float dy = fy - y0;
-    for (int x = 0; x < size; ++x) {
-      const float fx = x * sx;
-      const int x0 = std::min(int(std::floor(fx)), w - 1), x1 = std::min(x0 + 1, w - 1);
-      const float dx = fx - x0;
-      for (int c = 0; c < 3; ++c) {
-        const float top = px(y0, x0, c) + (px(y0, x1, c) - px(y0, x0, c)) * dx;
-        const float bottom = px(y1, x0, c) + (px(y1, x1, c) - px(y1, x0, c)) * dx;
-        out[(size_t(y) * size + x) * 3 + c] = top + (bottom - top) * dy;
-      }
+  // One sample position per axis, shared by every row and column (the same arithmetic as
+  // one pixel at a time).
+  struct Sample {
+    int lo, hi;
+    float frac;
+  };
+  const auto samples = [size](int n) {
+    const float step = size > 1 ? float(n - 1) / float(size - 1) : 0.0f;
+    std::vector<Sample> positions(static_cast<size_t>(size));
+    for (int i = 0; i < size; ++i) {
+      const float f = i * step;
+      const int lo = std::min(int(std::floor(f)), n - 1);
+      positions[size_t(i)] = {lo, std::min(lo + 1, n - 1), f - lo};
     }
-  }
+    return positions;
+  };
+  const std::vector<Sample> xs = samples(w), ys = samples(h);
+  const auto px = [&](int y, int x, int c) {
+    return image.rgb[(size_t(y) * w + x) * 3 + c] / 255.0f;
+  };
+  float* o = out.data();
+  for (const Sample& y : ys)
+    for (const Sample& x : xs)
+      for (int c = 0; c < 3; ++c) {
+        const float top = px(y.lo, x.lo, c) + (px(y.lo, x.hi, c) - px(y.lo, x.lo, c)) * x.frac;
+        const float bottom = px(y.hi, x.lo, c) + (px(y.hi, x.hi, c) - px(y.hi, x.lo, c)) * x.frac;
+        *o++ = top + (bottom - top) * y.frac;
+      }
   return out;
 }
 
-struct NsfwClassifier::Impl {
-  ImportedNet imported;
-};
-
 NsfwClassifier::NsfwClassifier(const std::filesystem::path& folder)
-    : impl_(std::make_unique<Impl>()) {
-  impl_->imported = import_model(load_tfjs_model(folder));
-  impl_->imported.net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
-  impl_->imported.net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
-}
+    : net_(load_network(load_tfjs_model(folder))) {}
 
 NsfwClassifier::~NsfwClassifier() = default;
 
 int NsfwClassifier::input_size() const {
-  return impl_->imported.input_size;
+  return net_->input_size();
 }
 
 NsfwScores NsfwClassifier::classify(const RgbImage& image) {
@@ -100,22 +98,19 @@ std::vector<NsfwScores> NsfwClassifier::classify_batch(const std::vector<const R
   if (images.empty()) return out;
   const int size = input_size();
   const int n = static_cast<int>(images.size());
-  cv::Mat blob({n, 3, size, size}, CV_32F);
+  const size_t per_image = size_t(size) * size * 3;
+  std::vector<float> batch(per_image * size_t(n));
   for (int i = 0; i < n; ++i) {
-    const std::vector<float> hwc = nsfw_preprocess(*images[i], size);
-    float* dst = blob.ptr<float>(i);
-    const size_t plane = size_t(size) * size;
-    for (size_t p = 0; p < plane; ++p)
-      for (int c = 0; c < 3; ++c) dst[c * plane + p] = hwc[p * 3 + c];
+    const std::vector<float> image = nsfw_preprocess(*images[i], size);
+    std::copy(image.begin(), image.end(), batch.begin() + std::ptrdiff_t(per_image) * i);
   }
-  impl_->imported.net.setInput(blob, "input");
-  const cv::Mat result = impl_->imported.net.forward(impl_->imported.output_layer);
-  const cv::Mat scores = result.reshape(1, n);
-  if (scores.cols != 5)
-    throw std::runtime_error("model: expected 5 classes, got " + std::to_string(scores.cols));
+  const std::vector<float> scores = net_->forward(batch, n);
+  if (scores.size() != size_t(n) * 5)
+    throw std::runtime_error("model: expected 5 classes, got " +
+                             std::to_string(scores.size() / size_t(n)));
   for (int i = 0; i < n; ++i) {
     NsfwScores& s = out.emplace_back();
-    for (int c = 0; c < 5; ++c) s.p[c] = scores.at<float>(i, c);
+    for (int c = 0; c < 5; ++c) s.p[c] = scores[size_t(i) * 5 + c];
   }
   return out;
 }

@@ -1,5 +1,6 @@
 #pragma once
-// NSFW classification with the nsfwjs models (GantMan's NSFW model) run by OpenCV DNN.
+// NSFW classification with the nsfwjs models (GantMan's NSFW model) run by XNNPACK (OpenCV DNN
+// for the models XNNPACK cannot run).
 // Preprocessing matches nsfwjs: RGB / 255, bilinear resize with align_corners to the model's
 // square input (skipped when already that size). Class order: drawing, hentai, neutral,
 // porn, sexy. Arquivo's rule (reference §6): nsfw = porn + hentai, raised to 0.51 when below
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "analyze/image.hpp"
+#include "analyze/net_builder.hpp"
 
 namespace strata::analyze {
 
@@ -57,12 +59,11 @@ class NsfwClassifier {
 
   int input_size() const;
   NsfwScores classify(const RgbImage& image);
-  // One forward pass for several images (faster per image).
+  // Several images (an animation's frames) at once.
   std::vector<NsfwScores> classify_batch(const std::vector<const RgbImage*>& images);
 
  private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
+  std::unique_ptr<Network> net_;
 };
 
 // nsfwjs' preprocessing: HWC uint8 RGB -> size x size float RGB in [0,1], HWC order, by

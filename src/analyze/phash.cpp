@@ -97,12 +97,26 @@ Channel resize_columns(const std::vector<double>& rows, const std::vector<Taps>&
   return out;
 }
 
+using DctTable = std::array<double, kSize * kSize>;
+
+// cos(pi / 2N * (2i + 1) * k) at [k * N + i]: computed once, not 2 * 32^3 times per hash.
+const DctTable& dct_cosines() {
+  static const DctTable table = [] {
+    DctTable t{};
+    for (int k = 0; k < kSize; ++k)
+      for (int i = 0; i < kSize; ++i)
+        t[k * kSize + i] = std::cos(std::numbers::pi / (2.0 * kSize) * (2 * i + 1) * k);
+    return t;
+  }();
+  return table;
+}
+
 std::array<double, kSize> dct_1d(const std::array<double, kSize>& x) {
+  const DctTable& cosines = dct_cosines();
   std::array<double, kSize> out{};
   for (int k = 0; k < kSize; ++k) {
     double sum = 0.0;
-    for (int i = 0; i < kSize; ++i)
-      sum += x[i] * std::cos(std::numbers::pi / (2.0 * kSize) * (2 * i + 1) * k);
+    for (int i = 0; i < kSize; ++i) sum += x[i] * cosines[k * kSize + i];
     out[k] = (k == 0 ? std::sqrt(1.0 / kSize) : std::sqrt(2.0 / kSize)) * sum;
   }
   return out;

@@ -210,8 +210,9 @@ Counters run_analysis(const RunOptions& o) {
   std::ofstream out(analysis, std::ios::app);
   Counters counters;
   const std::string variant = o.model_variant.empty() ? kDefaultNsfwModel : o.model_variant;
-  // Workers run side by side: one OpenCV thread each uses the cores best (docs/BENCHMARKS.md).
-  if (o.jobs > 1) cv::setNumThreads(1);
+  // --jobs N means N cores: each worker runs its image on its own thread only (XNNPACK without
+  // a threadpool, libvips with concurrency 1, OpenCV DNN, used for InceptionV3, with one thread).
+  cv::setNumThreads(1);
   const ThumbnailStore store(o.out / "thumbs");
   Pool pool(o, variant, store, out);
   if (o.classify && !pool.classifies()) counters.add("model_missing");

@@ -91,6 +91,50 @@ DecodeStatus fail(DecodeStatus status) {
   return status;
 }
 
+// Loader options: all frames of a kept animation, and shrink-on-load (JPEG's DCT scaling,
+// WebP's and SVG's scaled decode) by the largest factor that keeps both sides at least
+// kDecodeScale times the thumbnail's: the thumbnail, the pHash (32 x 32) and the classifier
+// (through the thumbnail) all come from that one decode.
+constexpr int kDecodeScale = 2;
+
+std::string load_options(const ImageHeader& source, const ThumbnailOptions& options,
+                         bool animated) {
+  const int keep = kDecodeScale * options.max_side;
+  int shrink = 1;
+  while (shrink < 8 && std::min(source.width, source.height) / (shrink * 2) >= keep) shrink *= 2;
+  std::string out = animated ? "n=-1" : "";
+  if (shrink > 1) {
+    const bool jpeg = source.loader.find("Jpeg") != std::string::npos;
+    const bool scalable = source.loader.find("Webp") != std::string::npos ||
+                          source.loader.find("Svg") != std::string::npos;
+    if (jpeg || scalable) {
+      if (!out.empty()) out += ",";
+      out += jpeg ? "shrink=" + std::to_string(shrink) : "scale=" + std::to_string(1.0 / shrink);
+    }
+  }
+  return "[" + out + "]";
+}
+
+// The decoded image's first frame as 8-bit sRGB (the pHash's input).
+bool first_frame_rgb(VipsImage* decoded, int page_height, RgbImage& out) {
+  ImagePtr rgb = detail::to_srgb8(decoded);
+  if (!rgb) return false;
+  VipsImage* frame = nullptr;
+  if (vips_crop(rgb.get(), &frame, 0, 0, rgb->Xsize, std::min(page_height, rgb->Ysize), nullptr) !=
+      0)
+    return false;
+  ImagePtr first(frame);
+  size_t size = 0;
+  void* pixels = vips_image_write_to_memory(first.get(), &size);
+  if (pixels == nullptr) return false;
+  out.width = first->Xsize;
+  out.height = first->Ysize;
+  const auto* p = static_cast<const uint8_t*>(pixels);
+  out.rgb.assign(p, p + size);
+  g_free(pixels);
+  return true;
+}
+
 }  // namespace
 
 DecodeStatus make_thumbnail(std::string_view bytes, const ThumbnailOptions& options,
@@ -98,23 +142,39 @@ DecodeStatus make_thumbnail(std::string_view bytes, const ThumbnailOptions& opti
   out = Thumbnail{};
   if (const DecodeStatus s = probe_image(bytes, options.limits, out.source); s != DecodeStatus::ok)
     return s;
+  // The whole decode is held in memory: an animation is kept only while all its frames
+  // together stay within the limit of one image.
   const bool animated = options.keep_animation && out.source.frames > 1 &&
-                        out.source.frames <= options.max_animation_frames;
+                        out.source.frames <= options.max_animation_frames &&
+                        uint64_t(out.source.width) * out.source.height * out.source.frames <=
+                            options.limits.max_pixels;
+  // Decode once, into memory: the pHash reads it, the thumbnail is made from it.
+  ImagePtr loaded = detail::load_buffer(bytes.data(), bytes.size(),
+                                        load_options(out.source, options, animated).c_str());
+  if (!loaded) return fail(DecodeStatus::corrupt);
+  VipsImage* copy = vips_image_copy_memory(loaded.get());
+  if (copy == nullptr) return fail(DecodeStatus::corrupt);
+  ImagePtr decoded(copy);
+  if (!first_frame_rgb(decoded.get(), vips_image_get_page_height(decoded.get()), out.decoded))
+    return fail(DecodeStatus::corrupt);
   VipsImage* raw = nullptr;
-  // vips_thumbnail shrinks on load where it can (JPEG, WebP, SVG render at target size) and
-  // imports CMYK/ICC to sRGB; "size=down" never enlarges small images.
-  if (vips_thumbnail_buffer(const_cast<char*>(bytes.data()), bytes.size(), &raw, options.max_side,
-                            "height", options.max_side, "size", VIPS_SIZE_DOWN, "option_string",
-                            animated ? "n=-1" : "", nullptr) != 0)
+  // vips_thumbnail imports CMYK/ICC to sRGB, keeps the pages of an animation apart, and
+  // "size=down" never enlarges small images.
+  if (vips_thumbnail_image(decoded.get(), &raw, options.max_side, "height", options.max_side,
+                           "size", VIPS_SIZE_DOWN, nullptr) != 0)
     return fail(DecodeStatus::corrupt);
   ImagePtr small(raw);
-  // Decode once into memory: the thumbnail is small, and sharpening reads out of order.
-  VipsImage* decoded = vips_image_copy_memory(small.get());
-  if (decoded == nullptr) return fail(DecodeStatus::corrupt);
-  ImagePtr image = to_display(ImagePtr(decoded));
+  // Into memory: sharpening reads out of order.
+  VipsImage* thumb = vips_image_copy_memory(small.get());
+  if (thumb == nullptr) return fail(DecodeStatus::corrupt);
+  ImagePtr image = to_display(ImagePtr(thumb));
   if (!image) return fail(DecodeStatus::corrupt);
   image = sharpen(std::move(image), options.sharpen_sigma);
   if (!image) return fail(DecodeStatus::corrupt);
+  // Sharpened once, into memory: the WebP encoder and the classifier's frames both read it.
+  VipsImage* sharpened = vips_image_copy_memory(image.get());
+  if (sharpened == nullptr) return fail(DecodeStatus::corrupt);
+  image.reset(sharpened);
   const int page_height = animated ? vips_image_get_page_height(image.get()) : image->Ysize;
   out.frames = animated ? std::max(1, image->Ysize / page_height) : 1;
   out.width = image->Xsize;

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <memory>
 
+#include "analyze/model_import.hpp"
 #include "analyze/safe_policy.hpp"
 #include "analyze/thumbnail.hpp"
 #include "archive_images.hpp"
@@ -183,6 +184,35 @@ TEST(Nsfw, InceptionV3AgreesWithMobileNetOnCat) {
   ASSERT_EQ(make_thumbnail(test::read_file(test::cat_image("cat_01_original.jpg")), {}, t),
             DecodeStatus::ok);
   EXPECT_GT(classifier.classify(t.sample_frames[0]).neutral(), 0.9f);
+}
+
+// XNNPACK (the default backend) gives OpenCV DNN's scores, which agree with nsfwjs (above),
+// on the same images; InceptionV3 (concatenations) falls back to OpenCV DNN.
+void expect_backends_agree(const std::string& variant) {
+  const auto dir = model_dir(variant);
+  ASSERT_TRUE(dir);
+  const TfjsModel model = load_tfjs_model(*dir);
+  const auto xnnpack = load_network(model, NetBackend::xnnpack);
+  const auto opencv = load_network(model, NetBackend::opencv);
+  const auto images = oracle_images();
+  ASSERT_GE(images.size(), 8u);
+  double worst = 0;
+  for (const RgbImage& image : images) {
+    const std::vector<float> input = nsfw_preprocess(image, xnnpack->input_size());
+    const auto a = xnnpack->forward(input, 1), b = opencv->forward(input, 1);
+    ASSERT_EQ(a.size(), 5u);
+    ASSERT_EQ(b.size(), 5u);
+    for (int c = 0; c < 5; ++c) worst = std::max(worst, double(std::abs(a[c] - b[c])));
+  }
+  EXPECT_LT(worst, 1e-4) << variant;
+  std::cout << "  " << variant << ": XNNPACK vs OpenCV DNN, largest difference " << worst << "\n";
+}
+
+TEST(NsfwBackends, XnnpackAgreesWithOpenCvDnn) {
+  STRATA_REQUIRE_SHARED();
+  REQUIRE_MODEL(dir, "mobilenet_v2");
+  expect_backends_agree("mobilenet_v2");
+  if (model_dir("mobilenet_v2_mid")) expect_backends_agree("mobilenet_v2_mid");
 }
 
 TEST(Nsfw, MissingModelFolderThrows) {

@@ -2,10 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 #include "analyze/image.hpp"
+#include "analyze/thumbnail.hpp"
 #include "test_util.hpp"
 
 namespace strata::analyze {
@@ -62,6 +65,27 @@ TEST(Phash, CatImagesMatchImageHashesSuite) {
     const bool near = hamming_distance(hash, original) <= kPhashNearDuplicate;
     EXPECT_EQ(near, row.vs_original <= kPhashNearDuplicate) << row.file;
   }
+}
+
+// The analysis hashes the one decode the thumbnail is made from (shrink-on-load for large
+// JPEGs): the same hash where that decode is full size, a few bits off where it was shrunk.
+TEST(Phash, AnalysisDecodeKeepsTheSuiteHashes) {
+  STRATA_REQUIRE_SHARED();
+  int worst = 0, shrunk = 0;
+  for (const Expected& row : expected_hashes()) {
+    const std::string bytes = test::read_file(test::cat_image(row.file));
+    Thumbnail t;
+    ASSERT_EQ(make_thumbnail(bytes, {}, t), DecodeStatus::ok) << row.file;
+    const uint64_t hash = phash_rgb(t.decoded.rgb.data(), t.decoded.width, t.decoded.height);
+    const int distance = hamming_distance(hash, *phash_from_hex(row.hex));
+    if (t.decoded.width == t.source.width) {
+      EXPECT_EQ(distance, 0) << row.file;
+    }
+    shrunk += t.decoded.width != t.source.width;
+    worst = std::max(worst, distance);
+  }
+  EXPECT_LE(worst, 4);
+  std::cout << "  " << shrunk << " cat images shrunk on load, largest distance " << worst << "\n";
 }
 
 TEST(Phash, FlatImageIsStable) {
