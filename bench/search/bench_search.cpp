@@ -16,6 +16,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -129,6 +130,9 @@ void build_xapian(const fs::path& dir, uint64_t n, const Config& c, const Corpus
                    cpu_seconds());
     return corpus.document(i);
   };
+  options.moderate = [&](const merge::ImageDocument& d, index::Moderation& m) {
+    m = corpus.moderation(d);
+  };
   build("xapian", dir, n, [&] { index::build_sharded(dir, n, document, options); });
   report_tables("xapian", dir, n);
 }
@@ -138,7 +142,10 @@ void build_fts5(const fs::path& file, uint64_t n, const Corpus& corpus) {
   build("fts5", file, n, [&] {
     in_batches("fts5", n, 100'000, [&](uint64_t from, uint64_t to) {
       fts.begin();
-      for (uint64_t i = from; i < to; ++i) fts.add(corpus.document(i));
+      for (uint64_t i = from; i < to; ++i) {
+        const merge::ImageDocument d = corpus.document(i);
+        fts.add(d, corpus.moderation(d));
+      }
       fts.commit();
     });
   });
@@ -176,14 +183,42 @@ void add_dates(search::SearchRequest& r, size_t i) {
   r.to = to;
 }
 
-Latency in_process(const fs::path& dir, const std::vector<std::string>& qs, bool dated = false) {
+// Prints each load's figures and remembers whether one returned nothing: then the run fails.
+class Report {
+ public:
+  void print(const char* what, const Latency& l) {
+    std::printf("%-34s %s\n", what, describe(l).c_str());
+    std::fflush(stdout);
+    if (returned_nothing(l)) empty_.push_back(what);
+  }
+  // Non-zero (and says which) when a load returned nothing.
+  int exit_code() const {
+    for (const auto& what : empty_) std::printf("FAILED: %s returned no result\n", what.c_str());
+    return empty_.empty() ? 0 : 1;
+  }
+
+ private:
+  std::vector<std::string> empty_;
+};
+
+// What a user gets by default (safe search, totals, the years facet, phrase boosts), less
+// what `tweak` turns off or adds.
+Latency in_process(const fs::path& dir, const std::vector<std::string>& qs,
+                   const std::function<void(search::SearchRequest&, size_t)>& tweak) {
   Xapian::Database db(dir.string());
   return run_load(qs.size(), 1, [&](size_t i, int) {
     search::SearchRequest r;
     r.q = qs[i];
-    if (dated) add_dates(r, i);
-    search::search(db, r);
+    if (tweak) tweak(r, i);
+    return search::search(db, r).hits.size();
   });
+}
+
+// The number of items in an /imagesearch reply (0 when it has none or is not one).
+size_t response_items(const std::string& body) {
+  static const std::string key = "\"numberOfResponseItems\":";
+  const size_t at = body.find(key);
+  return at == std::string::npos ? 0 : std::strtoull(body.c_str() + at + key.size(), nullptr, 10);
 }
 
 Latency over_http(int port, const std::vector<std::string>& qs, int clients, bool keep_alive) {
@@ -194,11 +229,12 @@ Latency over_http(int port, const std::vector<std::string>& qs, int clients, boo
   }
   std::atomic<size_t> failures{0};
   std::atomic<int> last_error{0};
-  Latency l = run_load(qs.size(), clients, [&](size_t i, int c) {
+  Latency l = run_load(qs.size(), clients, [&](size_t i, int c) -> size_t {
     auto res = pool[static_cast<size_t>(c)]->Get("/imagesearch?q=" + server::url_encode(qs[i]));
-    if (res && res->status == 200) return;
+    if (res && res->status == 200) return response_items(res->body);
     ++failures;
     last_error = res ? res->status : -static_cast<int>(res.error());
+    return 0;
   });
   if (failures)
     std::printf("  (%zu failed requests; last: %s)\n", failures.load(),
@@ -207,34 +243,39 @@ Latency over_http(int port, const std::vector<std::string>& qs, int clients, boo
   return l;
 }
 
-void run_http(const fs::path& dir, const std::vector<std::string>& qs, bool keep_alive) {
+// The `strata serve` code with its defaults (safe search on), queries as the web page sends
+// them (q only).
+void run_http(const fs::path& dir, const std::vector<std::string>& qs, bool keep_alive,
+              Report& report) {
   server::ServerOptions options;
   options.index_dir = dir;
   options.port = 0;
   server::Server srv(options);
   if (!srv.bind()) throw std::runtime_error("cannot bind");
   std::thread serving([&] { srv.run(); });
-  for (int clients : {1, 50})
-    std::printf("http %2d client(s): %s\n", clients,
-                describe(over_http(srv.port(), qs, clients, keep_alive)).c_str());
+  for (int clients : {1, 50}) {
+    const std::string what = "http " + std::to_string(clients) + " client(s):";
+    report.print(what.c_str(), over_http(srv.port(), qs, clients, keep_alive));
+  }
   srv.stop();
   serving.join();
 }
 
 void compare_in_process(const fs::path& dir, const fs::path& fts_file,
-                        const std::vector<std::string>& qs) {
-  Latency bm25f = in_process(dir, qs);
-  std::printf("in-process strata, date filter: %s\n", describe(in_process(dir, qs, true)).c_str());
-  if (fts_file.empty()) {
-    std::printf("in-process strata (bm25f): %s\n", describe(bm25f).c_str());
-    return;
-  }
+                        const std::vector<std::string>& qs, Report& report) {
+  const Latency strata = in_process(dir, qs, nullptr);
+  report.print("in-process strata (as served):", strata);
+  report.print(
+      "in-process strata, no years facet:",
+      in_process(dir, qs, [](search::SearchRequest& r, size_t) { r.years_facet = false; }));
+  report.print("in-process strata, date filter:", in_process(dir, qs, add_dates));
+  if (fts_file.empty()) return;
   Fts5 fts(fts_file.string());
-  Latency sqlite = run_load(qs.size(), 1, [&](size_t i, int) { fts.search(qs[i], 50); });
-  std::printf("in-process strata (bm25f): %s\n", describe(bm25f).c_str());
-  std::printf("in-process fts5:           %s\n", describe(sqlite).c_str());
-  std::printf("fts5 / strata: mean %.2fx  p50 %.2fx\n", sqlite.mean_ms / bm25f.mean_ms,
-              sqlite.p50_ms / bm25f.p50_ms);
+  const Latency sqlite =
+      run_load(qs.size(), 1, [&](size_t i, int) -> size_t { return fts.search(qs[i], 50, true); });
+  report.print("in-process fts5 (safe search):", sqlite);
+  std::printf("fts5 / strata: mean %.2fx  p50 %.2fx  p99 %.2fx\n", sqlite.mean_ms / strata.mean_ms,
+              sqlite.p50_ms / strata.p50_ms, sqlite.p99_ms / strata.p99_ms);
 }
 
 void compare_quality(const Config& c, const fs::path& dir) {
@@ -291,8 +332,9 @@ int main(int argc, char** argv) {
     fs::remove(fts_file);
     build_fts5(fts_file, c.docs, corpus);
   }
-  compare_in_process(dir, fts_file, every_kth(queries, c.subset));
-  run_http(dir, every_kth(queries, c.http_queries), !c.new_connections);
+  Report report;
+  compare_in_process(dir, fts_file, every_kth(queries, c.subset), report);
+  run_http(dir, every_kth(queries, c.http_queries), !c.new_connections, report);
   compare_quality(c, fs::path(c.work) / ("sample-" + c.sample_scale));
-  return 0;
+  return report.exit_code();
 }
