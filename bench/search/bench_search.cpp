@@ -1,6 +1,6 @@
 // bench_search [--docs N] [--work DIR] [--queries FILE] [--subset N] [--http-queries N]
 //              [--sample-scale SCALE] [--new-connections] [--compact] [--reuse] [--build-only]
-//              [--jobs N] [--batch N] [--no-fts5]
+//              [--jobs N] [--batch N] [--no-fts5] [--in-process-only] [--slowest N]
 // Builds an N-document image index (default 1M; --docs 10000000 for the 10M run) from the
 // sample generator's text model through the real index code, and the same documents into
 // SQLite FTS5; reports build rate and bytes per document (--compact: also after a Xapian
@@ -9,6 +9,9 @@
 // HTTP against the `strata serve` server code with 1 and 50 clients (--http-queries, 0 =
 // all). Last, it writes a sample archive (`strata sample`, --sample-scale, default demo) and
 // measures the ranking quality on its judged queries. docs/BENCHMARKS.md, "Search".
+// Queries run as a user's do by default (safe search on, totals, the years facet, phrase
+// boosts); every load prints its mean hits per query, and the run exits 1 when a load
+// returned no result at all (a latency of empty answers measures nothing).
 #include <httplib.h>
 #include <sys/resource.h>
 #include <CLI/CLI.hpp>
@@ -51,6 +54,8 @@ struct Config {
   bool new_connections = false;
   bool compact = false;
   bool build_only = false;
+  bool in_process_only = false;
+  size_t slowest = 0;
   bool fts5 = true;
   uint64_t seed = 1;
   uint64_t batch = 10'000;  // documents per transaction
@@ -186,8 +191,8 @@ void add_dates(search::SearchRequest& r, size_t i) {
 // Prints each load's figures and remembers whether one returned nothing: then the run fails.
 class Report {
  public:
-  void print(const char* what, const Latency& l) {
-    std::printf("%-34s %s\n", what, describe(l).c_str());
+  void print(const char* what, const Latency& l, bool with_cpu = true) {
+    std::printf("%-34s %s\n", what, describe(l, with_cpu).c_str());
     std::fflush(stdout);
     if (returned_nothing(l)) empty_.push_back(what);
   }
@@ -255,16 +260,30 @@ void run_http(const fs::path& dir, const std::vector<std::string>& qs, bool keep
   std::thread serving([&] { srv.run(); });
   for (int clients : {1, 50}) {
     const std::string what = "http " + std::to_string(clients) + " client(s):";
-    report.print(what.c_str(), over_http(srv.port(), qs, clients, keep_alive));
+    report.print(what.c_str(), over_http(srv.port(), qs, clients, keep_alive), false);
   }
   srv.stop();
   serving.join();
 }
 
+// The `n` queries of a load that took the most CPU, costliest first.
+void print_slowest(const Latency& l, const std::vector<std::string>& qs, size_t n) {
+  std::vector<size_t> order(qs.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  n = std::min(n, order.size());
+  std::partial_sort(
+      order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(),
+      [&](size_t a, size_t b) { return l.cpu_ms_by_query[a] > l.cpu_ms_by_query[b]; });
+  for (size_t k = 0; k < n; ++k)
+    std::printf("  costliest: %8.2f ms CPU  %s\n", l.cpu_ms_by_query[order[k]],
+                qs[order[k]].c_str());
+}
+
 void compare_in_process(const fs::path& dir, const fs::path& fts_file,
-                        const std::vector<std::string>& qs, Report& report) {
+                        const std::vector<std::string>& qs, size_t slowest, Report& report) {
   const Latency strata = in_process(dir, qs, nullptr);
   report.print("in-process strata (as served):", strata);
+  print_slowest(strata, qs, slowest);
   report.print(
       "in-process strata, no years facet:",
       in_process(dir, qs, [](search::SearchRequest& r, size_t) { r.years_facet = false; }));
@@ -304,6 +323,9 @@ int main(int argc, char** argv) {
   app.add_flag("--compact", c.compact, "also report the size of a compacted copy");
   app.add_flag("--reuse", c.reuse, "keep existing indexes of the same size");
   app.add_flag("--build-only", c.build_only, "stop after building (and compacting) the index");
+  app.add_option("--slowest", c.slowest, "print the N slowest queries in process");
+  app.add_flag("--in-process-only", c.in_process_only,
+               "stop after the in-process comparison (for profiling)");
   app.add_option("--seed", c.seed, "generator seed");
   app.add_option("--batch", c.batch, "documents per index transaction");
   app.add_flag("!--no-fts5", c.fts5, "skip SQLite FTS5 (its build and comparison)");
@@ -333,7 +355,8 @@ int main(int argc, char** argv) {
     build_fts5(fts_file, c.docs, corpus);
   }
   Report report;
-  compare_in_process(dir, fts_file, every_kth(queries, c.subset), report);
+  compare_in_process(dir, fts_file, every_kth(queries, c.subset), c.slowest, report);
+  if (c.in_process_only) return report.exit_code();
   run_http(dir, every_kth(queries, c.http_queries), !c.new_connections, report);
   compare_quality(c, fs::path(c.work) / ("sample-" + c.sample_scale));
   return report.exit_code();
