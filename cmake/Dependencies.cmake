@@ -30,6 +30,7 @@ strata_pkg_dep(webpmux libwebpmux)
 strata_pkg_dep(isal libisal)
 strata_pkg_dep(deflate libdeflate)
 strata_pkg_dep(xxhash libxxhash)
+strata_pkg_dep(simdjson simdjson)
 
 # Debian's cpp-httplib is built in split mode: the header needs libcpp-httplib.so. Only the
 # tests' and benchmarks' HTTP clients use it; the server is Boost.Beast (header-only).
