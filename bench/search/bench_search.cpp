@@ -260,7 +260,12 @@ void run_http(const fs::path& dir, const std::vector<std::string>& qs, bool keep
   std::thread serving([&] { srv.run(); });
   for (int clients : {1, 50}) {
     const std::string what = "http " + std::to_string(clients) + " client(s):";
+    const double cpu0 = cpu_seconds();
     report.print(what.c_str(), over_http(srv.port(), qs, clients, keep_alive), false);
+    // Server and clients share this process: the CPU of both, per query, is what bounds
+    // the rate on a machine of its own (2 cores: 2 s of CPU per second).
+    std::printf("  process CPU (server + clients): %.3f ms per query\n",
+                (cpu_seconds() - cpu0) * 1e3 / static_cast<double>(qs.size()));
   }
   srv.stop();
   serving.join();
