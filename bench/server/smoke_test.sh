@@ -3,9 +3,9 @@
 # `strata serve` must return results (it exits 1 when no query does). Skipped without ../shared.
 # Usage: smoke_test.sh BENCH_SERVE_LOAD STRATA SOURCE_DIR WORK_DIR
 bench="$1" strata="$2" source="$3" work="$4"
-archive="$source/../shared/data/archives/archivesunleashed__aut/src/test/resources/warc/example.warc.gz"
+archive="${STRATA_SHARED:-$source/../shared}/data/archives/archivesunleashed__aut/src/test/resources/warc/example.warc.gz"
 if [ ! -f "$archive" ]; then
-  echo "skipped: $archive not found (../shared absent)"
+  echo "skipped: $archive not found (../shared or $STRATA_SHARED absent)"
   exit 77
 fi
 rm -rf "$work"
