@@ -1,6 +1,6 @@
 // bench_search [--docs N] [--work DIR] [--queries FILE] [--subset N] [--http-queries N]
 //              [--sample-scale SCALE] [--new-connections] [--compact] [--reuse] [--build-only]
-//              [--jobs N] [--batch N] [--no-fts5]
+//              [--jobs N] [--batch N] [--no-fts5] [--in-process-only] [--slowest N]
 // Builds an N-document image index (default 1M; --docs 10000000 for the 10M run) from the
 // sample generator's text model through the real index code, and the same documents into
 // SQLite FTS5; reports build rate and bytes per document (--compact: also after a Xapian
@@ -9,6 +9,9 @@
 // HTTP against the `strata serve` server code with 1 and 50 clients (--http-queries, 0 =
 // all). Last, it writes a sample archive (`strata sample`, --sample-scale, default demo) and
 // measures the ranking quality on its judged queries. docs/BENCHMARKS.md, "Search".
+// Queries run as a user's do by default (safe search on, totals, the years facet, phrase
+// boosts); every load prints its mean hits per query, and the run exits 1 when a load
+// returned no result at all (a latency of empty answers measures nothing).
 #include <httplib.h>
 #include <sys/resource.h>
 #include <CLI/CLI.hpp>
@@ -16,6 +19,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -50,6 +54,8 @@ struct Config {
   bool new_connections = false;
   bool compact = false;
   bool build_only = false;
+  bool in_process_only = false;
+  size_t slowest = 0;
   bool fts5 = true;
   uint64_t seed = 1;
   uint64_t batch = 10'000;  // documents per transaction
@@ -129,6 +135,9 @@ void build_xapian(const fs::path& dir, uint64_t n, const Config& c, const Corpus
                    cpu_seconds());
     return corpus.document(i);
   };
+  options.moderate = [&](const merge::ImageDocument& d, index::Moderation& m) {
+    m = corpus.moderation(d);
+  };
   build("xapian", dir, n, [&] { index::build_sharded(dir, n, document, options); });
   report_tables("xapian", dir, n);
 }
@@ -138,7 +147,10 @@ void build_fts5(const fs::path& file, uint64_t n, const Corpus& corpus) {
   build("fts5", file, n, [&] {
     in_batches("fts5", n, 100'000, [&](uint64_t from, uint64_t to) {
       fts.begin();
-      for (uint64_t i = from; i < to; ++i) fts.add(corpus.document(i));
+      for (uint64_t i = from; i < to; ++i) {
+        const merge::ImageDocument d = corpus.document(i);
+        fts.add(d, corpus.moderation(d));
+      }
       fts.commit();
     });
   });
@@ -176,14 +188,42 @@ void add_dates(search::SearchRequest& r, size_t i) {
   r.to = to;
 }
 
-Latency in_process(const fs::path& dir, const std::vector<std::string>& qs, bool dated = false) {
+// Prints each load's figures and remembers whether one returned nothing: then the run fails.
+class Report {
+ public:
+  void print(const char* what, const Latency& l, bool with_cpu = true) {
+    std::printf("%-34s %s\n", what, describe(l, with_cpu).c_str());
+    std::fflush(stdout);
+    if (returned_nothing(l)) empty_.push_back(what);
+  }
+  // Non-zero (and says which) when a load returned nothing.
+  int exit_code() const {
+    for (const auto& what : empty_) std::printf("FAILED: %s returned no result\n", what.c_str());
+    return empty_.empty() ? 0 : 1;
+  }
+
+ private:
+  std::vector<std::string> empty_;
+};
+
+// What a user gets by default (safe search, totals, the years facet, phrase boosts), less
+// what `tweak` turns off or adds.
+Latency in_process(const fs::path& dir, const std::vector<std::string>& qs,
+                   const std::function<void(search::SearchRequest&, size_t)>& tweak) {
   Xapian::Database db(dir.string());
   return run_load(qs.size(), 1, [&](size_t i, int) {
     search::SearchRequest r;
     r.q = qs[i];
-    if (dated) add_dates(r, i);
-    search::search(db, r);
+    if (tweak) tweak(r, i);
+    return search::search(db, r).hits.size();
   });
+}
+
+// The number of items in an /imagesearch reply (0 when it has none or is not one).
+size_t response_items(const std::string& body) {
+  static const std::string key = "\"numberOfResponseItems\":";
+  const size_t at = body.find(key);
+  return at == std::string::npos ? 0 : std::strtoull(body.c_str() + at + key.size(), nullptr, 10);
 }
 
 Latency over_http(int port, const std::vector<std::string>& qs, int clients, bool keep_alive) {
@@ -194,11 +234,12 @@ Latency over_http(int port, const std::vector<std::string>& qs, int clients, boo
   }
   std::atomic<size_t> failures{0};
   std::atomic<int> last_error{0};
-  Latency l = run_load(qs.size(), clients, [&](size_t i, int c) {
+  Latency l = run_load(qs.size(), clients, [&](size_t i, int c) -> size_t {
     auto res = pool[static_cast<size_t>(c)]->Get("/imagesearch?q=" + server::url_encode(qs[i]));
-    if (res && res->status == 200) return;
+    if (res && res->status == 200) return response_items(res->body);
     ++failures;
     last_error = res ? res->status : -static_cast<int>(res.error());
+    return 0;
   });
   if (failures)
     std::printf("  (%zu failed requests; last: %s)\n", failures.load(),
@@ -207,34 +248,76 @@ Latency over_http(int port, const std::vector<std::string>& qs, int clients, boo
   return l;
 }
 
-void run_http(const fs::path& dir, const std::vector<std::string>& qs, bool keep_alive) {
+// The `strata serve` code with its defaults (safe search on), queries as the web page sends
+// them (q only).
+void run_http(const fs::path& dir, const std::vector<std::string>& qs, bool keep_alive,
+              Report& report) {
   server::ServerOptions options;
   options.index_dir = dir;
   options.port = 0;
   server::Server srv(options);
   if (!srv.bind()) throw std::runtime_error("cannot bind");
   std::thread serving([&] { srv.run(); });
-  for (int clients : {1, 50})
-    std::printf("http %2d client(s): %s\n", clients,
-                describe(over_http(srv.port(), qs, clients, keep_alive)).c_str());
+  for (int clients : {1, 50}) {
+    const std::string what = "http " + std::to_string(clients) + " client(s):";
+    const double cpu0 = cpu_seconds();
+    report.print(what.c_str(), over_http(srv.port(), qs, clients, keep_alive), false);
+    // Server and clients share this process: the CPU of both, per query, is what bounds
+    // the rate on a machine of its own (2 cores: 2 s of CPU per second).
+    std::printf("  process CPU (server + clients): %.3f ms per query\n",
+                (cpu_seconds() - cpu0) * 1e3 / static_cast<double>(qs.size()));
+  }
   srv.stop();
   serving.join();
 }
 
+// The `n` queries of a load that took the most CPU, costliest first.
+void print_slowest(const Latency& l, const std::vector<std::string>& qs, size_t n) {
+  std::vector<size_t> order(qs.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  n = std::min(n, order.size());
+  std::partial_sort(
+      order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(),
+      [&](size_t a, size_t b) { return l.cpu_ms_by_query[a] > l.cpu_ms_by_query[b]; });
+  for (size_t k = 0; k < n; ++k)
+    std::printf("  costliest: %8.2f ms CPU  %s\n", l.cpu_ms_by_query[order[k]],
+                qs[order[k]].c_str());
+}
+
+// FTS5 / Strata, by CPU time (the machine is shared: wall-clock ratios carry its load).
+void print_ratio(const char* what, const Latency& fts5, const Latency& strata) {
+  std::printf("%s fts5 / strata CPU: mean %.2fx  p50 %.2fx  p99 %.2fx\n", what,
+              fts5.cpu_mean_ms / strata.cpu_mean_ms, fts5.cpu_p50_ms / strata.cpu_p50_ms,
+              fts5.cpu_p99_ms / strata.cpu_p99_ms);
+}
+
+// Strata as served, its parts (no facet, a date filter), and FTS5 on the same queries with
+// safe search on both sides, then off on both sides (FTS5's safe filter is an AND with a
+// word that 90 % of the documents hold, which costs FTS5 more than a filter costs Xapian).
 void compare_in_process(const fs::path& dir, const fs::path& fts_file,
-                        const std::vector<std::string>& qs) {
-  Latency bm25f = in_process(dir, qs);
-  std::printf("in-process strata, date filter: %s\n", describe(in_process(dir, qs, true)).c_str());
-  if (fts_file.empty()) {
-    std::printf("in-process strata (bm25f): %s\n", describe(bm25f).c_str());
-    return;
-  }
+                        const std::vector<std::string>& qs, size_t slowest, Report& report) {
+  const Latency strata = in_process(dir, qs, nullptr);
+  report.print("in-process strata (as served):", strata);
+  print_slowest(strata, qs, slowest);
+  report.print(
+      "in-process strata, no years facet:",
+      in_process(dir, qs, [](search::SearchRequest& r, size_t) { r.years_facet = false; }));
+  report.print("in-process strata, date filter:", in_process(dir, qs, add_dates));
+  const Latency unsafe =
+      in_process(dir, qs, [](search::SearchRequest& r, size_t) { r.safe = false; });
+  report.print("in-process strata, safe search off:", unsafe);
+  if (fts_file.empty()) return;
   Fts5 fts(fts_file.string());
-  Latency sqlite = run_load(qs.size(), 1, [&](size_t i, int) { fts.search(qs[i], 50); });
-  std::printf("in-process strata (bm25f): %s\n", describe(bm25f).c_str());
-  std::printf("in-process fts5:           %s\n", describe(sqlite).c_str());
-  std::printf("fts5 / strata: mean %.2fx  p50 %.2fx\n", sqlite.mean_ms / bm25f.mean_ms,
-              sqlite.p50_ms / bm25f.p50_ms);
+  auto fts5 = [&](bool safe) {
+    return run_load(qs.size(), 1,
+                    [&](size_t i, int) -> size_t { return fts.search(qs[i], 50, safe); });
+  };
+  const Latency sqlite = fts5(true);
+  report.print("in-process fts5, safe search:", sqlite);
+  const Latency sqlite_unsafe = fts5(false);
+  report.print("in-process fts5, safe search off:", sqlite_unsafe);
+  print_ratio("safe search on: ", sqlite, strata);
+  print_ratio("safe search off:", sqlite_unsafe, unsafe);
 }
 
 void compare_quality(const Config& c, const fs::path& dir) {
@@ -263,6 +346,9 @@ int main(int argc, char** argv) {
   app.add_flag("--compact", c.compact, "also report the size of a compacted copy");
   app.add_flag("--reuse", c.reuse, "keep existing indexes of the same size");
   app.add_flag("--build-only", c.build_only, "stop after building (and compacting) the index");
+  app.add_option("--slowest", c.slowest, "print the N slowest queries in process");
+  app.add_flag("--in-process-only", c.in_process_only,
+               "stop after the in-process comparison (for profiling)");
   app.add_option("--seed", c.seed, "generator seed");
   app.add_option("--batch", c.batch, "documents per index transaction");
   app.add_flag("!--no-fts5", c.fts5, "skip SQLite FTS5 (its build and comparison)");
@@ -291,8 +377,10 @@ int main(int argc, char** argv) {
     fs::remove(fts_file);
     build_fts5(fts_file, c.docs, corpus);
   }
-  compare_in_process(dir, fts_file, every_kth(queries, c.subset));
-  run_http(dir, every_kth(queries, c.http_queries), !c.new_connections);
+  Report report;
+  compare_in_process(dir, fts_file, every_kth(queries, c.subset), c.slowest, report);
+  if (c.in_process_only) return report.exit_code();
+  run_http(dir, every_kth(queries, c.http_queries), !c.new_connections, report);
   compare_quality(c, fs::path(c.work) / ("sample-" + c.sample_scale));
-  return 0;
+  return report.exit_code();
 }

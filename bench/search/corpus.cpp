@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "sample/words.hpp"
+#include "search/request.hpp"
 #include "url/url.hpp"
 
 namespace strata::bench {
@@ -138,6 +139,16 @@ merge::ImageDocument Corpus::document(uint64_t i) const {
   d.matchingImages = d.matchingPages = rng.range(1, 5);
   d.collection = {"bench"};
   return d;
+}
+
+index::Moderation Corpus::moderation(const merge::ImageDocument& doc) const {
+  Rng rng = Rng::derive(seed_, "moderation:" + doc.id);
+  const double verdict = unit(rng), score = unit(rng);
+  index::Moderation m;
+  if (verdict < 0.03) return m;
+  m.analysis = "ok";
+  m.safe = verdict < 0.93 ? score * search::kSafeThreshold : 0.5 + score * 0.5;
+  return m;
 }
 
 }  // namespace strata::bench

@@ -3,9 +3,13 @@
 #include <stdexcept>
 
 #include "index/analysis.hpp"
+#include "search/request.hpp"
 
 namespace strata::bench {
 namespace {
+
+// The `shown` column's one word, in documents that safe search shows.
+constexpr const char* kSafeToken = "safe";
 
 std::string joined(const std::vector<std::string>& values) {
   std::string out;
@@ -27,12 +31,12 @@ Fts5::Fts5(const std::string& path) {
   exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;");
   exec(
       "CREATE VIRTUAL TABLE IF NOT EXISTS docs USING fts5(imgTitle, imgAlt, imgCaption, "
-      "imgUrlTokens, pageTitle, pageUrlTokens, data UNINDEXED, "
+      "imgUrlTokens, pageTitle, pageUrlTokens, shown, data UNINDEXED, "
       "tokenize='unicode61 remove_diacritics 2')");
-  sqlite3_prepare_v2(db_, "INSERT INTO docs VALUES (?,?,?,?,?,?,?)", -1, &insert_, nullptr);
+  sqlite3_prepare_v2(db_, "INSERT INTO docs VALUES (?,?,?,?,?,?,?,?)", -1, &insert_, nullptr);
   sqlite3_prepare_v2(db_,
                      "SELECT data FROM docs WHERE docs MATCH ? "
-                     "ORDER BY bm25(docs, 4, 3, 3, 2, 1, 1) LIMIT ?",
+                     "ORDER BY bm25(docs, 4, 3, 3, 2, 1, 1, 0) LIMIT ?",
                      -1, &select_, nullptr);
 }
 
@@ -66,26 +70,34 @@ void Fts5::commit() {
   exec("COMMIT");
 }
 
-void Fts5::add(const merge::ImageDocument& d) {
-  const std::string fields[] = {joined(d.imgTitle),      joined(d.imgAlt), joined(d.imgCaption),
-                                d.imgUrlTokens,          d.pageTitle,      d.pageUrlTokens,
-                                merge::to_json(d).dump()};
-  for (int i = 0; i < 7; ++i)
+void Fts5::add(const merge::ImageDocument& d, const index::Moderation& m) {
+  const std::string fields[] = {joined(d.imgTitle),
+                                joined(d.imgAlt),
+                                joined(d.imgCaption),
+                                d.imgUrlTokens,
+                                d.pageTitle,
+                                d.pageUrlTokens,
+                                search::safe_search_shows(m.safe) ? kSafeToken : "",
+                                index::document_data(d, m)};
+  for (int i = 0; i < 8; ++i)
     sqlite3_bind_text(insert_, i + 1, fields[i].c_str(), static_cast<int>(fields[i].size()),
                       SQLITE_TRANSIENT);
   if (sqlite3_step(insert_) != SQLITE_DONE) throw std::runtime_error(sqlite3_errmsg(db_));
   sqlite3_reset(insert_);
 }
 
-int Fts5::search(const std::string& query, int limit) {
-  const std::string match = fts5_or_query(query);
+int Fts5::search(const std::string& query, int limit, bool safe) {
+  std::string match = fts5_or_query(query);
   if (match.empty()) return 0;
+  if (safe) match = "(" + match + ") AND shown : " + kSafeToken;
   sqlite3_bind_text(select_, 1, match.c_str(), static_cast<int>(match.size()), SQLITE_TRANSIENT);
   sqlite3_bind_int(select_, 2, limit);
   int hits = 0;
   while (sqlite3_step(select_) == SQLITE_ROW) {
     std::string data(reinterpret_cast<const char*>(sqlite3_column_text(select_, 0)));
-    hits += Json::parse(data).is_object() ? 1 : 0;  // decode, as the Xapian side does
+    merge::ImageDocument doc;  // decoded as the Xapian side decodes its hits
+    index::Moderation m;
+    hits += index::parse_document_data(data, doc, m) ? 1 : 0;
   }
   sqlite3_reset(select_);
   return hits;

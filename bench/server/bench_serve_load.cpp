@@ -11,6 +11,7 @@
 // distinct machines would. Usage:
 //   bench_serve_load --archive example.warc.gz --work DIR --server beast=build/apps/strata/strata
 //                    --server httplib=BASELINE/build/apps/strata/strata  (a build of the baseline)
+// Exits 1 when a server answers none of the queries with a result.
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -27,6 +28,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <mutex>
 #include <string>
@@ -263,19 +265,22 @@ bool wait_healthy(int port) {
   return false;
 }
 
-void print_hits(int port) {
+// Prints each query's totalItems; returns their sum (a load of empty answers measures nothing).
+uint64_t print_hits(int port) {
   int fd = connect_from("127.0.0.1", port, 5000);
   std::printf("  hits per query:");
+  uint64_t sum = 0;
   for (size_t i = 0; i < kQueries.size() && fd >= 0; ++i) {
     Answer a = ask(fd, query_target(i) + "&fields=imgSrc");
     size_t at = a.body.find("\"totalItems\":");
-    std::printf(" %s=%s", kQueries[i].c_str(),
-                at == std::string::npos
-                    ? "?"
-                    : a.body.substr(at + 13, a.body.find(',', at) - at - 13).c_str());
+    uint64_t hits =
+        at == std::string::npos ? 0 : std::strtoull(a.body.c_str() + at + 13, nullptr, 10);
+    sum += hits;
+    std::printf(" %s=%llu", kQueries[i].c_str(), static_cast<unsigned long long>(hits));
   }
   std::printf("\n");
   if (fd >= 0) ::close(fd);
+  return sum;
 }
 
 }  // namespace
@@ -309,7 +314,12 @@ int main(int argc, char** argv) {
       std::printf("  server did not start\n");
       return 1;
     }
-    print_hits(port);
+    if (print_hits(port) == 0) {
+      std::printf("  FAILED: no query returned a result\n");
+      kill(pid, SIGTERM);
+      waitpid(pid, &status, 0);
+      return 1;
+    }
     long_query_cost(port);
     keep_alive_load(port, clients, seconds, think_ms);
     std::this_thread::sleep_for(std::chrono::seconds(6));  // idle connections expire

@@ -11,6 +11,7 @@
 #include "index/decorative.hpp"
 #include "index/schema.hpp"
 #include "index/stored_form.hpp"
+#include "index/stored_reader.hpp"
 #include "index/timestamp_value.hpp"
 
 namespace strata::index {
@@ -165,6 +166,7 @@ std::string document_data(const merge::ImageDocument& doc, const Moderation& m) 
 }
 
 bool parse_document_data(const std::string& data, merge::ImageDocument& doc, Moderation& m) {
+  if (read_stored_array(data, doc, m)) return true;
   try {
     Json j = document_form(Json::parse(data));
     if (!merge::from_json(j, doc)) return false;

@@ -102,6 +102,10 @@ Json stored_form(Json document) {
   return values;
 }
 
+std::span<const std::string_view> stored_field_names() {
+  return kStoredFields;
+}
+
 Json document_form(Json stored) {
   if (!stored.is_array()) return stored;
   Json document = Json::object();

@@ -1,5 +1,6 @@
 #include "search/searcher.hpp"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <optional>
@@ -59,27 +60,91 @@ class YearsFacet {
   std::vector<std::unique_ptr<Xapian::ValueCountMatchSpy>> spies_;
 };
 
+// Items fetched past the page, so that a run of equal weights at its end is usually whole.
+constexpr Xapian::doccount kTieMargin = 50;
+
+// The tie-break between hits of equal weight: oldest capture, then image URL, then docid.
+class TieBreak {
+ public:
+  TieBreak() {
+    key_.add_value(index::slot::timestamp);
+    key_.add_value(index::slot::img_url);
+  }
+  Xapian::KeyMaker& key() { return key_; }
+
+  // Items [from, from + n) of `mset` (items 0... of a ranking by weight alone, equal weights in
+  // docid order) as the keyed ranking orders them: each run of equal weights that reaches the
+  // page sorted by key (stably: equal keys stay in docid order). `complete`: `mset` holds every
+  // match. Nothing when a run reaches the last item fetched and more may follow.
+  std::optional<std::vector<Xapian::MSetIterator>> page(const Xapian::MSet& mset,
+                                                        Xapian::doccount from, Xapian::doccount n,
+                                                        bool complete) {
+    const Xapian::doccount end = std::min(mset.size(), from + n);
+    if (from >= end) return std::vector<Xapian::MSetIterator>{};
+    auto weight = [&](Xapian::doccount i) { return mset[i].get_weight(); };
+    Xapian::doccount run = from;
+    while (run > 0 && weight(run - 1) == weight(from)) --run;
+    const Xapian::doccount first = run;
+    std::vector<Xapian::MSetIterator> ordered;
+    while (run < end) {
+      Xapian::doccount run_end = run + 1;
+      while (run_end < mset.size() && weight(run_end) == weight(run)) ++run_end;
+      if (run_end == mset.size() && !complete && run_end > end) return std::nullopt;
+      for (Xapian::doccount i = run; i < run_end; ++i) ordered.push_back(mset[i]);
+      if (run_end - run > 1) by_key(ordered.end() - (run_end - run), ordered.end());
+      run = run_end;
+    }
+    const auto skip = static_cast<std::ptrdiff_t>(from - first);
+    return std::vector<Xapian::MSetIterator>(ordered.begin() + skip,
+                                             ordered.begin() + skip + (end - from));
+  }
+
+ private:
+  void by_key(std::vector<Xapian::MSetIterator>::iterator begin,
+              std::vector<Xapian::MSetIterator>::iterator end) {
+    std::vector<std::pair<std::string, Xapian::MSetIterator>> keyed;
+    for (auto it = begin; it != end; ++it) keyed.emplace_back(key_(it->get_document()), *it);
+    std::stable_sort(keyed.begin(), keyed.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (auto& [key, item] : keyed) *begin++ = item;
+  }
+
+  Xapian::MultiValueKeyMaker key_;
+};
+
 }  // namespace
 
+// Ranking by weight alone: a keyed ranking makes Xapian build the tie-break key of every
+// match it checks (~40 % of the CPU of a common word's query; docs/BENCHMARKS.md, "Search").
+// The ties that reach the page are ordered afterwards, among the page and kTieMargin items
+// after it, which gives the same page unless a run of equal weights at its end goes on past
+// them; only then is the keyed ranking run (without the 10,000-match check: it does not
+// change which documents rank first).
 SearchResult search(Xapian::Database& db, const SearchRequest& request) {
   SearchRequest effective = request;
   ParsedQuery parsed = parse_q(request.q, effective);
   Xapian::Enquire enquire(db);
   enquire.set_query(build_query(db, parsed, effective));
   enquire.set_weighting_scheme(Xapian::BM25Weight(1.2, 0, 1, 0.75, 0.5));
-  Xapian::MultiValueKeyMaker sorter;
-  sorter.add_value(index::slot::timestamp);
-  sorter.add_value(index::slot::img_url);
-  enquire.set_sort_by_relevance_then_key(&sorter, false);
   std::optional<YearsFacet> years;
   if (effective.years_facet) years.emplace(db, enquire);
 
-  Xapian::MSet mset = enquire.get_mset(effective.offset, effective.max_items, kExactMatches);
+  const Xapian::doccount fetch = effective.offset + effective.max_items + kTieMargin;
+  Xapian::MSet mset = enquire.get_mset(0, fetch, kExactMatches);
   SearchResult result;
   result.total = mset.get_matches_estimated();
-  const index::StoredData stored(db);
-  for (auto it = mset.begin(); it != mset.end(); ++it) result.hits.push_back(to_hit(it, stored));
   if (years) result.years = years->counts(result.total);
+  TieBreak tie_break;
+  auto page = tie_break.page(mset, effective.offset, effective.max_items, mset.size() < fetch);
+  if (!page) {
+    enquire.clear_matchspies();
+    enquire.set_sort_by_relevance_then_key(&tie_break.key(), false);
+    mset = enquire.get_mset(effective.offset, effective.max_items);
+    page.emplace();
+    for (auto it = mset.begin(); it != mset.end(); ++it) page->push_back(it);
+  }
+  const index::StoredData stored(db);
+  for (const auto& it : *page) result.hits.push_back(to_hit(it, stored));
   return result;
 }
 

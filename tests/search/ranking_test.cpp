@@ -1,3 +1,7 @@
+#include <algorithm>
+#include <cstdio>
+#include <tuple>
+
 #include "search_fixture.hpp"
 
 namespace strata::search::testing {
@@ -67,6 +71,46 @@ TEST_F(Ranking, TiesBrokenByOldestCaptureThenUrl) {
   add({a, b, c});
   EXPECT_EQ(ids("farol"), (V{"c", "b", "a"}));
   EXPECT_EQ(ids(""), (V{"c", "b", "a"}));
+}
+
+// Runs of equal weights that reach past a page's edges, short (ordered after ranking by
+// weight) and longer than the items fetched past the page (the keyed ranking): every page is
+// the slice of one order by weight, oldest capture, then image URL.
+TEST_F(Ranking, TiesAcrossPageEdgesKeepTheTieBreakOrder) {
+  std::vector<merge::ImageDocument> docs;
+  std::vector<std::vector<merge::ImageDocument>> groups(3);  // heaviest first
+  const size_t sizes[] = {4, 6, 120};
+  for (size_t g = 0; g < 3; ++g)
+    for (size_t i = 0; i < sizes[g]; ++i) {
+      char id[48], ts[48];
+      std::snprintf(id, sizeof id, "g%zud%03zu", g, i);
+      std::snprintf(ts, sizeof ts, "%04zu0101000000", 2100 - i / 2);  // newest first, in pairs
+      auto d = doc(id, ts);
+      if (g == 0) d.imgTitle = {"farol farol"};
+      if (g == 1) d.imgTitle = {"farol"};
+      if (g == 2) d.imgAlt = {"farol"};
+      docs.push_back(d);
+      groups[g].push_back(d);
+    }
+  add(docs);
+  V expected;
+  for (auto& group : groups) {
+    std::sort(group.begin(), group.end(), [](const auto& a, const auto& b) {
+      return std::tie(a.imgCrawlTimestamp, a.imgUrl) < std::tie(b.imgCrawlTimestamp, b.imgUrl);
+    });
+    for (const auto& d : group) expected.push_back(d.id);
+  }
+  for (auto [offset, max] : std::vector<std::pair<unsigned, unsigned>>{
+           {0, 5}, {0, 50}, {3, 4}, {8, 5}, {10, 50}, {60, 50}, {125, 10}, {200, 10}}) {
+    SearchRequest r;
+    r.q = "farol";
+    r.offset = offset;
+    r.max_items = max;
+    const size_t from = std::min<size_t>(offset, expected.size());
+    const size_t to = std::min<size_t>(offset + max, expected.size());
+    EXPECT_EQ(ids(r), V(expected.begin() + from, expected.begin() + to))
+        << "offset " << offset << " maxItems " << max;
+  }
 }
 
 TEST_F(Ranking, AnyWordMatches) {
