@@ -23,11 +23,13 @@ namespace fs = std::filesystem;
 // specification): an index entry of ~20 bytes instead of the text's 40-75, so a batch's
 // random inserts dirty (and write to the WAL) 2-4x fewer index pages. A hash collision only
 // widens a closure (more records merged, the same documents: docs/merge.md).
-constexpr std::string_view kSchema = R"(
+constexpr std::string_view kSettings = R"(
 PRAGMA journal_mode = WAL;
 PRAGMA synchronous = FULL;
 PRAGMA cache_size = -65536;
 PRAGMA temp_store = MEMORY;
+)";
+constexpr std::string_view kSchema = R"(
 CREATE TABLE IF NOT EXISTS batches (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   kind TEXT NOT NULL,
@@ -151,12 +153,17 @@ fs::path store_file(const fs::path& index_dir) {
 }
 
 RecordStore::RecordStore(const fs::path& index_dir) : db_(store_file(index_dir)) {
-  if (layout(db_) != kLayout && has_records(db_))
+  const bool current = layout(db_) == kLayout;
+  if (!current && has_records(db_))
     throw StoreError("record store " + store_file(index_dir).string() +
                      " has an older layout (made by an older strata): index the archives into "
                      "a new index folder");
+  db_.exec(kSettings);
+  if (current) return;
+  Transaction transaction(db_);  // the tables and their layout number, or neither
   db_.exec(kSchema);
   db_.exec("PRAGMA user_version = " + std::to_string(kLayout));
+  transaction.commit();
 }
 
 BatchInsert RecordStore::add_batch(const std::string& collection,
