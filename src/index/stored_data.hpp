@@ -15,8 +15,8 @@ namespace strata::index {
 struct ZstdDictionary;
 
 // The zstd level documents are written at: `small` (12) for a new index, `fast` (3) for the
-// documents an incremental add writes into an existing one (~11x less CPU per document, a few
-// per cent larger: docs/search.md "Index size").
+// documents an incremental add writes into an existing one (~9x less CPU per document, ~9 %
+// larger: docs/search.md "Index size").
 enum class Compression { small, fast };
 
 class StoredData {
