@@ -165,19 +165,36 @@ std::string document_data(const merge::ImageDocument& doc, const Moderation& m) 
   return stored_form(std::move(j)).dump();
 }
 
+namespace {
+
+void read_moderation(const Json& j, Moderation& m) {
+  read_field(j, "safe", m.safe);
+  read_field(j, "blocked", m.blocked);
+  read_field(j, "analysis", m.analysis);
+  if (j.contains("phash")) m.phash = analyze::phash_from_hex(j.at("phash").get<std::string>());
+  read_field(j, "isDrawing", m.drawing);
+  read_field(j, "thumbnail", m.thumbnail);
+  read_field(j, "thumbWidth", m.thumb_width);
+  read_field(j, "thumbHeight", m.thumb_height);
+}
+
+}  // namespace
+
 bool parse_document_data(const std::string& data, merge::ImageDocument& doc, Moderation& m) {
   if (read_stored_array(data, doc, m)) return true;
   try {
-    Json j = document_form(Json::parse(data));
+    const Json j = document_form(Json::parse(data));
     if (!merge::from_json(j, doc)) return false;
-    read_field(j, "safe", m.safe);
-    read_field(j, "blocked", m.blocked);
-    read_field(j, "analysis", m.analysis);
-    if (j.contains("phash")) m.phash = analyze::phash_from_hex(j.at("phash").get<std::string>());
-    read_field(j, "isDrawing", m.drawing);
-    read_field(j, "thumbnail", m.thumbnail);
-    read_field(j, "thumbWidth", m.thumb_width);
-    read_field(j, "thumbHeight", m.thumb_height);
+    read_moderation(j, m);
+    return true;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+bool parse_moderation(const std::string& data, Moderation& m) {
+  try {
+    read_moderation(document_form(Json::parse(data)), m);
     return true;
   } catch (const std::exception&) {
     return false;
@@ -185,13 +202,18 @@ bool parse_document_data(const std::string& data, merge::ImageDocument& doc, Mod
 }
 
 Xapian::Document build_document(const merge::ImageDocument& doc, const Moderation& m) {
+  return build_document(doc, m, document_data(doc, m));
+}
+
+Xapian::Document build_document(const merge::ImageDocument& doc, const Moderation& m,
+                                std::string data) {
   Xapian::Document xd;
   for (size_t k = 0; k < kTextFields.size(); ++k)
     index_values(xd, k, field_values(doc, kTextFields[k].name));
   add_values(xd, doc, m);
   add_filter_terms(xd, doc, m);
   add_capture_dates(xd, doc);
-  xd.set_data(document_data(doc, m));
+  xd.set_data(std::move(data));
   return xd;
 }
 

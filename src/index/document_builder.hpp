@@ -31,8 +31,13 @@ struct Moderation {
 std::string document_data(const merge::ImageDocument& doc, const Moderation& m);
 // Reads it back; false on malformed data.
 bool parse_document_data(const std::string& data, merge::ImageDocument& doc, Moderation& m);
+// Reads only its moderation fields; false on malformed data.
+bool parse_moderation(const std::string& data, Moderation& m);
 
 Xapian::Document build_document(const merge::ImageDocument& doc, const Moderation& m);
+// The same, given its stored data: document_data(doc, m).
+Xapian::Document build_document(const merge::ImageDocument& doc, const Moderation& m,
+                                std::string data);
 
 // Boolean term of the id / of a URL for replay lookups (a hash: lookups compare the stored
 // URL).

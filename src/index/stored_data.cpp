@@ -10,32 +10,34 @@
 
 namespace strata::index {
 
-// zstd level for stored documents: 12 makes them ~9 % smaller than the default 3 for a few
+// zstd levels for stored documents: 12 makes them ~9 % smaller than the default 3 for a few
 // tens of microseconds per document written; reading costs the same at any level.
-constexpr int kCompressionLevel = 12;
+constexpr int kSmallLevel = 12, kFastLevel = 3;
 
 struct ZstdDictionary {
   explicit ZstdDictionary(std::string dict_bytes)
       : bytes(std::move(dict_bytes)), ddict(ZSTD_createDDict(bytes.data(), bytes.size())) {}
   ~ZstdDictionary() {
-    ZSTD_freeCDict(cdict);
+    for (ZSTD_CDict* cdict : cdicts) ZSTD_freeCDict(cdict);
     ZSTD_freeDDict(ddict);
   }
   ZstdDictionary(const ZstdDictionary&) = delete;
   ZstdDictionary& operator=(const ZstdDictionary&) = delete;
 
   // Only writers compress: building the compression tables costs far more than a query.
-  const ZSTD_CDict* compression() const {
-    std::call_once(cdict_once, [this] {
-      cdict = ZSTD_createCDict(bytes.data(), bytes.size(), kCompressionLevel);
+  const ZSTD_CDict* compression(Compression level) const {
+    const auto i = static_cast<size_t>(level);
+    std::call_once(cdict_once[i], [&] {
+      cdicts[i] = ZSTD_createCDict(bytes.data(), bytes.size(),
+                                   level == Compression::fast ? kFastLevel : kSmallLevel);
     });
-    return cdict;
+    return cdicts[i];
   }
 
   const std::string bytes;
   ZSTD_DDict* const ddict;
-  mutable std::once_flag cdict_once;
-  mutable ZSTD_CDict* cdict = nullptr;
+  mutable std::once_flag cdict_once[2];
+  mutable ZSTD_CDict* cdicts[2] = {nullptr, nullptr};
 };
 
 namespace {
@@ -102,14 +104,15 @@ bool StoredData::is_plain(const std::string& stored) {
   return stored.empty() || stored.front() == '[' || stored.front() == '{';
 }
 
-std::string StoredData::pack(const std::string& json) const {
+std::string StoredData::pack(const std::string& json, Compression level) const {
   if (!dict_) return json;
   thread_local std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> cctx(ZSTD_createCCtx(),
                                                                          ZSTD_freeCCtx);
   ZSTD_CCtx_reset(cctx.get(), ZSTD_reset_session_and_parameters);
   ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_dictIDFlag, 0);  // one dictionary per index
-  if (!dict_->compression()) return json;
-  ZSTD_CCtx_refCDict(cctx.get(), dict_->compression());
+  const ZSTD_CDict* cdict = dict_->compression(level);
+  if (!cdict) return json;
+  ZSTD_CCtx_refCDict(cctx.get(), cdict);
   std::string out(ZSTD_compressBound(json.size()), '\0');
   const size_t n = ZSTD_compress2(cctx.get(), out.data(), out.size(), json.data(), json.size());
   if (ZSTD_isError(n) || n < kZstdMagic.size()) return json;

@@ -90,7 +90,7 @@ bool IndexWriter::read(Xapian::docid docid, merge::ImageDocument& doc, Moderatio
 
 std::string IndexWriter::pack(Xapian::Document& xd) const {
   std::string json = xd.get_data();
-  xd.set_data(stored_.pack(json));
+  xd.set_data(stored_.pack(json, compression_));
   return json;
 }
 
@@ -116,7 +116,7 @@ void IndexWriter::sample_for_dictionary(Xapian::docid docid, const std::string& 
       Xapian::Document xd = db_.get_document(id);
       const std::string data = xd.get_data();
       if (data.empty() || !StoredData::is_plain(data)) continue;
-      xd.set_data(stored_.pack(data));
+      xd.set_data(stored_.pack(data, compression_));
       db_.replace_document(id, xd);
     }
   }
@@ -157,9 +157,24 @@ AddOutcome IndexWriter::add(const merge::ImageDocument& doc) {
   }
   if (!merge_) throw std::logic_error("IndexWriter: no merge function for an existing id");
   merge_(existing, doc);
-  if (moderate_) moderate_(existing, m);
-  if (document_data(existing, m) == old_json) return AddOutcome::unchanged;
-  write(idt, build_document(existing, m));
+  return rewrite(*it, existing, m, old_json);
+}
+
+AddOutcome IndexWriter::replace(Xapian::docid docid, const merge::ImageDocument& doc) {
+  register_archive(doc.imgFile);
+  register_archive(doc.pageFile);
+  const std::string old_json = stored_.unpack(db_.get_document(docid).get_data());
+  Moderation m;
+  if (!parse_moderation(old_json, m)) m = Moderation();  // unreadable: as a new document
+  return rewrite(docid, doc, m, old_json);
+}
+
+AddOutcome IndexWriter::rewrite(Xapian::docid docid, const merge::ImageDocument& doc, Moderation& m,
+                                const std::string& old_json) {
+  if (moderate_) moderate_(doc, m);
+  std::string data = document_data(doc, m);
+  if (data == old_json) return AddOutcome::unchanged;
+  write(docid, build_document(doc, m, std::move(data)));
   return AddOutcome::merged;
 }
 

@@ -38,8 +38,13 @@ class IndexWriter {
 
   // Applied to every document add() writes (new or merged); none by default.
   void set_moderate(ModerateFn moderate) { moderate_ = std::move(moderate); }
+  // The zstd level of the documents written from now on (Compression::small by default).
+  void set_compression(Compression level) { compression_ = level; }
 
   AddOutcome add(const merge::ImageDocument& doc);
+  // Replaces the stored document `docid` by `doc` as it is (nothing merged: a document
+  // rebuilt from all its records), keeping the stored moderation (then set_moderate's).
+  AddOutcome replace(Xapian::docid docid, const merge::ImageDocument& doc);
   // Deletes the document `id`; false when there is none.
   bool remove(const std::string& id);
   // Sets the classifier / block-list state of a stored document; false if the id is absent.
@@ -73,6 +78,10 @@ class IndexWriter {
   void register_archive(const std::string& file);
   // The stored document `docid` holds, parsed; false when absent or unreadable.
   bool read(Xapian::docid docid, merge::ImageDocument& doc, Moderation& m, std::string* json);
+  // Writes `doc` with moderation `m` (moderated first) over document `docid`, whose stored
+  // JSON is `old_json`, unless the data would stay the same.
+  AddOutcome rewrite(Xapian::docid docid, const merge::ImageDocument& doc, Moderation& m,
+                     const std::string& old_json);
   // Compresses xd's JSON data in place; returns the JSON.
   std::string pack(Xapian::Document& xd) const;
   // Writes xd (data compressed) under the unique term / docid; feeds dictionary training.
@@ -85,6 +94,7 @@ class IndexWriter {
   ModerateFn moderate_;
   bool in_batch_ = false;
   StoredData stored_;
+  Compression compression_ = Compression::small;
   std::vector<std::string> samples_;  // JSON of the first documents, until a dictionary exists
   std::vector<Xapian::docid> sampled_;
 };

@@ -28,7 +28,15 @@ std::pair<int64_t, uint64_t> index_state(const fs::path& index_dir) {
   return {text.empty() ? 0 : std::stoll(text), db.get_doccount()};
 }
 
+// The merge writes each document as {"type":"document","id":"..." (merge/document_json.cpp):
+// read there, without parsing the line, when the id needs no unescaping.
 std::string id_of(const std::string& line) {
+  constexpr std::string_view kStart = R"({"type":"document","id":")";
+  if (line.compare(0, kStart.size(), kStart) == 0) {
+    const size_t end = line.find_first_of("\\\"", kStart.size());
+    if (end != std::string::npos && line[end] == '"')
+      return line.substr(kStart.size(), end - kStart.size());
+  }
   const Json j = Json::parse(line, nullptr, false);
   return j.is_object() && j.contains("id") && j["id"].is_string() ? j["id"].get<std::string>()
                                                                   : std::string();
@@ -86,26 +94,25 @@ fs::path merge_affected(RecordStore& store, const IncrementalOptions& options,
   return result.documents;
 }
 
-// Where each document of `documents` starts, those replacing a stored document first, in
-// docid order, then the new ones in file order. Xapian writes a modified termlist or data
-// block out when its cursor moves to another block, so replacements in random docid order
-// write a block per document; in docid order each touched block is written once.
-std::vector<std::streamoff> write_order(const fs::path& documents, index::IndexWriter& writer) {
+// Where each document of `documents` starts, with the docid it replaces (0 for a new one):
+// those replacing a stored document first, in docid order, then the new ones in file order.
+// Xapian writes a modified termlist or data block out when its cursor moves to another block,
+// so replacements in random docid order write a block per document; in docid order each
+// touched block is written once.
+std::vector<std::pair<Xapian::docid, std::streamoff>> write_order(const fs::path& documents,
+                                                                  index::IndexWriter& writer) {
   std::ifstream in(documents);
-  std::vector<std::pair<Xapian::docid, std::streamoff>> replacing;
+  std::vector<std::pair<Xapian::docid, std::streamoff>> order;
   std::vector<std::streamoff> adding;
   std::streamoff offset = 0;
   for (std::string line; std::getline(in, line); offset += std::streamoff(line.size()) + 1) {
     if (const auto docid = writer.docid_of(id_of(line)))
-      replacing.emplace_back(*docid, offset);
+      order.emplace_back(*docid, offset);
     else
       adding.push_back(offset);
   }
-  std::sort(replacing.begin(), replacing.end());
-  std::vector<std::streamoff> order;
-  order.reserve(replacing.size() + adding.size());
-  for (const auto& r : replacing) order.push_back(r.second);
-  order.insert(order.end(), adding.begin(), adding.end());
+  std::sort(order.begin(), order.end());
+  for (const std::streamoff a : adding) order.emplace_back(0, a);
   return order;
 }
 
@@ -113,10 +120,7 @@ std::vector<std::streamoff> write_order(const fs::path& documents, index::IndexW
 // re-joined), the deleted digests go, and the applied batch is recorded.
 void write_index(const IncrementalOptions& options, const fs::path& documents,
                  const std::vector<std::string>& deleted, int64_t applied, ApplyReport& report) {
-  index::IndexWriter writer(
-      options.index_dir, [](merge::ImageDocument& existing, const merge::ImageDocument& rebuilt) {
-        existing = rebuilt;
-      });
+  index::IndexWriter writer(options.index_dir);
   writer.set_moderate(index::moderation_of(options.index_dir));
   writer.begin();
   std::optional<Progress> progress;
@@ -124,10 +128,12 @@ void write_index(const IncrementalOptions& options, const fs::path& documents,
     std::error_code ec;
     progress.emplace("4/4 index", fs::file_size(documents, ec), "B", "documents");
   }
-  auto write = [&](const std::string& line) {
+  // `replacing`: the docid of the stored version, else 0.
+  auto write = [&](const std::string& line, Xapian::docid replacing) {
     merge::ImageDocument doc;
     if (!merge::from_json(Json::parse(line), doc)) throw StoreError("unreadable merged document");
-    ++(writer.add(doc) == index::AddOutcome::unchanged ? report.unchanged : report.written);
+    const auto outcome = replacing ? writer.replace(replacing, doc) : writer.add(doc);
+    ++(outcome == index::AddOutcome::unchanged ? report.unchanged : report.written);
     if (progress) {
       progress->advance(line.size() + 1);
       progress->add_items(1);
@@ -136,12 +142,13 @@ void write_index(const IncrementalOptions& options, const fs::path& documents,
   std::ifstream in(documents);
   std::string line;
   if (writer.size() == 0) {  // a first index: every document is new, in file order
-    while (std::getline(in, line)) write(line);
+    while (std::getline(in, line)) write(line, 0);
   } else {
-    for (const std::streamoff offset : write_order(documents, writer)) {
+    writer.set_compression(index::Compression::fast);
+    for (const auto& [docid, offset] : write_order(documents, writer)) {
       if (!in.seekg(offset) || !std::getline(in, line))
         throw StoreError("cannot read " + documents.string());
-      write(line);
+      write(line, docid);
     }
   }
   for (const auto& digest : deleted) report.deleted += writer.remove(digest);
@@ -210,7 +217,15 @@ Json to_json(const AddReport& r) {
 }
 
 std::string incremental_problem(const fs::path& index_dir) {
-  if (fs::exists(store_file(index_dir)) || !index::index_exists(index_dir)) return {};
+  if (fs::exists(store_file(index_dir))) {
+    try {
+      RecordStore store(index_dir);  // refuses a store of an older layout
+    } catch (const StoreError& e) {
+      return e.what();
+    }
+    return {};
+  }
+  if (!index::index_exists(index_dir)) return {};
   Xapian::Database db(index_dir.string());
   if (db.get_doccount() == 0) return {};
   return "index " + index_dir.string() +

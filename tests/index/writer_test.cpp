@@ -50,6 +50,30 @@ TEST(IndexWriter, DocidOfNamesTheStoredDocumentAndKeepsItWhenReplaced) {
   EXPECT_EQ(w.docid_of("b"), b);
 }
 
+TEST(IndexWriter, ReplaceWritesTheDocumentAsItIsAndKeepsItsModeration) {
+  auto dir = strata::testing::scratch_dir() / "idx";
+  Moderation m;
+  m.safe = 0.25;
+  m.analysis = "ok";
+  Xapian::docid a = 0;
+  {
+    IndexWriter w(dir);
+    w.add(doc("a", "c1"));
+    ASSERT_TRUE(w.set_moderation("a", m));
+    a = w.docid_of("a").value_or(0);
+    w.set_compression(Compression::fast);
+    EXPECT_EQ(w.replace(a, doc("a", "c1")), AddOutcome::unchanged);
+    EXPECT_EQ(w.replace(a, doc("a", "c2")), AddOutcome::merged);
+  }
+  const Xapian::Database db(dir.string());
+  merge::ImageDocument stored;
+  Moderation kept;
+  ASSERT_TRUE(
+      parse_document_data(StoredData(db).unpack(db.get_document(a).get_data()), stored, kept));
+  EXPECT_EQ(stored.collection, (std::vector<std::string>{"c2"}));  // replaced, not merged
+  EXPECT_EQ(kept, m);
+}
+
 TEST(IndexWriter, CancelledBatchLeavesIndexAsBefore) {
   auto dir = strata::testing::scratch_dir() / "idx";
   {

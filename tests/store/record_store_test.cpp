@@ -131,6 +131,23 @@ TEST(RecordStore, RemovalHidesThenDeletesACollection) {
   EXPECT_EQ(store.collections()[0].name, "c1");
 }
 
+TEST(RecordStore, RefusesAStoreOfTheOlderLayout) {
+  const fs::path dir = strata::testing::scratch_dir();
+  {
+    Database db(store_file(dir));  // the layout with text keys had no user_version
+    db.exec("CREATE TABLE records (key TEXT)");
+  }
+  try {
+    RecordStore store(dir);
+    FAIL() << "opened";
+  } catch (const StoreError& e) {
+    EXPECT_NE(std::string(e.what()).find("older layout"), std::string::npos) << e.what();
+  }
+  fs::create_directories(dir / "new");
+  { RecordStore fresh(dir / "new"); }
+  EXPECT_NO_THROW(RecordStore(dir / "new"));  // a new store has the current layout
+}
+
 TEST(RecordStore, UnwritableFolderIsAStoreError) {
   EXPECT_THROW(RecordStore("/proc/no-such-folder"), StoreError);
 }
