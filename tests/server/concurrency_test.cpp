@@ -71,10 +71,10 @@ TEST(ServerConcurrency, ClientsThatAbortMidRequestLeaveTheServerServing) {
 
 TEST(ServerConcurrency, ServerIsDestroyedWithRequestsInFlight) {
   const ServerOptions options = small_index_options();
-  for (int round = 0; round < 5; ++round) {
+  for (int round = 0; round < 12; ++round) {
     auto server = std::make_unique<RunningServer>(options);
-    std::thread load([port = server->port()] { run_clients(port, 4, 10); });
-    std::this_thread::sleep_for(std::chrono::milliseconds(20 * round));
+    std::thread load([port = server->port()] { run_clients(port, 8, 10); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(5 + 10 * (round % 4)));
     server.reset();  // stops and destroys it while workers may be answering
     load.join();
   }
