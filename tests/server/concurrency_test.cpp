@@ -41,7 +41,9 @@ std::string get(const std::string& target, bool close) {
 // dropped with a reset at once, while a worker may still be answering it.
 bool client_turn(int port, int turn) {
   RawConnection c(port);
-  const std::string search = "/imagesearch?q=ipsilon&maxItems=50&safeSearch=off";
+  // Every other search has no words (the search page's first request): all documents.
+  const std::string search = turn % 4 < 2 ? "/imagesearch?q=ipsilon&maxItems=50&safeSearch=off"
+                                          : "/imagesearch?q=&maxItems=50&type=png";
   if (!c.send(get(search, false) + get("/imagesearch/healthcheck", true))) return false;
   if (turn % 2 == 0) return c.read_all().find("HTTP/1.1 200") != std::string::npos;
   c.reset();
