@@ -179,9 +179,8 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   // Runs the handler on the worker pool; the reply is written back on this connection's strand.
-  // The worker hands its reference on to the strand rather than dropping it after the post: a
-  // session must never be destroyed on a worker thread, where its last release would race the
-  // strand's handlers that have just finished with it.
+  // The worker hands its reference on to the strand rather than dropping it after the post, so
+  // a session is always destroyed on its strand, like every other access to it.
   void dispatch() {
     auto strand = stream_.get_executor();
     net::post(*owner_->workers,
