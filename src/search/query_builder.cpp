@@ -153,7 +153,9 @@ Q text_query(const ParsedQuery& parsed) {
   }
   for (const auto& p : parsed.phrases) clauses.push_back(user_phrase(p));
   Q main(Q::OP_OR, clauses.begin(), clauses.end());
-  if (main.empty()) return parsed.empty() ? Q::MatchAll : Q::MatchNothing;
+  // Not Q::MatchAll: a static whose reference count is not atomic, so copies of it on the
+  // server's worker threads corrupted it and crashed `strata serve` (xapian/query.h says so).
+  if (main.empty()) return parsed.empty() ? Q(std::string()) : Q::MatchNothing;
   if (toks.size() < 2) return main;
   return Q(Q::OP_AND_MAYBE, main, phrase_boosts(toks));
 }

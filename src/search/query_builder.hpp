@@ -14,8 +14,9 @@ inline constexpr double kPhraseBoost = 1000;  // whole query, slop 1
 inline constexpr double kBigramBoost = 100;   // word pairs, slop 2
 inline constexpr double kTrigramBoost = 10;   // word triples, slop 3
 
-// Matching + ranking part (MatchAll when the query has no words or phrases): BM25F over one
-// combined field where each field's words count field-weight times.
+// Matching + ranking part (all documents when the query has no words or phrases): BM25F over
+// one combined field where each field's words count field-weight times. Safe on any thread:
+// never a copy of the static Xapian::Query::MatchAll, whose reference count is not atomic.
 Xapian::Query text_query(const ParsedQuery& parsed);
 // Everything that only filters (always: not blocked, not inline; then the request's filters).
 // `db` is the index searched (the date filter reads its capture years).

@@ -86,6 +86,17 @@ struct HttpListener::Impl {
     --open;
     if (--per_client[client] == 0) per_client.erase(client);
   }
+  // The handler's reply; a 500 (logged) when it throws.
+  HttpResponse answer(const HttpRequest& req) {
+    try {
+      return handler(req);
+    } catch (const std::exception& e) {
+      log::error("server.exception", {{"message", e.what()}, {"target", req.target}});
+    } catch (...) {
+      log::error("server.exception", {{"message", "unknown"}, {"target", req.target}});
+    }
+    return error_response(500, "internal error");
+  }
   void accept();
 };
 
@@ -168,22 +179,17 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   // Runs the handler on the worker pool; the reply is written back on this connection's strand.
+  // The worker hands its reference on to the strand rather than dropping it after the post, so
+  // a session is always destroyed on its strand, like every other access to it.
   void dispatch() {
-    net::post(*owner_->workers, [self = shared_from_this(), req = to_request(head_, client_)] {
-      HttpResponse res;
-      try {
-        res = self->owner_->handler(req);
-      } catch (const std::exception& e) {
-        log::error("server.exception", {{"message", e.what()}, {"target", req.target}});
-        res = error_response(500, "internal error");
-      } catch (...) {
-        log::error("server.exception", {{"message", "unknown"}, {"target", req.target}});
-        res = error_response(500, "internal error");
-      }
-      net::post(self->stream_.get_executor(), [self, res = std::move(res)]() mutable {
-        self->reply(std::move(res), self->head_.method == "HEAD");
-      });
-    });
+    auto strand = stream_.get_executor();
+    net::post(*owner_->workers,
+              [self = shared_from_this(), strand, req = to_request(head_, client_)]() mutable {
+                HttpResponse res = self->owner_->answer(req);
+                net::post(strand, [self = std::move(self), res = std::move(res)]() mutable {
+                  self->reply(std::move(res), self->head_.method == "HEAD");
+                });
+              });
   }
 
   void refuse(int status, const std::string& why) {

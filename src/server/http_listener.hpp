@@ -61,6 +61,8 @@ class HttpListener {
  public:
   // `handler` may throw: the client gets a 500 and the message is logged.
   HttpListener(Handler handler, ListenerLimits limits, AccessLogger log = nullptr);
+  // Stops, then waits for the handlers running or queued on the workers: whatever `handler`
+  // and `log` use must outlive the listener.
   ~HttpListener();
   // Binds and listens (port 0: any free port); throws ListenError. No SO_REUSEPORT: a
   // second server on a port in use fails here.

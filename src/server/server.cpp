@@ -92,8 +92,10 @@ struct Server::Impl {
   ServerOptions options;
   fs::path web_dir;
   std::unique_ptr<AccessLog> access_log;
-  std::unique_ptr<HttpListener> listener;
   std::string base;
+  // Last, so destroyed first: its workers, which run handle() and read everything above, are
+  // joined before any of it goes (a request in flight at shutdown read a freed `base`).
+  std::unique_ptr<HttpListener> listener;
 
   Xapian::Database& db() { return thread_db(options.index_dir.string()); }
 

@@ -60,6 +60,13 @@ class RawConnection {
     return ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL) ==
            static_cast<ssize_t>(bytes.size());
   }
+  // Drops the connection with a reset (SO_LINGER 0), as a client that gives up does.
+  void reset() {
+    linger now{1, 0};
+    ::setsockopt(fd_, SOL_SOCKET, SO_LINGER, &now, sizeof now);
+    ::close(fd_);
+    fd_ = -1;
+  }
   // Everything until the server closes (or 5 s pass without a byte).
   std::string read_all() {
     std::string out;
