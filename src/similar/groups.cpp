@@ -1,0 +1,141 @@
+#include "similar/groups.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <limits>
+#include <numeric>
+
+namespace strata::similar {
+namespace {
+
+constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+
+// Multi-index hashing (Norouzi et al.): the 64 bits cut into m substrings; if two hashes are
+// within r bits, one of their substrings is within floor(r/m) bits (pigeonhole). m grows with
+// r so that floor(r/m) <= 1: each table is probed at 1 + width keys, never the hundreds a
+// sub-radius of 2 needs.
+int tables_for(int radius) {
+  return std::max(4, radius / 2 + 1);
+}
+
+// The leaders found so far, searchable exactly by Hamming distance. Buckets keep each leader's
+// hash beside its number, so a probe reads one contiguous run.
+class LeaderIndex {
+ public:
+  explicit LeaderIndex(int radius)
+      : radius_(radius), sub_radius_(radius / tables_for(radius)), tables_(tables_for(radius)) {
+    for (size_t t = 0; t < tables_.size(); ++t) {
+      tables_[t].shift = static_cast<int>(t * 64 / tables_.size());
+      int width = static_cast<int>((t + 1) * 64 / tables_.size()) - tables_[t].shift;
+      tables_[t].mask = (uint64_t{1} << width) - 1;
+      tables_[t].buckets.resize(size_t{1} << width);
+    }
+  }
+
+  // The number of the first leader (in visiting order) within the radius, or kNone.
+  // Compiled for POPCNT where the CPU has it (a table routine otherwise).
+  __attribute__((target_clones("popcnt", "default"))) uint32_t first_within(uint64_t hash) {
+    uint32_t best = kNone;
+    for (const Table& table : tables_) {
+      keys_.clear();
+      keys_within(table.key(hash), sub_radius_, 0, std::bit_width(table.mask), keys_);
+      for (uint32_t key : keys_)
+        for (const Entry& e : table.buckets[key])
+          if (e.leader < best && std::popcount(e.hash ^ hash) <= radius_) best = e.leader;
+    }
+    return best;
+  }
+
+  uint32_t add(uint64_t hash) {
+    auto number = leaders_++;
+    for (Table& table : tables_) table.buckets[table.key(hash)].push_back({hash, number});
+    return number;
+  }
+
+ private:
+  struct Entry {
+    uint64_t hash;
+    uint32_t leader;
+  };
+  struct Table {
+    int shift = 0;
+    uint64_t mask = 0;
+    std::vector<std::vector<Entry>> buckets;
+    uint32_t key(uint64_t hash) const { return static_cast<uint32_t>((hash >> shift) & mask); }
+  };
+
+  // Every key of `width` bits within `radius` bits of `key`.
+  static void keys_within(uint32_t key, int radius, int from_bit, int width,
+                          std::vector<uint32_t>& out) {
+    out.push_back(key);
+    if (radius == 0) return;
+    for (int bit = from_bit; bit < width; ++bit)
+      keys_within(key ^ (1u << bit), radius - 1, bit + 1, width, out);
+  }
+
+  int radius_, sub_radius_;
+  uint32_t leaders_ = 0;
+  std::vector<Table> tables_;
+  std::vector<uint32_t> keys_;
+};
+
+// Largest area first, then oldest capture (unknown last), then digest; the remaining fields
+// only order exact duplicates of a digest, so that even those cannot depend on input order.
+bool visits_before(const Image& a, const Image& b) {
+  int64_t area_a = int64_t{a.width} * a.height, area_b = int64_t{b.width} * b.height;
+  if (area_a != area_b) return area_a > area_b;
+  auto capture = [](const Image& i) {
+    return i.first_capture > 0 ? i.first_capture : std::numeric_limits<int64_t>::max();
+  };
+  if (capture(a) != capture(b)) return capture(a) < capture(b);
+  if (a.digest != b.digest) return a.digest < b.digest;
+  if (a.phash != b.phash) return a.phash < b.phash;
+  return a.width < b.width;
+}
+
+}  // namespace
+
+Gate gate(const Image& image) {
+  int bits = std::popcount(image.phash);
+  if (bits < kMinBitsSet || bits > 64 - kMinBitsSet) return Gate::degenerate_hash;
+  bool size_known = image.width > 0 && image.height > 0;
+  if (size_known && std::min(image.width, image.height) < kMinSide) return Gate::too_small;
+  return Gate::ok;
+}
+
+Grouping group_near_duplicates(std::span<const Image> images, int radius) {
+  Grouping result;
+  result.leader.resize(images.size());
+  std::iota(result.leader.begin(), result.leader.end(), uint32_t{0});
+  result.size.assign(images.size(), 1);
+
+  std::vector<uint32_t> order;
+  for (uint32_t i = 0; i < images.size(); ++i) {
+    Gate g = gate(images[i]);
+    if (g == Gate::ok) order.push_back(i);
+    (g == Gate::degenerate_hash ? result.degenerate : result.too_small) += g != Gate::ok;
+  }
+  std::sort(order.begin(), order.end(),
+            [&](uint32_t a, uint32_t b) { return visits_before(images[a], images[b]); });
+
+  LeaderIndex index(std::clamp(radius, 0, 63));
+  std::vector<uint32_t> leader_image;  // leader number -> input index
+  for (uint32_t i : order) {
+    uint32_t found = index.first_within(images[i].phash);
+    if (found == kNone) {
+      index.add(images[i].phash);
+      leader_image.push_back(i);
+      continue;
+    }
+    uint32_t leader = leader_image[found];
+    result.leader[i] = leader;
+    if (result.size[leader]++ == 1)
+      ++result.groups, result.grouped += 2;
+    else
+      ++result.grouped;
+  }
+  for (uint32_t i : order) result.size[i] = result.size[result.leader[i]];
+  return result;
+}
+
+}  // namespace strata::similar
