@@ -1,15 +1,17 @@
-// bench_groups [--images N] [--runs R] [--radius r]
+// bench_groups [--images N] [--runs R] [--radius r] [--threads T]
 // Near-duplicate grouping (src/similar) of N synthetic images (default 1,000,000): 90 % with
 // distinct random pHashes of 32 set bits, 10 % near-copies of one of them (1 to r bits
 // flipped, smaller), 1 % flat (hash 0) as the gate's trap; sizes and first captures random.
 // Reports the median of R runs (default 3) of grouping alone: wall and CPU seconds, peak
-// RSS of the process (input included), groups and images grouped.
+// RSS of the process (input included), groups and images grouped. T: search threads (default:
+// all cores).
 #include <sys/resource.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "../common/measure.hpp"
@@ -67,6 +69,7 @@ std::vector<similar::Image> synthetic_images(size_t n, int radius) {
 int main(int argc, char** argv) {
   size_t n = 1'000'000;
   int runs = 3, radius = similar::kNearDuplicateRadius;
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string flag = argv[i];
     if (flag == "--images")
@@ -76,14 +79,15 @@ int main(int argc, char** argv) {
     else if (flag == "--radius")
       radius = std::atoi(argv[i + 1]);
     else {
-      std::fprintf(stderr, "usage: bench_groups [--images N] [--runs R] [--radius r]\n");
+      std::fprintf(stderr,
+                   "usage: bench_groups [--images N] [--runs R] [--radius r] [--threads T]\n");
       return 2;
     }
   }
   auto images = synthetic_images(n, radius);
   auto figures = bench::measure_in_child<Pass>(runs, [&] {
     double cpu0 = cpu_seconds();
-    auto g = similar::group_near_duplicates(images, radius);
+    auto g = similar::group_near_duplicates(images, radius, threads);
     return Pass{cpu_seconds() - cpu0, g.groups, g.grouped, g.degenerate + g.too_small};
   });
   std::printf(

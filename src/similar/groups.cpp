@@ -1,9 +1,12 @@
 #include "similar/groups.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
+#include <functional>
 #include <limits>
 #include <numeric>
+#include <thread>
 
 namespace strata::similar {
 namespace {
@@ -18,8 +21,9 @@ int tables_for(int radius) {
   return std::max(4, radius / 2 + 1);
 }
 
-// The leaders found so far, searchable exactly by Hamming distance. Buckets keep each leader's
-// hash beside its number, so a probe reads one contiguous run.
+// The leaders found so far, searchable exactly by Hamming distance. A bucket keeps its
+// leaders' hashes contiguous (the scan reads only those) and their numbers beside them.
+// Lookups may run on several threads while no leader is being added.
 class LeaderIndex {
  public:
   explicit LeaderIndex(int radius)
@@ -34,33 +38,40 @@ class LeaderIndex {
 
   // The number of the first leader (in visiting order) within the radius, or kNone.
   // Compiled for POPCNT where the CPU has it (a table routine otherwise).
-  __attribute__((target_clones("popcnt", "default"))) uint32_t first_within(uint64_t hash) {
+  __attribute__((target_clones("popcnt", "default"))) uint32_t first_within(uint64_t hash) const {
+    thread_local std::vector<uint32_t> keys;
     uint32_t best = kNone;
     for (const Table& table : tables_) {
-      keys_.clear();
-      keys_within(table.key(hash), sub_radius_, 0, std::bit_width(table.mask), keys_);
-      for (uint32_t key : keys_)
-        for (const Entry& e : table.buckets[key])
-          if (e.leader < best && std::popcount(e.hash ^ hash) <= radius_) best = e.leader;
+      keys.clear();
+      keys_within(table.key(hash), sub_radius_, 0, std::bit_width(table.mask), keys);
+      for (uint32_t key : keys) {
+        const Bucket& bucket = table.buckets[key];
+        for (size_t k = 0; k < bucket.hashes.size(); ++k)
+          if (std::popcount(bucket.hashes[k] ^ hash) <= radius_)
+            best = std::min(best, bucket.leaders[k]);
+      }
     }
     return best;
   }
 
-  uint32_t add(uint64_t hash) {
-    auto number = leaders_++;
-    for (Table& table : tables_) table.buckets[table.key(hash)].push_back({hash, number});
-    return number;
+  void add(uint64_t hash) {
+    for (Table& table : tables_) {
+      Bucket& bucket = table.buckets[table.key(hash)];
+      bucket.hashes.push_back(hash);
+      bucket.leaders.push_back(leaders_);
+    }
+    ++leaders_;
   }
 
  private:
-  struct Entry {
-    uint64_t hash;
-    uint32_t leader;
+  struct Bucket {
+    std::vector<uint64_t> hashes;
+    std::vector<uint32_t> leaders;
   };
   struct Table {
     int shift = 0;
     uint64_t mask = 0;
-    std::vector<std::vector<Entry>> buckets;
+    std::vector<Bucket> buckets;
     uint32_t key(uint64_t hash) const { return static_cast<uint32_t>((hash >> shift) & mask); }
   };
 
@@ -76,8 +87,27 @@ class LeaderIndex {
   int radius_, sub_radius_;
   uint32_t leaders_ = 0;
   std::vector<Table> tables_;
-  std::vector<uint32_t> keys_;
 };
+
+// The position of the first of `hashes` within `radius` of `hash`, or kNone.
+__attribute__((target_clones("popcnt", "default"))) uint32_t first_within(
+    const std::vector<uint64_t>& hashes, uint64_t hash, int radius) {
+  for (size_t k = 0; k < hashes.size(); ++k)
+    if (std::popcount(hashes[k] ^ hash) <= radius) return static_cast<uint32_t>(k);
+  return kNone;
+}
+
+// Calls look(k) for k in [0, n) on `threads` threads.
+void in_parallel(size_t n, unsigned threads, const std::function<void(size_t)>& look) {
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t k; (k = next.fetch_add(64)) < n;)
+      for (size_t end = std::min(n, k + 64); k < end; ++k) look(k);
+  };
+  std::vector<std::jthread> helpers;
+  for (unsigned t = 1; t < threads; ++t) helpers.emplace_back(work);
+  work();
+}
 
 // Largest area first, then oldest capture (unknown last), then digest; the remaining fields
 // only order exact duplicates of a digest, so that even those cannot depend on input order.
@@ -93,6 +123,16 @@ bool visits_before(const Image& a, const Image& b) {
   return a.width < b.width;
 }
 
+constexpr size_t kBatch = 4096;
+
+void join(Grouping& result, uint32_t image, uint32_t leader) {
+  result.leader[image] = leader;
+  if (result.size[leader]++ == 1)
+    ++result.groups, result.grouped += 2;
+  else
+    ++result.grouped;
+}
+
 }  // namespace
 
 Gate gate(const Image& image) {
@@ -103,7 +143,7 @@ Gate gate(const Image& image) {
   return Gate::ok;
 }
 
-Grouping group_near_duplicates(std::span<const Image> images, int radius) {
+Grouping group_near_duplicates(std::span<const Image> images, int radius, unsigned threads) {
   Grouping result;
   result.leader.resize(images.size());
   std::iota(result.leader.begin(), result.leader.end(), uint32_t{0});
@@ -118,21 +158,35 @@ Grouping group_near_duplicates(std::span<const Image> images, int radius) {
   std::sort(order.begin(), order.end(),
             [&](uint32_t a, uint32_t b) { return visits_before(images[a], images[b]); });
 
-  LeaderIndex index(std::clamp(radius, 0, 63));
+  // Visits in batches: each image of a batch is first looked up among the leaders of earlier
+  // batches (in parallel; those precede any leader of its own batch), and only when none is
+  // within the radius among the batch's own new leaders, in visiting order.
+  const int r = std::clamp(radius, 0, 63);
+  LeaderIndex index(r);
   std::vector<uint32_t> leader_image;  // leader number -> input index
-  for (uint32_t i : order) {
-    uint32_t found = index.first_within(images[i].phash);
-    if (found == kNone) {
-      index.add(images[i].phash);
-      leader_image.push_back(i);
-      continue;
+  std::vector<uint32_t> found(kBatch);
+  std::vector<uint64_t> batch_leaders;
+  for (size_t begin = 0; begin < order.size(); begin += kBatch) {
+    const size_t n = std::min(kBatch, order.size() - begin);
+    in_parallel(n, std::max(1u, threads),
+                [&](size_t k) { found[k] = index.first_within(images[order[begin + k]].phash); });
+    const size_t first_new = leader_image.size();
+    batch_leaders.clear();
+    for (size_t k = 0; k < n; ++k) {
+      const uint32_t i = order[begin + k];
+      uint32_t leader = found[k];
+      if (leader == kNone) {
+        uint32_t in_batch = first_within(batch_leaders, images[i].phash, r);
+        if (in_batch != kNone) leader = static_cast<uint32_t>(first_new + in_batch);
+      }
+      if (leader == kNone) {
+        batch_leaders.push_back(images[i].phash);
+        leader_image.push_back(i);
+        continue;
+      }
+      join(result, i, leader_image[leader]);
     }
-    uint32_t leader = leader_image[found];
-    result.leader[i] = leader;
-    if (result.size[leader]++ == 1)
-      ++result.groups, result.grouped += 2;
-    else
-      ++result.grouped;
+    for (uint64_t hash : batch_leaders) index.add(hash);
   }
   for (uint32_t i : order) result.size[i] = result.size[result.leader[i]];
   return result;

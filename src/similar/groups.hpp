@@ -47,7 +47,9 @@ struct Grouping {
   size_t degenerate = 0, too_small = 0;  // gated images
 };
 
-// At most 2^32 - 1 images; `radius` is clamped to [0, 63].
-Grouping group_near_duplicates(std::span<const Image> images, int radius = kNearDuplicateRadius);
+// At most 2^32 - 1 images; `radius` is clamped to [0, 63]. The search runs on `threads`
+// threads; the result does not depend on their number.
+Grouping group_near_duplicates(std::span<const Image> images, int radius = kNearDuplicateRadius,
+                               unsigned threads = 1);
 
 }  // namespace strata::similar

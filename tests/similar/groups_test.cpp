@@ -119,13 +119,16 @@ std::vector<uint32_t> brute_force_leaders(const std::vector<Image>& images, int 
   return leader;
 }
 
-TEST(NearDuplicateGroups, MultiIndexSearchIsExact) {
-  for (int radius : {0, 3, 7, 10}) {
-    // Copies up to twice the radius apart, so that many fall just outside it.
-    auto images = planted_set(300, 4, 2 * radius + 1, 100 + radius);
+TEST(NearDuplicateGroups, MultiIndexSearchIsExactOnAnyNumberOfThreads) {
+  for (int radius : {0, 3, 8, 10}) {
+    // Copies up to twice the radius apart, so that many fall just outside it; more images
+    // than one batch, so that both the index and the batch's own leaders are searched.
+    auto images = planted_set(2000, 4, 2 * radius + 1, 100 + radius);
     for (auto& image : images) image.first_capture = 0;
-    EXPECT_EQ(group_near_duplicates(images, radius).leader, brute_force_leaders(images, radius))
-        << "radius " << radius;
+    const auto expected = brute_force_leaders(images, radius);
+    for (unsigned threads : {1u, 3u})
+      EXPECT_EQ(group_near_duplicates(images, radius, threads).leader, expected)
+          << "radius " << radius << ", threads " << threads;
   }
 }
 
