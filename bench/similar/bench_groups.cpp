@@ -91,9 +91,9 @@ int main(int argc, char** argv) {
     return Pass{cpu_seconds() - cpu0, g.groups, g.grouped, g.degenerate + g.too_small};
   });
   std::printf(
-      "images %zu radius %d: wall %.2f s, cpu %.2f s, peak RSS %.0f MiB, groups %zu, "
+      "images %zu radius %d threads %u: wall %.2f s, cpu %.2f s, peak RSS %.0f MiB, groups %zu, "
       "grouped %zu, gated %zu (median of %d)\n",
-      n, radius, figures.seconds, figures.pass.cpu_seconds, figures.max_rss_kib / 1024.0,
+      n, radius, threads, figures.seconds, figures.pass.cpu_seconds, figures.max_rss_kib / 1024.0,
       figures.pass.groups, figures.pass.grouped, figures.pass.gated, runs);
   return 0;
 }
