@@ -78,6 +78,8 @@ int main(int argc, char** argv) {
       runs = std::atoi(argv[i + 1]);
     else if (flag == "--radius")
       radius = std::atoi(argv[i + 1]);
+    else if (flag == "--threads")
+      threads = static_cast<unsigned>(std::atoi(argv[i + 1]));
     else {
       std::fprintf(stderr,
                    "usage: bench_groups [--images N] [--runs R] [--radius r] [--threads T]\n");
