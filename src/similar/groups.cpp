@@ -39,18 +39,27 @@ class LeaderIndex {
   // The number of the first leader (in visiting order) within the radius, or kNone.
   // Compiled for POPCNT where the CPU has it (a table routine otherwise).
   __attribute__((target_clones("popcnt", "default"))) uint32_t first_within(uint64_t hash) const {
+    // The probed buckets are scattered over tables larger than the caches: gather them all
+    // first and prefetch them, so that their memory reads overlap.
+    thread_local std::vector<const Bucket*> probed;
     thread_local std::vector<uint32_t> keys;
-    uint32_t best = kNone;
+    probed.clear();
     for (const Table& table : tables_) {
       keys.clear();
       keys_within(table.key(hash), sub_radius_, 0, std::bit_width(table.mask), keys);
       for (uint32_t key : keys) {
-        const Bucket& bucket = table.buckets[key];
-        for (size_t k = 0; k < bucket.hashes.size(); ++k)
-          if (std::popcount(bucket.hashes[k] ^ hash) <= radius_)
-            best = std::min(best, bucket.leaders[k]);
+        const Bucket* bucket = &table.buckets[key];
+        __builtin_prefetch(bucket);
+        probed.push_back(bucket);
       }
     }
+    for (const Bucket* bucket : probed)
+      if (!bucket->hashes.empty()) __builtin_prefetch(bucket->hashes.data());
+    uint32_t best = kNone;
+    for (const Bucket* bucket : probed)
+      for (size_t k = 0; k < bucket->hashes.size(); ++k)
+        if (std::popcount(bucket->hashes[k] ^ hash) <= radius_)
+          best = std::min(best, bucket->leaders[k]);
     return best;
   }
 
