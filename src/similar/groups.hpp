@@ -8,7 +8,7 @@
 // Failure contract: never throws for any input (beyond std::bad_alloc); images whose hash is
 // degenerate (flat, nearly flat) or that are too small to hash reliably are gated: they stay
 // alone and are counted, so blank pictures never form one giant group. Memory is linear in the
-// number of images: besides the caller's input and the result, 16 bytes per group leader and
+// number of images: besides the caller's input and the result, 12 bytes per group leader and
 // search table (5 tables at the default radius) and 4 bytes per image.
 #include <cstdint>
 #include <span>
