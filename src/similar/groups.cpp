@@ -160,9 +160,17 @@ Grouping group_near_duplicates(std::span<const Image> images, int radius, unsign
 
   std::vector<uint32_t> order;
   for (uint32_t i = 0; i < images.size(); ++i) {
-    Gate g = gate(images[i]);
-    if (g == Gate::ok) order.push_back(i);
-    (g == Gate::degenerate_hash ? result.degenerate : result.too_small) += g != Gate::ok;
+    switch (gate(images[i])) {
+      case Gate::ok:
+        order.push_back(i);
+        break;
+      case Gate::degenerate_hash:
+        ++result.degenerate;
+        break;
+      case Gate::too_small:
+        ++result.too_small;
+        break;
+    }
   }
   std::sort(order.begin(), order.end(),
             [&](uint32_t a, uint32_t b) { return visits_before(images[a], images[b]); });
