@@ -227,5 +227,33 @@ TEST(StrataCli, RecordsReportGoesToStderr) {
   EXPECT_EQ(report["files"][archive()]["records"].get<int64_t>(), lines_of(r.out));
 }
 
+TEST(StrataCli, SimilarGroupsOfAnAnalysisFile) {
+  const fs::path file = fs::temp_directory_path() / ("strata-similar-" + std::to_string(getpid()));
+  {
+    std::ofstream out(file);
+    out << R"({"digest":"big","status":"ok","width":400,"height":300,"phash":"00000000ffffffff"})"
+        << "\n"  // the leader: largest
+        << R"({"digest":"small","status":"ok","width":200,"height":150,"phash":"00000000fffffff0"})"
+        << "\n"  // 4 bits from it
+        << R"({"digest":"other","status":"ok","width":200,"height":150,"phash":"ffffffff00000000"})"
+        << "\n"
+        << R"({"digest":"failed","status":"corrupt"})"
+        << "\n"
+        << "not json\n";
+  }
+  const Result r = strata("similar groups --json '" + file.string() + "'");
+  fs::remove(file);
+  EXPECT_EQ(r.code, 3) << r.err;  // a line was not an analysis record
+  EXPECT_EQ(r.out,
+            "{\"digest\":\"big\",\"group\":\"big\",\"size\":2}\n"
+            "{\"digest\":\"small\",\"group\":\"big\",\"size\":2}\n"
+            "{\"digest\":\"other\",\"group\":\"other\",\"size\":1}\n");
+  const Json report = Json::parse(r.err);
+  EXPECT_EQ(report["groups"], 1);
+  EXPECT_EQ(report["images"]["without_phash"], 1);
+  EXPECT_EQ(report["problems"]["total"], 1);
+  EXPECT_EQ(strata("similar groups /nonexistent/analysis.jsonl").code, 4);
+}
+
 }  // namespace
 }  // namespace strata

@@ -1,0 +1,212 @@
+#include "similar/groups.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <functional>
+#include <limits>
+#include <numeric>
+#include <thread>
+
+namespace strata::similar {
+namespace {
+
+constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+
+// Multi-index hashing (Norouzi et al.): the 64 bits cut into m substrings; if two hashes are
+// within r bits, one of their substrings is within floor(r/m) bits (pigeonhole). m grows with
+// r so that floor(r/m) <= 1: each table is probed at 1 + width keys, never the hundreds a
+// sub-radius of 2 needs.
+int tables_for(int radius) {
+  return std::max(4, radius / 2 + 1);
+}
+
+// The leaders found so far, searchable exactly by Hamming distance. A bucket keeps its
+// leaders' hashes contiguous (the scan reads only those) and their numbers beside them.
+// Lookups may run on several threads while no leader is being added.
+class LeaderIndex {
+ public:
+  explicit LeaderIndex(int radius)
+      : radius_(radius), sub_radius_(radius / tables_for(radius)), tables_(tables_for(radius)) {
+    for (size_t t = 0; t < tables_.size(); ++t) {
+      tables_[t].shift = static_cast<int>(t * 64 / tables_.size());
+      int width = static_cast<int>((t + 1) * 64 / tables_.size()) - tables_[t].shift;
+      tables_[t].mask = (uint64_t{1} << width) - 1;
+      tables_[t].buckets.resize(size_t{1} << width);
+    }
+  }
+
+  // The number of the first leader (in visiting order) within the radius, or kNone.
+  // Compiled for POPCNT where the CPU has it (a table routine otherwise).
+  __attribute__((target_clones("popcnt", "default"))) uint32_t first_within(uint64_t hash) const {
+    // The probed buckets are scattered over tables larger than the caches: gather them all
+    // first and prefetch them, so that their memory reads overlap.
+    thread_local std::vector<const Bucket*> probed;
+    thread_local std::vector<uint32_t> keys;
+    probed.clear();
+    for (const Table& table : tables_) {
+      keys.clear();
+      keys_within(table.key(hash), sub_radius_, 0, std::bit_width(table.mask), keys);
+      for (uint32_t key : keys) {
+        const Bucket* bucket = &table.buckets[key];
+        __builtin_prefetch(bucket);
+        probed.push_back(bucket);
+      }
+    }
+    for (const Bucket* bucket : probed)
+      if (!bucket->hashes.empty()) __builtin_prefetch(bucket->hashes.data());
+    uint32_t best = kNone;
+    for (const Bucket* bucket : probed)
+      for (size_t k = 0; k < bucket->hashes.size(); ++k)
+        if (std::popcount(bucket->hashes[k] ^ hash) <= radius_)
+          best = std::min(best, bucket->leaders[k]);
+    return best;
+  }
+
+  void add(uint64_t hash) {
+    for (Table& table : tables_) {
+      Bucket& bucket = table.buckets[table.key(hash)];
+      bucket.hashes.push_back(hash);
+      bucket.leaders.push_back(leaders_);
+    }
+    ++leaders_;
+  }
+
+ private:
+  struct Bucket {
+    std::vector<uint64_t> hashes;
+    std::vector<uint32_t> leaders;
+  };
+  struct Table {
+    int shift = 0;
+    uint64_t mask = 0;
+    std::vector<Bucket> buckets;
+    uint32_t key(uint64_t hash) const { return static_cast<uint32_t>((hash >> shift) & mask); }
+  };
+
+  // Every key of `width` bits within `radius` bits of `key`.
+  static void keys_within(uint32_t key, int radius, int from_bit, int width,
+                          std::vector<uint32_t>& out) {
+    out.push_back(key);
+    if (radius == 0) return;
+    for (int bit = from_bit; bit < width; ++bit)
+      keys_within(key ^ (1u << bit), radius - 1, bit + 1, width, out);
+  }
+
+  int radius_, sub_radius_;
+  uint32_t leaders_ = 0;
+  std::vector<Table> tables_;
+};
+
+// The position of the first of `hashes` within `radius` of `hash`, or kNone.
+__attribute__((target_clones("popcnt", "default"))) uint32_t first_within(
+    const std::vector<uint64_t>& hashes, uint64_t hash, int radius) {
+  for (size_t k = 0; k < hashes.size(); ++k)
+    if (std::popcount(hashes[k] ^ hash) <= radius) return static_cast<uint32_t>(k);
+  return kNone;
+}
+
+// Calls look(k) for k in [0, n) on `threads` threads.
+void in_parallel(size_t n, unsigned threads, const std::function<void(size_t)>& look) {
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t k; (k = next.fetch_add(64)) < n;)
+      for (size_t end = std::min(n, k + 64); k < end; ++k) look(k);
+  };
+  std::vector<std::jthread> helpers;
+  for (unsigned t = 1; t < threads; ++t) helpers.emplace_back(work);
+  work();
+}
+
+// Largest area first, then oldest capture (unknown last), then digest; the remaining fields
+// only order exact duplicates of a digest, so that even those cannot depend on input order.
+bool visits_before(const Image& a, const Image& b) {
+  int64_t area_a = int64_t{a.width} * a.height, area_b = int64_t{b.width} * b.height;
+  if (area_a != area_b) return area_a > area_b;
+  auto capture = [](const Image& i) {
+    return i.first_capture > 0 ? i.first_capture : std::numeric_limits<int64_t>::max();
+  };
+  if (capture(a) != capture(b)) return capture(a) < capture(b);
+  if (a.digest != b.digest) return a.digest < b.digest;
+  if (a.phash != b.phash) return a.phash < b.phash;
+  return a.width < b.width;
+}
+
+constexpr size_t kBatch = 4096;
+
+void join(Grouping& result, uint32_t image, uint32_t leader) {
+  result.leader[image] = leader;
+  if (result.size[leader]++ == 1)
+    ++result.groups, result.grouped += 2;
+  else
+    ++result.grouped;
+}
+
+}  // namespace
+
+Gate gate(const Image& image) {
+  int bits = std::popcount(image.phash);
+  if (bits < kMinBitsSet || bits > 64 - kMinBitsSet) return Gate::degenerate_hash;
+  bool size_known = image.width > 0 && image.height > 0;
+  if (size_known && std::min(image.width, image.height) < kMinSide) return Gate::too_small;
+  return Gate::ok;
+}
+
+Grouping group_near_duplicates(std::span<const Image> images, int radius, unsigned threads) {
+  Grouping result;
+  result.leader.resize(images.size());
+  std::iota(result.leader.begin(), result.leader.end(), uint32_t{0});
+  result.size.assign(images.size(), 1);
+
+  std::vector<uint32_t> order;
+  for (uint32_t i = 0; i < images.size(); ++i) {
+    switch (gate(images[i])) {
+      case Gate::ok:
+        order.push_back(i);
+        break;
+      case Gate::degenerate_hash:
+        ++result.degenerate;
+        break;
+      case Gate::too_small:
+        ++result.too_small;
+        break;
+    }
+  }
+  std::sort(order.begin(), order.end(),
+            [&](uint32_t a, uint32_t b) { return visits_before(images[a], images[b]); });
+
+  // Visits in batches: each image of a batch is first looked up among the leaders of earlier
+  // batches (in parallel; those precede any leader of its own batch), and only when none is
+  // within the radius among the batch's own new leaders, in visiting order.
+  const int r = std::clamp(radius, 0, 63);
+  LeaderIndex index(r);
+  std::vector<uint32_t> leader_image;  // leader number -> input index
+  std::vector<uint32_t> found(kBatch);
+  std::vector<uint64_t> batch_leaders;
+  for (size_t begin = 0; begin < order.size(); begin += kBatch) {
+    const size_t n = std::min(kBatch, order.size() - begin);
+    in_parallel(n, std::max(1u, threads),
+                [&](size_t k) { found[k] = index.first_within(images[order[begin + k]].phash); });
+    const size_t first_new = leader_image.size();
+    batch_leaders.clear();
+    for (size_t k = 0; k < n; ++k) {
+      const uint32_t i = order[begin + k];
+      uint32_t leader = found[k];
+      if (leader == kNone) {
+        uint32_t in_batch = first_within(batch_leaders, images[i].phash, r);
+        if (in_batch != kNone) leader = static_cast<uint32_t>(first_new + in_batch);
+      }
+      if (leader == kNone) {
+        batch_leaders.push_back(images[i].phash);
+        leader_image.push_back(i);
+        continue;
+      }
+      join(result, i, leader_image[leader]);
+    }
+    for (uint64_t hash : batch_leaders) index.add(hash);
+  }
+  for (uint32_t i : order) result.size[i] = result.size[result.leader[i]];
+  return result;
+}
+
+}  // namespace strata::similar
