@@ -86,7 +86,7 @@ TEST_F(Ranking, TiesAcrossPageEdgesKeepTheTieBreakOrder) {
       std::snprintf(id, sizeof id, "g%zud%03zu", g, i);
       std::snprintf(ts, sizeof ts, "%04zu0101000000", 2100 - i / 2);  // newest first, in pairs
       auto d = doc(id, ts);
-      if (g == 0) d.imgTitle = {"farol farol"};
+      if (g == 0) d.imgTitle = {"farol"}, d.imgAlt = {"farol"};  // a word counts once per field
       if (g == 1) d.imgTitle = {"farol"};
       if (g == 2) d.imgAlt = {"farol"};
       docs.push_back(d);

