@@ -79,7 +79,7 @@ TEST_F(RealCrawls, HostNamesFindTheirImages) {
 TEST_F(RealCrawls, ElidedWordsAnswer) {
   // alt "Photo d'un ordinateur ... en fond d'écran des gâteaux"
   EXPECT_EQ(count_url(find("écran"), "cookies-logiciel.jpg"), 1u);
-  // caption "... l'affichage des options de personnalisation ..." (one image keeps it as its own text)
+  // caption "... l'affichage des options de personnalisation ..." (one image keeps it)
   EXPECT_EQ(count_url(find("affichage"), "bandeau-cookie-leboncoin"), 1u);
   EXPECT_EQ(count_url(find("l\u2019affichage"), "bandeau-cookie-leboncoin"), 1u);
 }
