@@ -70,14 +70,9 @@ int DnnBuilder::add_layer(const std::string& name, const std::string& type,
 void DnnBuilder::conv(const std::string& name, const std::string& input, const Tensor& kernel,
                       const Tensor* bias, int stride, bool same, Pads pads, bool depthwise) {
   const Shape in = shape(input);
-  if (kernel.shape.size() != 4)
-    throw std::runtime_error("model: conv kernel of " + name + " is not 4-D");
-  const int kh = kernel.shape[0], kw = kernel.shape[1], ci = kernel.shape[2], k3 = kernel.shape[3];
-  const int co = depthwise ? ci * k3 : k3;
-  if (same) {
-    std::tie(pads.top, pads.bottom) = same_pads(in.h, kh, stride);
-    std::tie(pads.left, pads.right) = same_pads(in.w, kw, stride);
-  }
+  const ConvGeometry g = conv_geometry(name, in, kernel, stride, same, pads, depthwise);
+  const int kh = g.kh, kw = g.kw, co = g.co;
+  pads = g.pads;
   std::string source = input;
   if (pads.top != pads.bottom || pads.left != pads.right) {
     // OpenCV's convolution only pads symmetrically: TF's extra bottom/right row goes first.

@@ -28,6 +28,15 @@ enum class Activation { none, relu, relu6, softmax };
 std::pair<int, int> same_pads(int in, int kernel, int stride);
 int pooled_size(int in, int kernel, int stride, int pad_total);
 
+// A TF convolution's HWIO (or HWCM, depthwise) kernel sizes and its padding, SAME resolved.
+// Throws std::runtime_error when the kernel is not 4-D.
+struct ConvGeometry {
+  int kh = 0, kw = 0, ci = 0, co = 0;
+  Pads pads;
+};
+ConvGeometry conv_geometry(const std::string& name, const Shape& in, const Tensor& kernel,
+                           int stride, bool same, Pads pads, bool depthwise);
+
 // A finished network: square RGB input, one thread (the caller runs one per core).
 class Network {
  public:

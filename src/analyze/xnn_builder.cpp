@@ -103,14 +103,9 @@ void XnnBuilder::input(Shape shape) {
 void XnnBuilder::conv(const std::string& name, const std::string& input, const Tensor& kernel,
                       const Tensor* bias, int stride, bool same, Pads pads, bool depthwise) {
   const Shape in = shape(input);
-  if (kernel.shape.size() != 4)
-    throw std::runtime_error("model: conv kernel of " + name + " is not 4-D");
-  const int kh = kernel.shape[0], kw = kernel.shape[1], ci = kernel.shape[2], k3 = kernel.shape[3];
-  const int co = depthwise ? ci * k3 : k3;
-  if (same) {
-    std::tie(pads.top, pads.bottom) = same_pads(in.h, kh, stride);
-    std::tie(pads.left, pads.right) = same_pads(in.w, kw, stride);
-  }
+  const ConvGeometry g = conv_geometry(name, in, kernel, stride, same, pads, depthwise);
+  const int kh = g.kh, kw = g.kw, ci = g.ci, co = g.co;
+  pads = g.pads;
   ConvWeights& stored = convs_[name];
   stored.depthwise = depthwise;
   uint32_t filter = 0;
@@ -133,9 +128,9 @@ void XnnBuilder::conv(const std::string& name, const std::string& input, const T
   const uint32_t input_id = id(input);
   const uint32_t output_id = define(name, out);
   if (depthwise)
-    check(xnn_define_depthwise_convolution_2d(subgraph_, pads.top, pads.right, pads.bottom,
-                                              pads.left, kh, kw, stride, stride, 1, 1, k3, ci,
-                                              -kInf, kInf, input_id, filter, bias_id, output_id, 0),
+    check(xnn_define_depthwise_convolution_2d(
+              subgraph_, pads.top, pads.right, pads.bottom, pads.left, kh, kw, stride, stride, 1, 1,
+              kernel.shape[3], ci, -kInf, kInf, input_id, filter, bias_id, output_id, 0),
           "depthwise convolution " + name);
   else
     check(xnn_define_convolution_2d(subgraph_, pads.top, pads.right, pads.bottom, pads.left, kh, kw,
