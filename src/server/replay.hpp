@@ -1,18 +1,31 @@
 #pragma once
-// Wayback-style replay of indexed captures: /wayback/{ts}im_/{url} returns the image record's
-// payload with its original Content-Type; /wayback/{ts}/{url} the page, under
-// `Content-Security-Policy: sandbox`. Only records of archives registered in the index (by
-// the documents' imgFile/pageFile) are ever read: at the registered path, or under
-// `archive_roots` when the archive moved (index/archive_registry.hpp). A missing archive
-// answers 404 "archive missing: ...", a changed one 409 "archive changed: ..."; a record whose
-// URL is not the capture's is never served.
+// Wayback-style replay (docs/replay.md), pywb's URL scheme under /wayback/:
+//   /wayback/{ts}{mod}/{url}   a memento: ts is 4 to 14 digits (partial: the period it names)
+//                              or empty; mod is "" (a page, with the banner), if_ (a framed
+//                              page), im_ (an image), cs_ (a stylesheet), js_ (a script), id_
+//                              (the bytes as captured). The nearest capture of the URL (or,
+//                              failing that, of the URL without its query) is found in the
+//                              archives the index registers; unless it is exactly the one
+//                              named, 302 to its own URL. HTML, CSS and JS are rewritten so
+//                              every URL they name points into the archive (replay/rewrite.hpp).
+//   /wayback/*/{url}           every capture of the URL, as an HTML list
+//   /wayback/{url}             Memento TimeGate (Accept-Datetime, else the latest capture)
+//   /wayback/timemap/{link|json}/{url}   Memento TimeMaps
+// Every reply carries the archived-content policy (replay_safety.hpp); mementos carry
+// Memento-Datetime and Link. Only records of archives registered in the index are read (at
+// the registered path, or under `archive_roots`); a missing archive answers 404 "archive
+// missing: ...", a changed one 409 "archive changed: ..."; a record whose URL is not the
+// capture's is never served. Blocked images are never served (404); with safe_only, images
+// safe search hides get 403.
 #include <xapian.h>
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "replay/captures.hpp"
 #include "server/api.hpp"
+#include "server/replay_safety.hpp"
 
 namespace strata::server {
 
@@ -20,17 +33,19 @@ struct ReplayReply {
   int status = 404;
   std::string body;
   std::string content_type = "application/json; charset=UTF-8";
-  bool sandbox = false;
-  std::string cache_control;  // "" = none
+  Headers headers = archived_content_headers();  // the policy, Memento, Location, ...
+};
+
+struct ReplayContext {
+  std::vector<std::filesystem::path> archive_roots;
+  bool safe_only = false;
+  std::string service;  // absolute base of Memento links ("http://host:port")
+  std::string accept_datetime;  // the request's Accept-Datetime header
 };
 
 // `target` = the part after "/wayback/": "20200316144708im_/https://x.pt/a.png?b=1".
-// Archives no longer at their registered path are looked for under `archive_roots`
-// (archive/locate.hpp). With safe_only, 403 for images safe search hides. The payload comes
-// with its declared Content-Type; the server serves it under replay_safety.hpp.
-ReplayReply replay(Xapian::Database& db, const std::string& target,
-                   const std::vector<std::filesystem::path>& archive_roots = {},
-                   bool safe_only = false);
+ReplayReply replay(Xapian::Database& db, const replay::CaptureIndex& captures,
+                   const std::string& target, const ReplayContext& context);
 
 // The search interface's thumbnail: `target` = "{14-digit ts}/{image url}". The stored WebP
 // thumbnail of the nearest capture, read from `thumbs` (the index's thumbnail store) by its

@@ -14,6 +14,8 @@ ServedType download() {
   return t;
 }
 
+}  // namespace
+
 std::string media_type(std::string_view declared) {
   std::string m(declared.substr(0, declared.find(';')));
   m.erase(std::remove_if(m.begin(), m.end(), [](unsigned char c) { return std::isspace(c); }),
@@ -22,8 +24,6 @@ std::string media_type(std::string_view declared) {
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return m;
 }
-
-}  // namespace
 
 Headers archived_content_headers() {
   return {{"Content-Security-Policy", kArchivedContentPolicy}};
@@ -39,6 +39,20 @@ ServedType served_page_type(std::string_view declared) {
   std::string m = media_type(declared);
   if (m != "text/html" && m != "application/xhtml+xml") return download();
   return {std::string(declared), archived_content_headers()};
+}
+
+ServedType served_stylesheet_type() {
+  return {"text/css", archived_content_headers()};
+}
+
+ServedType served_script_type() {
+  return {"text/plain", archived_content_headers()};
+}
+
+ServedType served_raw_type(std::string_view payload, std::string_view declared) {
+  if (!extract::sniff_image_mime(payload).empty()) return served_image_type(payload);
+  if (media_type(declared) == "text/css") return served_stylesheet_type();
+  return served_page_type(declared);
 }
 
 }  // namespace strata::server

@@ -4,7 +4,8 @@
 // opaque origin; default-src 'none': no fetches, frames or plugins) and nosniff, under a
 // Content-Type checked against the bytes: an image route serves only what sniffs as an
 // image, as that image type (SVG included: the policy disarms its scripts); a page route
-// only HTML. Anything else is a download (application/octet-stream, attachment).
+// only HTML; stylesheets as CSS, scripts as plain text. Anything else is a download
+// (application/octet-stream, attachment).
 #include <string>
 #include <string_view>
 #include <utility>
@@ -12,8 +13,11 @@
 
 namespace strata::server {
 
+// 'self' is the archive: replay rewrites every URL a page names to /wayback/, so a page's
+// images, stylesheets, fonts and frames load from the archive and nothing from elsewhere.
 inline constexpr const char* kArchivedContentPolicy =
-    "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'";
+    "sandbox; default-src 'none'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+    "font-src 'self' data:; media-src 'self'; frame-src 'self'";
 
 using Headers = std::vector<std::pair<std::string, std::string>>;
 
@@ -27,6 +31,18 @@ ServedType served_image_type(std::string_view payload);
 
 // A page capture with its declared Content-Type.
 ServedType served_page_type(std::string_view declared);
+
+// A rewritten stylesheet (text/css), and a rewritten script: text/plain, so that it never
+// runs anywhere (replayed pages run no script; on the UI's origin nosniff refuses it).
+ServedType served_stylesheet_type();
+ServedType served_script_type();
+
+// A capture served as it was captured (id_): an image as its sniffed type, HTML as a page,
+// CSS as a stylesheet, anything else a download.
+ServedType served_raw_type(std::string_view payload, std::string_view declared);
+
+// "text/html" of "Text/HTML; charset=x".
+std::string media_type(std::string_view declared);
 
 // The policy alone (thumbnails: the service's own images).
 Headers archived_content_headers();

@@ -100,6 +100,7 @@ RequestHead parse_request_head(std::string_view bytes) {
   head.keep_alive = h.keep_alive();
   head.content_length = parser.content_length().value_or(0);
   head.if_none_match = std::string(h[http::field::if_none_match]);
+  head.accept_datetime = std::string(h["Accept-Datetime"]);
   return head;
 }
 
@@ -112,6 +113,7 @@ HttpRequest to_request(const RequestHead& head, std::string client) {
   r.path = url_decode(t.substr(0, q), false);
   if (q != std::string_view::npos) r.query = parse_query(t.substr(q + 1));
   r.if_none_match = head.if_none_match;
+  r.accept_datetime = head.accept_datetime;
   r.client = std::move(client);
   return r;
 }

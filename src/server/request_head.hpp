@@ -26,6 +26,7 @@ struct RequestHead {
   bool keep_alive = false;
   uint64_t content_length = 0;
   std::string if_none_match;
+  std::string accept_datetime;  // Memento (RFC 7089) TimeGate negotiation
 };
 
 // `head`: the bytes of a request head through its blank line (empty lines before the request
@@ -39,6 +40,7 @@ struct HttpRequest {
   std::string path;    // target before '?', percent-decoded
   Params query;        // decoded query parameters, in request order ('+' is a space)
   std::string if_none_match;
+  std::string accept_datetime;
   std::string client;  // the peer's address
 };
 

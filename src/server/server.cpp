@@ -8,8 +8,9 @@
 #include "index/schema.hpp"
 #include "server/access_log.hpp"
 #include "server/openapi.hpp"
+#include "replay/cdx_api.hpp"
 #include "server/replay.hpp"
-#include "server/replay_safety.hpp"
+#include "server/replay_captures.hpp"
 #include "server/static_files.hpp"
 
 namespace strata::server {
@@ -69,20 +70,12 @@ bool starts_with(const std::string& s, std::string_view prefix) {
   return s.compare(0, prefix.size(), prefix) == 0;
 }
 
-// /wayback/{ts}im_/{url} (an image) rather than /wayback/{ts}/{url} (a page).
-bool image_replay(std::string_view target) {
-  size_t slash = target.find('/');
-  return slash != std::string_view::npos && target.substr(0, slash).ends_with("im_");
-}
-
-HttpResponse from_replay(ReplayReply r, ServedType served) {
+HttpResponse from_replay(ReplayReply r) {
   HttpResponse out;
   out.status = r.status;
   out.body = std::move(r.body);
-  out.content_type = r.status == 200 ? served.content_type : r.content_type;
-  out.headers = archived_content_headers();
-  if (r.status == 200) out.headers = std::move(served.headers);
-  if (!r.cache_control.empty()) out.headers.emplace_back("Cache-Control", r.cache_control);
+  out.content_type = std::move(r.content_type);
+  out.headers = std::move(r.headers);
   return out;
 }
 
@@ -93,6 +86,7 @@ struct Server::Impl {
   fs::path web_dir;
   std::unique_ptr<AccessLog> access_log;
   std::string base;
+  std::unique_ptr<ReplayCaptures> captures;
   // Last, so destroyed first: its workers, which run handle() and read everything above, are
   // joined before any of it goes (a request in flight at shutdown read a freed `base`).
   std::unique_ptr<HttpListener> listener;
@@ -112,27 +106,34 @@ struct Server::Impl {
       return json_response(200, Json{{"index", "ok"}, {"documents", db().get_doccount()}}.dump());
     if (p == "/imagesearch/openapi.json") return json_response(200, openapi_json());
     if (starts_with(p, "/imagesearch")) return not_found();
-    if (starts_with(req.target, "/wayback/")) return wayback(req.target.substr(9));
+    if (starts_with(req.target, "/wayback/")) return wayback(req);
+    if (p == "/cdx") return cdx(req);
     for (std::string_view mode : {"/thumbnail/safe/", "/thumbnail/all/"})
       if (starts_with(req.target, mode)) return thumb(req.target.substr(mode.size()), mode);
     if (starts_with(p, "/thumbnail/") || web_dir.empty()) return not_found();
     return static_file(req);
   }
 
-  HttpResponse wayback(const std::string& target) {
-    ReplayReply r = replay(db(), target, options.archive_roots, locked_safe());
-    ServedType served =
-        image_replay(target) ? served_image_type(r.body) : served_page_type(r.content_type);
-    return from_replay(std::move(r), std::move(served));
+  HttpResponse wayback(const HttpRequest& req) {
+    ReplayContext context{options.archive_roots, locked_safe(), base, req.accept_datetime};
+    return from_replay(replay(db(), *captures->of(db()), req.target.substr(9), context));
+  }
+
+  // The pywb-compatible CDX server API over every capture of the registered archives.
+  HttpResponse cdx(const HttpRequest& req) {
+    replay::CdxAnswer a = replay::cdx_api(*captures->of(db()), req.query);
+    HttpResponse out;
+    out.status = a.status;
+    out.body = std::move(a.body);
+    out.content_type = std::move(a.content_type);
+    return out;
   }
 
   // /thumbnail/{safe|all}/{ts}/{url}: under "safe" (or a locked safe search) images that
   // safe search hides are refused (403), so a thumbnail URL never shows what search hid.
   HttpResponse thumb(const std::string& target, std::string_view mode) {
     bool safe = mode == "/thumbnail/safe/" || locked_safe();
-    ReplayReply r = thumbnail(db(), target, safe, options.index_dir / "thumbs");
-    std::string type = r.content_type;
-    return from_replay(std::move(r), ServedType{type, archived_content_headers()});
+    return from_replay(thumbnail(db(), target, safe, options.index_dir / "thumbs"));
   }
 
   HttpResponse static_file(const HttpRequest& req) {
@@ -158,6 +159,7 @@ Server::Server(ServerOptions options) : impl_(std::make_unique<Impl>()) {
   impl_->options = std::move(options);
   auto& o = impl_->options;
   impl_->web_dir = o.web_dir.empty() ? default_web_dir() : o.web_dir;
+  impl_->captures = std::make_unique<ReplayCaptures>(o.archive_roots);
   AccessLogger log;
   if (!o.access_log.empty()) {
     try {

@@ -1,0 +1,25 @@
+#pragma once
+// A pywb-compatible CDX server API over a CaptureIndex (pywb docs, "CDXJ Server API"):
+// url (with the `*` shortcuts "example.com/path/*" = prefix, "*.example.com" = domain),
+// matchType exact|prefix|host|domain, from/to (4 to 14 digits, padded down/up, inclusive),
+// filter ([!][=|~]field:expression: contains, exact, regex from the start; repeatable),
+// collapse (field[:N], the wayback-cdx-server's: a line whose field, or its first N
+// characters, equals the last kept line's is dropped; repeatable), sort=reverse|closest with
+// closest=ts, limit, fl (fields) and output cdxj (default)|json (NDJSON)|text. Every
+// parameter is validated: a bad one is a CdxAnswer with status 400 naming it. Never throws.
+#include <map>
+#include <string>
+
+#include "replay/captures.hpp"
+
+namespace strata::replay {
+
+struct CdxAnswer {
+  int status = 200;
+  std::string body;  // the lines, or {"error": ...}
+  std::string content_type = "text/plain; charset=utf-8";
+};
+
+CdxAnswer cdx_api(const CaptureIndex& index, const std::multimap<std::string, std::string>& params);
+
+}  // namespace strata::replay

@@ -1,0 +1,81 @@
+// Replay of a real crawl in chromium (the 2008 archive.org crawl of ../shared/data): the
+// archived home page's images and stylesheets load from the archive, no request leaves the
+// server (every other origin is refused and fails the test), nothing is refused for pointing
+// at the live web (the rewriting covered every URL), and the banner shows the served date.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { repo, skipReason, startServer, launchBrowser, findStrata } from './fixture.mjs';
+
+const shared = process.env.STRATA_SHARED || path.resolve(repo, '../shared');
+const warc = path.join(shared, 'data/archives/archivesunleashed__aut/src/test/resources/warc/example.warc.gz');
+const reason = (await skipReason()) || (fs.existsSync(warc) ? null : `${warc} not found (../shared absent)`);
+if (reason) console.log(`# SKIP replay browser tests: ${reason}`);
+
+let server, browser;
+
+// Opens `url` in a fresh context; every request to another origin is aborted and recorded.
+async function open(url) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const origin = new URL(server.base).origin;
+  const leaks = [], responses = [], refusals = [];
+  await context.route('**/*', (route) => {
+    const u = route.request().url();
+    if (new URL(u).origin === origin || u.startsWith('data:')) return route.continue();
+    leaks.push(u);
+    return route.abort();
+  });
+  page.on('response', (r) => responses.push({ url: r.url(), status: r.status(), type: r.headers()['content-type'] || '' }));
+  page.on('console', (m) => { if (/Refused to (load|connect|frame)/.test(m.text())) refusals.push(m.text()); });
+  const res = await page.goto(url, { waitUntil: 'load' });
+  await page.waitForTimeout(300);
+  return { context, page, res, leaks, responses, refusals };
+}
+
+describe('replay of a real crawl', { skip: reason || false }, () => {
+  before(async () => {
+    const parent = process.env.STRATA_WEB_WORK || os.tmpdir();
+    fs.mkdirSync(parent, { recursive: true });
+    const work = fs.mkdtempSync(path.join(parent, 'replay-'));
+    const index = path.join(work, 'index');
+    execFileSync(findStrata(), ['index', '--index', index, '--collection', 'archive-org-2008',
+      '--no-analysis', '--jobs', '1', warc], { stdio: 'pipe' });
+    server = await startServer({ strata: findStrata(), index, sample: work }, ['--safe-search', 'off']);
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    server?.stop();
+  });
+
+  it('a partial timestamp lands on the capture served, shown in the banner', async () => {
+    const { context, page, res, leaks } = await open(`${server.base}/wayback/2008/http://www.archive.org/`);
+    assert.equal(res.status(), 200);
+    assert.equal(page.url(), `${server.base}/wayback/20080430204826/http://www.archive.org/`);
+    assert.equal(res.headers()['memento-datetime'], 'Wed, 30 Apr 2008 20:48:26 GMT');
+    const date = page.locator('#strata-replay-date time');
+    assert.equal(await date.getAttribute('datetime'), '2008-04-30T20:48:26Z');
+    assert.equal(await date.textContent(), '30 Apr 2008 20:48:26 UTC');
+    await context.close();
+    assert.deepEqual(leaks, []);
+  });
+
+  it("the page's images and stylesheets load from the archive and nothing else is asked for", async () => {
+    const { context, page, leaks, responses, refusals } = await open(`${server.base}/wayback/20080430204826/http://www.archive.org/`);
+    const ok = (mod, type) => responses.filter((r) => r.url.includes(`${mod}/http`) && r.status === 200 && type.test(r.type));
+    const images = ok('im_', /^image\//);
+    const styles = ok('cs_', /^text\/css/);
+    console.log(`# ${images.length} images and ${styles.length} stylesheets from the archive; ${responses.length} responses`);
+    assert.ok(images.length >= 3, JSON.stringify(responses, null, 1));
+    assert.ok(styles.length >= 1, JSON.stringify(responses, null, 1));
+    const shown = await page.evaluate(() => [...document.images].filter((i) => i.complete && i.naturalWidth > 0).length);
+    assert.ok(shown >= 3, `${shown} images rendered`);
+    await context.close();
+    assert.deepEqual(leaks, [], 'requests left the server');
+    assert.deepEqual(refusals.filter((t) => /https?:\/\/(?!127\.0\.0\.1)/.test(t)), [], 'markup still named the live web');
+  });
+});
