@@ -12,8 +12,8 @@ constexpr std::array<const char*, 12> kMonths = {"Jan", "Feb", "Mar", "Apr", "Ma
 
 std::string replay_link(std::string_view prefix, const Capture& c, std::string_view text) {
   return "<a target=\"_top\" style=\"color:#bfe0ff\" href=\"" +
-         html_escape(std::string(prefix) + c.timestamp + "/" + c.url) + "\">" +
-         std::string(text) + "</a>";
+         html_escape(std::string(prefix) + c.timestamp + "/" + c.url) + "\">" + std::string(text) +
+         "</a>";
 }
 
 std::string time_element(const Capture& c) {
@@ -66,8 +66,7 @@ std::string banner_html(std::string_view prefix, const Capture& served,
       html_escape(served.url) + " &middot; captured <strong id=\"strata-replay-date\">" +
       time_element(served) + "</strong>";
   if (at < captures.size()) {
-    out += " &middot; capture " + std::to_string(at + 1) + " of " +
-           std::to_string(captures.size());
+    out += " &middot; capture " + std::to_string(at + 1) + " of " + std::to_string(captures.size());
     if (at > 0) out += " &middot; " + replay_link(prefix, captures[at - 1], "&lsaquo; previous");
     if (at + 1 < captures.size())
       out += " &middot; " + replay_link(prefix, captures[at + 1], "next &rsaquo;");
@@ -84,8 +83,8 @@ std::string captures_page(std::string_view prefix, std::string_view url,
       html_escape(url) +
       "</title><style>body{font:15px/1.5 system-ui,sans-serif;margin:2em;max-width:60em}"
       "h2{margin-top:1.2em}li{margin:.2em 0}</style></head><body><h1>" +
-      std::to_string(captures.size()) + " capture" + (captures.size() == 1 ? "" : "s") +
-      " of " + html_escape(url) + "</h1>";
+      std::to_string(captures.size()) + " capture" + (captures.size() == 1 ? "" : "s") + " of " +
+      html_escape(url) + "</h1>";
   std::string year;
   for (size_t i = captures.size(); i-- > 0;) {
     const Capture& c = captures[i];
@@ -94,9 +93,9 @@ std::string captures_page(std::string_view prefix, std::string_view url,
              "</h2><ul>";
       year = c.timestamp.substr(0, 4);
     }
-    out += "<li><a href=\"" + html_escape(std::string(prefix) + c.timestamp + "/" + c.url) +
-           "\">" + time_element(c) + "</a> " + html_escape(c.url) + " &middot; " +
-           html_escape(c.mime) + (c.status.empty() ? "" : " &middot; HTTP " + c.status) +
+    out += "<li><a href=\"" + html_escape(std::string(prefix) + c.timestamp + "/" + c.url) + "\">" +
+           time_element(c) + "</a> " + html_escape(c.url) + " &middot; " + html_escape(c.mime) +
+           (c.status.empty() ? "" : " &middot; HTTP " + c.status) +
            (c.revisit ? " (unchanged, revisit)" : "") + "</li>";
   }
   if (!year.empty()) out += "</ul>";

@@ -55,8 +55,7 @@ bool error_status(const Capture& c) {
 
 }  // namespace
 
-CaptureIndex CaptureIndex::build(const std::vector<ArchiveSource>& archives,
-                                 ProblemSink problems) {
+CaptureIndex CaptureIndex::build(const std::vector<ArchiveSource>& archives, ProblemSink problems) {
   std::map<std::string, std::map<std::string, std::string>> containers;
   for (const auto& a : archives) containers[archive::container_of(a.file)][a.file] = a.key;
   CaptureIndex index;

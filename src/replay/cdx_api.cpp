@@ -158,8 +158,7 @@ std::optional<CdxAnswer> parse_collapse(const std::string& text, Query& q) {
   return std::nullopt;
 }
 
-std::optional<CdxAnswer> parse_scalar(const std::string& name, const std::string& value,
-                                      Query& q) {
+std::optional<CdxAnswer> parse_scalar(const std::string& name, const std::string& value, Query& q) {
   if (name == "from" || name == "to" || name == "closest") {
     auto ts = pad_timestamp(value, name == "to" ? Pad::up : Pad::down);
     if (!ts) return bad(name, "expected a timestamp of 4 to 14 digits");
@@ -245,7 +244,8 @@ CdxAnswer cdx_api(const CaptureIndex& index, const Params& params) {
   std::vector<const Capture*> hits;
   for (const Capture& c : index.between(q.first_key, q.last_key)) {
     if (c.timestamp < q.from || c.timestamp > q.to) continue;
-    if (std::all_of(q.filters.begin(), q.filters.end(), [&](const Filter& f) { return f.keeps(c); }))
+    if (std::all_of(q.filters.begin(), q.filters.end(),
+                    [&](const Filter& f) { return f.keeps(c); }))
       hits.push_back(&c);
   }
   if (q.sort == "reverse") std::reverse(hits.begin(), hits.end());

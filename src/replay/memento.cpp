@@ -107,9 +107,9 @@ std::string Routes::timemap(std::string_view format, std::string_view url) const
 }
 
 std::string memento_link_header(const Routes& routes, std::string_view original) {
-  return link_entry(original, "original", {}) + ", " + link_entry(routes.timegate(original),
-                                                                   "timegate", {}) +
-         ", " + link_entry(routes.timemap("link", original), "timemap", {}) +
+  return link_entry(original, "original", {}) + ", " +
+         link_entry(routes.timegate(original), "timegate", {}) + ", " +
+         link_entry(routes.timemap("link", original), "timemap", {}) +
          "; type=\"application/link-format\"";
 }
 

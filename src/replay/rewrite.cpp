@@ -128,9 +128,9 @@ void append_css(std::string& out, std::string_view css, const RewriteContext& ct
 // ---- HTML ----
 
 struct Attribute {
-  std::string name;       // lower-cased
-  std::string_view raw;   // as written, name through value
-  std::string value;      // entities decoded
+  std::string name;      // lower-cased
+  std::string_view raw;  // as written, name through value
+  std::string value;     // entities decoded
   bool has_value = false;
 };
 
@@ -295,7 +295,8 @@ std::optional<std::string> rewrite_attribute(const Tag& tag, const Attribute& a,
 void append_tag(std::string& out, const Tag& tag, RewriteContext& ctx) {
   if (tag.name == "base")
     if (const Attribute* href = find_attribute(tag, "href"))
-      if (auto resolved = url::resolve(ctx.base_url, trim(href->value)); resolved && web_url(*resolved))
+      if (auto resolved = url::resolve(ctx.base_url, trim(href->value));
+          resolved && web_url(*resolved))
         ctx.base_url = *resolved;
   out += '<';
   out.append(tag.raw_name);

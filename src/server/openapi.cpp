@@ -46,7 +46,39 @@ std::string openapi_json() {
              {{"200", {{"description", "results"}}},
               {"400", {{"description", "invalid parameter (error.parameter names it)"}}}}}}}}},
         {"/imagesearch/healthcheck",
-         {{"get", {{"responses", {{"200", {{"description", "index readable"}}}}}}}}}}}};
+         {{"get", {{"responses", {{"200", {{"description", "index readable"}}}}}}}}},
+        {"/cdx",
+         {{"get",
+           {{"summary", "pywb-compatible CDX server API over every capture (docs/replay.md)"},
+            {"parameters",
+             Json::array(
+                 {param("url", "required; example.com/path/* = prefix, *.example.com = domain"),
+                  param("matchType", "exact (default), prefix, host, domain"),
+                  param("from", "4 to 14 digits, padded down"),
+                  param("to", "4 to 14 digits, padded up, inclusive"),
+                  param("filter", "[!][=|~]field:expression, repeatable"),
+                  param("collapse", "field or field:N, repeatable"),
+                  param("sort", "reverse, or closest (with closest=ts)"),
+                  param("closest", "timestamp for sort=closest"),
+                  param("limit", "positive integer"), param("fl", "comma list of fields"),
+                  param("output", "cdxj (default), json (NDJSON), text")})},
+            {"responses",
+             {{"200", {{"description", "one line per capture"}}},
+              {"400", {{"description", "invalid parameter (error.parameter names it)"}}}}}}}}},
+        {"/wayback/{target}",
+         {{"get",
+           {{"summary",
+             "replay {ts}{mod}/{url}, captures list */{url}, Memento TimeGate {url} and "
+             "TimeMaps timemap/{link|json}/{url} (docs/replay.md)"},
+            {"parameters", Json::array({{{"name", "target"},
+                                         {"in", "path"},
+                                         {"required", true},
+                                         {"schema", {{"type", "string"}}}}})},
+            {"responses",
+             {{"200", {{"description", "the capture, list or TimeMap"}}},
+              {"302", {{"description", "to the capture actually served (Memento)"}}},
+              {"400", {{"description", "malformed target or Accept-Datetime"}}},
+              {"404", {{"description", "no capture"}}}}}}}}}}}};
   return doc.dump();
 }
 

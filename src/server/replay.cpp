@@ -116,10 +116,12 @@ const Capture* choose(const std::vector<Capture>& captures, const std::string& t
   if (ts.empty()) return replay::nearest(captures, "99991231235959");
   std::string low = *replay::pad_timestamp(ts, replay::Pad::down);
   std::string high = *replay::pad_timestamp(ts, replay::Pad::up);
-  auto first = std::lower_bound(captures.begin(), captures.end(), low,
-                                [](const Capture& c, const std::string& t) { return c.timestamp < t; });
-  auto last = std::upper_bound(first, captures.end(), high,
-                               [](const std::string& t, const Capture& c) { return t < c.timestamp; });
+  auto first =
+      std::lower_bound(captures.begin(), captures.end(), low,
+                       [](const Capture& c, const std::string& t) { return c.timestamp < t; });
+  auto last =
+      std::upper_bound(first, captures.end(), high,
+                       [](const std::string& t, const Capture& c) { return t < c.timestamp; });
   if (first != last) return replay::nearest({first, last}, low);
   return replay::nearest(captures, low);
 }
@@ -130,7 +132,8 @@ std::optional<ReplayReply> moderation(Xapian::Database& db, const std::string& u
                                       bool safe_only) {
   const index::StoredData stored(db);
   for (bool image : {true, false}) {
-    std::string term = index::url_term(image ? index::prefix::img_url : index::prefix::page_url, url);
+    std::string term =
+        index::url_term(image ? index::prefix::img_url : index::prefix::page_url, url);
     bool any = false, visible = false, shown = false;
     for (auto it = db.postlist_begin(term); it != db.postlist_end(term); ++it) {
       merge::ImageDocument d;
@@ -216,14 +219,14 @@ void add_memento_headers(ReplayReply& r, const replay::Routes& routes, const Cap
   r.headers.emplace_back("Link", replay::memento_link_header(routes, c.url));
 }
 
-ReplayReply serve_capture(Xapian::Database& db, const replay::CaptureIndex& index,
-                          const Capture& c, const std::vector<Capture>& captures,
-                          const std::string& mod, const ReplayContext& ctx) {
+ReplayReply serve_capture(Xapian::Database& db, const replay::CaptureIndex& index, const Capture& c,
+                          const std::vector<Capture>& captures, const std::string& mod,
+                          const ReplayContext& ctx) {
   const Capture* source = c.revisit ? index.original_of(c) : &c;
   if (!source) return error(404, "a revisit of a payload that the archives do not hold");
   Archived a;
-  if (auto failed = read_record(db, source->archive, source->offset, source->url,
-                                ctx.archive_roots, a))
+  if (auto failed =
+          read_record(db, source->archive, source->offset, source->url, ctx.archive_roots, a))
     return *failed;
   const replay::Routes routes{ctx.service + kPrefix};
   ReplayReply r;
@@ -269,7 +272,8 @@ ReplayReply timemap(const replay::CaptureIndex& index, const std::string& target
   const replay::Routes routes{ctx.service + kPrefix};
   ReplayReply r;
   r.status = 200;
-  r.body = link ? replay::timemap_link(routes, url, exact) : replay::timemap_json(routes, url, exact);
+  r.body =
+      link ? replay::timemap_link(routes, url, exact) : replay::timemap_json(routes, url, exact);
   r.content_type = link ? "application/link-format" : "application/json";
   return r;
 }
@@ -292,7 +296,8 @@ ReplayReply replay(Xapian::Database& db, const replay::CaptureIndex& index,
   if (!m->ts.empty() && m->ts != "*" && !replay::pad_timestamp(m->ts, replay::Pad::down))
     return error(400, kUsage);
   if (auto refused = moderation(db, m->url, ctx.safe_only)) return *refused;
-  auto captures = prefer(captures_of(index, m->url), [&](const Capture& c) { return c.url == m->url; });
+  auto captures =
+      prefer(captures_of(index, m->url), [&](const Capture& c) { return c.url == m->url; });
   if (m->ts == "*") {
     if (captures.empty()) return error(404, "no capture of this URL in the archives");
     ReplayReply r;
@@ -344,7 +349,8 @@ ReplayReply document_capture(Xapian::Database& db, const Memento& m, const Repla
   const std::string ts = replay::pad_timestamp(m.ts.empty() ? "9999" : m.ts, replay::Pad::down)
                              .value_or("99990101000000");
   merge::ImageDocument d;
-  if (!find_document(db, image, m.url, ts, d)) return error(404, "no capture of this URL in the index");
+  if (!find_document(db, image, m.url, ts, d))
+    return error(404, "no capture of this URL in the index");
   Archived a;
   const std::string url = image ? (d.isInline ? std::string() : d.imgUrl) : d.pageUrl;
   if (auto failed = read_record(db, image ? d.imgFile : d.pageFile,

@@ -39,7 +39,7 @@ struct ReplayReply {
 struct ReplayContext {
   std::vector<std::filesystem::path> archive_roots;
   bool safe_only = false;
-  std::string service;  // absolute base of Memento links ("http://host:port")
+  std::string service;          // absolute base of Memento links ("http://host:port")
   std::string accept_datetime;  // the request's Accept-Datetime header
 };
 

@@ -6,9 +6,9 @@
 
 #include "core/json.hpp"
 #include "index/schema.hpp"
+#include "replay/cdx_api.hpp"
 #include "server/access_log.hpp"
 #include "server/openapi.hpp"
-#include "replay/cdx_api.hpp"
 #include "server/replay.hpp"
 #include "server/replay_captures.hpp"
 #include "server/static_files.hpp"

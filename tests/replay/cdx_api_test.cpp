@@ -96,27 +96,34 @@ TEST_F(CdxApi, HostAndDomainMatch) {
 }
 
 TEST_F(CdxApi, FromToArePaddedAndInclusive) {
-  auto expected = oracle([](const std::string& l) {
-    return ts(l) >= "20140126200700" && ts(l) <= "20140126200759";
-  });
+  auto expected = oracle(
+      [](const std::string& l) { return ts(l) >= "20140126200700" && ts(l) <= "20140126200759"; });
   ASSERT_FALSE(expected.empty());
-  auto got = query({{"url", "iana.org"}, {"matchType", "host"}, {"from", "201401262007"},
+  auto got = query({{"url", "iana.org"},
+                    {"matchType", "host"},
+                    {"from", "201401262007"},
                     {"to", "201401262007"}});
   EXPECT_EQ(got, expected);
 }
 
 TEST_F(CdxApi, Filters) {
-  auto html = oracle([](const std::string& l) { return l.find("\"mime\": \"text/html\"") != std::string::npos; });
-  EXPECT_EQ(query({{"url", "iana.org"}, {"matchType", "host"}, {"filter", "=mime:text/html"}}), html);
-  auto not_revisit = oracle([](const std::string& l) { return l.find("warc/revisit") == std::string::npos; });
+  auto html = oracle(
+      [](const std::string& l) { return l.find("\"mime\": \"text/html\"") != std::string::npos; });
+  EXPECT_EQ(query({{"url", "iana.org"}, {"matchType", "host"}, {"filter", "=mime:text/html"}}),
+            html);
+  auto not_revisit =
+      oracle([](const std::string& l) { return l.find("warc/revisit") == std::string::npos; });
   EXPECT_EQ(query({{"url", "iana.org"}, {"matchType", "host"}, {"filter", "!mime:revisit"}}),
             not_revisit);
   auto svg = oracle([](const std::string& l) { return l.find(".svg ") != std::string::npos; });
-  EXPECT_EQ(query({{"url", "iana.org"}, {"matchType", "host"}, {"filter", "~urlkey:.*\\.svg$"}}), svg);
+  EXPECT_EQ(query({{"url", "iana.org"}, {"matchType", "host"}, {"filter", "~urlkey:.*\\.svg$"}}),
+            svg);
   auto both = oracle([](const std::string& l) {
     return l.find(".svg ") != std::string::npos && l.find("warc/revisit") == std::string::npos;
   });
-  EXPECT_EQ(query({{"url", "iana.org"}, {"matchType", "host"}, {"filter", "~urlkey:.*\\.svg$"},
+  EXPECT_EQ(query({{"url", "iana.org"},
+                   {"matchType", "host"},
+                   {"filter", "~urlkey:.*\\.svg$"},
                    {"filter", "!=mime:warc/revisit"}}),
             both);
 }
@@ -132,21 +139,33 @@ TEST_F(CdxApi, CollapseLimitSortAndJson) {
   EXPECT_EQ(query({{"url", "iana.org"}, {"matchType", "host"}, {"collapse", "urlkey"}}), firsts);
   auto five = query({{"url", "iana.org"}, {"matchType", "host"}, {"limit", "5"}});
   EXPECT_EQ(five, std::vector<std::string>(oracle_->begin(), oracle_->begin() + 5));
-  auto css = oracle([](const std::string& l) { return key_starts(l, "org,iana)/_css/2013.1/screen.css "); });
-  auto reversed = query({{"url", "http://www.iana.org/_css/2013.1/screen.css"}, {"sort", "reverse"}});
+  auto css = oracle(
+      [](const std::string& l) { return key_starts(l, "org,iana)/_css/2013.1/screen.css "); });
+  auto reversed =
+      query({{"url", "http://www.iana.org/_css/2013.1/screen.css"}, {"sort", "reverse"}});
   EXPECT_EQ(reversed, std::vector<std::string>(css.rbegin(), css.rend()));
-  CdxAnswer json = cdx_api(*index_, {{"url", "http://www.iana.org/"}, {"output", "json"},
-                                     {"fl", "urlkey,timestamp,url,status"}});
-  EXPECT_EQ(Json::parse(json.body),
-            Json({{"urlkey", "org,iana)/"}, {"timestamp", "20140126200624"},
-                  {"url", "http://www.iana.org/"}, {"status", "200"}}));
+  CdxAnswer json = cdx_api(
+      *index_,
+      {{"url", "http://www.iana.org/"}, {"output", "json"}, {"fl", "urlkey,timestamp,url,status"}});
+  EXPECT_EQ(Json::parse(json.body), Json({{"urlkey", "org,iana)/"},
+                                          {"timestamp", "20140126200624"},
+                                          {"url", "http://www.iana.org/"},
+                                          {"status", "200"}}));
 }
 
 TEST_F(CdxApi, EveryParameterIsValidated) {
-  for (auto [name, value] : std::vector<std::pair<std::string, std::string>>{
-           {"matchType", "wide"}, {"from", "20x4"}, {"to", "123"}, {"limit", "0"},
-           {"limit", "-3"}, {"output", "xml"}, {"filter", "nofield"}, {"filter", "size:3"},
-           {"filter", "~url:("}, {"collapse", "url:0"}, {"sort", "random"}, {"fl", "url,x"}}) {
+  for (auto [name, value] : std::vector<std::pair<std::string, std::string>>{{"matchType", "wide"},
+                                                                             {"from", "20x4"},
+                                                                             {"to", "123"},
+                                                                             {"limit", "0"},
+                                                                             {"limit", "-3"},
+                                                                             {"output", "xml"},
+                                                                             {"filter", "nofield"},
+                                                                             {"filter", "size:3"},
+                                                                             {"filter", "~url:("},
+                                                                             {"collapse", "url:0"},
+                                                                             {"sort", "random"},
+                                                                             {"fl", "url,x"}}) {
     CdxAnswer a = cdx_api(*index_, {{"url", "iana.org"}, {name, value}});
     EXPECT_EQ(a.status, 400) << name << "=" << value;
     EXPECT_EQ(Json::parse(a.body)["error"]["parameter"], name) << a.body;

@@ -33,7 +33,8 @@ TEST(Rewrite, HtmlAttributesGetTheirModifiers) {
       R"(<iframe src="/frame.html"></iframe><form action="/search.php"></form></body></html>)",
       kPage);
   const std::string ts = "/wayback/20080430204829";
-  EXPECT_NE(html.find("href=\"" + ts + "cs_/http://www.archive.org/css/a.css\""), std::string::npos);
+  EXPECT_NE(html.find("href=\"" + ts + "cs_/http://www.archive.org/css/a.css\""),
+            std::string::npos);
   EXPECT_NE(html.find("href=\"" + ts + "im_/http://www.archive.org/web/favicon.ico\""),
             std::string::npos);
   EXPECT_NE(html.find("src=\"" + ts + "js_/https://ads.example/t.js\""), std::string::npos);
@@ -43,8 +44,10 @@ TEST(Rewrite, HtmlAttributesGetTheirModifiers) {
             std::string::npos);
   EXPECT_NE(html.find("href=\"" + ts + "/http://www.archive.org/about/\">about</a>"),
             std::string::npos);
-  EXPECT_NE(html.find("src=\"" + ts + "if_/http://www.archive.org/frame.html\""), std::string::npos);
-  EXPECT_NE(html.find("action=\"" + ts + "/http://www.archive.org/search.php\""), std::string::npos);
+  EXPECT_NE(html.find("src=\"" + ts + "if_/http://www.archive.org/frame.html\""),
+            std::string::npos);
+  EXPECT_NE(html.find("action=\"" + ts + "/http://www.archive.org/search.php\""),
+            std::string::npos);
   EXPECT_EQ(html.find("=\"http"), std::string::npos) << html;
 }
 
@@ -54,7 +57,8 @@ TEST(Rewrite, SrcsetStyleAndStyleBlocks) {
       R"(<style>@import "s.css"; body{background:url(d.gif)}</style>)",
       kPage);
   const std::string base = "/wayback/20080430204829im_/http://www.archive.org/web/";
-  EXPECT_NE(html.find("srcset=\"" + base + "a.png 1x, /wayback/20080430204829im_/https://x.org/b.png 2x\""),
+  EXPECT_NE(html.find("srcset=\"" + base +
+                      "a.png 1x, /wayback/20080430204829im_/https://x.org/b.png 2x\""),
             std::string::npos)
       << html;
   EXPECT_NE(html.find("style=\"background:url('" + base + "c.png')\""), std::string::npos) << html;
@@ -64,11 +68,11 @@ TEST(Rewrite, SrcsetStyleAndStyleBlocks) {
 }
 
 TEST(Rewrite, BaseEntitiesRefreshAndIntegrity) {
-  std::string html = rewrite_html(
-      R"(<base href="http://other.org/dir/"><img src="a.png?x=1&amp;y=2">)"
-      R"(<meta http-equiv="refresh" content="0; url=/next.html">)"
-      R"(<link rel="stylesheet" href="s.css" integrity="sha384-abc">)",
-      kPage);
+  std::string html =
+      rewrite_html(R"(<base href="http://other.org/dir/"><img src="a.png?x=1&amp;y=2">)"
+                   R"(<meta http-equiv="refresh" content="0; url=/next.html">)"
+                   R"(<link rel="stylesheet" href="s.css" integrity="sha384-abc">)",
+                   kPage);
   EXPECT_NE(html.find("src=\"/wayback/20080430204829im_/http://other.org/dir/a.png?x=1&amp;y=2\""),
             std::string::npos)
       << html;
@@ -80,7 +84,8 @@ TEST(Rewrite, BaseEntitiesRefreshAndIntegrity) {
 TEST(Rewrite, BannerGoesAfterTheBodyTagAndTextIsKept) {
   const std::string page = "<!-- <img src=x> --><p>a < b</p><body class=\"c\"><p>text</p>";
   std::string html = rewrite_html(page, kPage, "<div id=banner></div>");
-  EXPECT_EQ(html, "<!-- <img src=x> --><p>a < b</p><body class=\"c\"><div id=banner></div><p>text</p>");
+  EXPECT_EQ(html,
+            "<!-- <img src=x> --><p>a < b</p><body class=\"c\"><div id=banner></div><p>text</p>");
   EXPECT_EQ(rewrite_html("<p>no body</p>", kPage, "<b>B</b>"), "<b>B</b><p>no body</p>");
 }
 
@@ -89,9 +94,10 @@ TEST(Rewrite, CssAndScripts) {
   EXPECT_EQ(rewrite_css("a{background:url( \"../i/a.png\" )} @import url(more.css);", css),
             "a{background:url( \"/wayback/20080430204829im_/http://x.org/i/a.png\" )} "
             "@import url(/wayback/20080430204829cs_/http://x.org/css/more.css);");
-  EXPECT_EQ(rewrite_js(R"(var a = "http://x.org/a.js", b = 'https:\/\/y.org\/', c = x + "http";)", css),
-            R"(var a = "/wayback/20080430204829id_/http://x.org/a.js", )"
-            R"(b = '\/wayback\/20080430204829id_\/https:\/\/y.org\/', c = x + "http";)");
+  EXPECT_EQ(
+      rewrite_js(R"(var a = "http://x.org/a.js", b = 'https:\/\/y.org\/', c = x + "http";)", css),
+      R"(var a = "/wayback/20080430204829id_/http://x.org/a.js", )"
+      R"(b = '\/wayback\/20080430204829id_\/https:\/\/y.org\/', c = x + "http";)");
 }
 
 TEST(Rewrite, UnclosedMarkupNeverLosesBytes) {

@@ -51,8 +51,9 @@ TEST_F(WaybackReal, PartialAndDistantTimestampsRedirectToTheCaptureServed) {
   auto scheme_less = get("/wayback/2008/www.archive.org/");
   ASSERT_TRUE(scheme_less);
   EXPECT_EQ(scheme_less->get_header_value("Location"), landing);
-  for (const char* bad : {"/wayback/200/http://www.archive.org/", "/wayback/20081399/http://www.archive.org/",
-                          "/wayback/2008xx_/http://www.archive.org/"}) {
+  for (const char* bad :
+       {"/wayback/200/http://www.archive.org/", "/wayback/20081399/http://www.archive.org/",
+        "/wayback/2008xx_/http://www.archive.org/"}) {
     auto r = get(bad);
     ASSERT_TRUE(r);
     EXPECT_GE(r->status, 400) << bad;
@@ -90,12 +91,14 @@ TEST_F(WaybackReal, SubresourcesComeFromTheArchive) {
 }
 
 TEST_F(WaybackReal, TimeGateTimeMapsAndCaptureList) {
-  auto gate = get(std::string("/wayback/") + kHome, {{"Accept-Datetime", "Thu, 01 May 2008 00:00:00 GMT"}});
+  auto gate =
+      get(std::string("/wayback/") + kHome, {{"Accept-Datetime", "Thu, 01 May 2008 00:00:00 GMT"}});
   ASSERT_TRUE(gate);
   EXPECT_EQ(gate->status, 302);
   EXPECT_EQ(gate->get_header_value("Vary"), "accept-datetime");
-  EXPECT_NE(gate->get_header_value("Location").find(std::string("/wayback/") + kHomeTs + "/" + kHome),
-            std::string::npos);
+  EXPECT_NE(
+      gate->get_header_value("Location").find(std::string("/wayback/") + kHomeTs + "/" + kHome),
+      std::string::npos);
   auto bad_gate = get(std::string("/wayback/") + kHome, {{"Accept-Datetime", "yesterday"}});
   ASSERT_TRUE(bad_gate);
   EXPECT_EQ(bad_gate->status, 400);
@@ -104,7 +107,8 @@ TEST_F(WaybackReal, TimeGateTimeMapsAndCaptureList) {
   ASSERT_TRUE(link);
   EXPECT_EQ(link->status, 200);
   EXPECT_EQ(link->get_header_value("Content-Type"), "application/link-format");
-  EXPECT_EQ(link->body.rfind("<http://www.archive.org/>; rel=\"original\",\n", 0), 0u) << link->body;
+  EXPECT_EQ(link->body.rfind("<http://www.archive.org/>; rel=\"original\",\n", 0), 0u)
+      << link->body;
   EXPECT_NE(link->body.find("datetime=\"Wed, 30 Apr 2008 20:48:26 GMT\""), std::string::npos);
   auto json = get(std::string("/wayback/timemap/json/") + kHome);
   ASSERT_TRUE(json);
