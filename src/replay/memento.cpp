@@ -82,7 +82,7 @@ std::optional<std::string> parse_http_date(std::string_view text) {
   char day[4] = {}, month[4] = {}, zone[4] = {};
   int d = 0, y = 0, hh = 0, mm = 0, ss = 0, used = 0;
   std::string s(text);
-  if (std::sscanf(s.c_str(), "%3s %d %3s %d %d:%d:%d %3s%n", day, &d, month, &y, &hh, &mm, &ss,
+  if (std::sscanf(s.c_str(), "%3s, %d %3s %d %d:%d:%d %3s%n", day, &d, month, &y, &hh, &mm, &ss,
                   zone, &used) != 8 ||
       static_cast<size_t>(used) != s.size() || std::string_view(zone) != "GMT")
     return std::nullopt;

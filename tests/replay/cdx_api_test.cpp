@@ -43,9 +43,10 @@ class CdxApi : public ::testing::Test {
     for (size_t start = 0; start < a.body.size();) {
       size_t end = a.body.find('\n', start);
       std::string line = a.body.substr(start, end - start);
-      size_t status = line.find(", \"status\": \"200\"");
+      const std::string_view revisit_status = ", \"status\": \"200\"";
+      size_t status = line.find(revisit_status);
       if (line.find("\"warc/revisit\"") != std::string::npos && status != std::string::npos)
-        line.erase(status, 16);
+        line.erase(status, revisit_status.size());
       lines.push_back(line);
       start = end + 1;
     }

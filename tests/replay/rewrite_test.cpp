@@ -53,8 +53,8 @@ TEST(Rewrite, HtmlAttributesGetTheirModifiers) {
 
 TEST(Rewrite, SrcsetStyleAndStyleBlocks) {
   std::string html = rewrite_html(
-      R"(<img srcset="a.png 1x, https://x.org/b.png 2x" style="background:url('c.png')">)"
-      R"(<style>@import "s.css"; body{background:url(d.gif)}</style>)",
+      R"x(<img srcset="a.png 1x, https://x.org/b.png 2x" style="background:url('c.png')">)x"
+      R"x(<style>@import "s.css"; body{background:url(d.gif)}</style>)x",
       kPage);
   const std::string base = "/wayback/20080430204829im_/http://www.archive.org/web/";
   EXPECT_NE(html.find("srcset=\"" + base +
