@@ -2,6 +2,7 @@
 // rewritten reference stays inside the archive prefix it was given.
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "replay/rewrite.hpp"
