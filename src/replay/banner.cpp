@@ -1,5 +1,6 @@
 #include "replay/banner.hpp"
 
+#include <algorithm>
 #include <array>
 
 #include "core/timestamp.hpp"
@@ -57,20 +58,28 @@ std::string display_date(std::string_view ts) {
 
 std::string banner_html(std::string_view prefix, const Capture& served,
                         std::span<const Capture> captures) {
-  size_t at = 0;
-  while (at < captures.size() && &captures[at] != &served) ++at;
+  // Neighbours and position by time: records of one second (a response and its revisit,
+  // http: and https:) count once.
+  const Capture* previous = nullptr;
+  const Capture* next = nullptr;
+  size_t position = 1, times = 0;
+  std::string last;
+  for (const Capture& c : captures) {
+    if (c.timestamp == last) continue;
+    last = c.timestamp;
+    ++times;
+    if (c.timestamp < served.timestamp) previous = &c, ++position;
+    if (c.timestamp > served.timestamp && !next) next = &c;
+  }
   std::string out =
       "<div id=\"strata-replay-banner\" style=\"all:initial;display:block;position:relative;"
       "z-index:2147483647;box-sizing:border-box;width:100%;padding:6px 10px;background:#1d3557;"
       "color:#fff;font:13px/1.5 system-ui,sans-serif\">Archived capture of " +
       html_escape(served.url) + " &middot; captured <strong id=\"strata-replay-date\">" +
-      time_element(served) + "</strong>";
-  if (at < captures.size()) {
-    out += " &middot; capture " + std::to_string(at + 1) + " of " + std::to_string(captures.size());
-    if (at > 0) out += " &middot; " + replay_link(prefix, captures[at - 1], "&lsaquo; previous");
-    if (at + 1 < captures.size())
-      out += " &middot; " + replay_link(prefix, captures[at + 1], "next &rsaquo;");
-  }
+      time_element(served) + "</strong> &middot; capture " + std::to_string(position) + " of " +
+      std::to_string(std::max<size_t>(times, 1));
+  if (previous) out += " &middot; " + replay_link(prefix, *previous, "&lsaquo; previous");
+  if (next) out += " &middot; " + replay_link(prefix, *next, "next &rsaquo;");
   out += " &middot; <a target=\"_top\" style=\"color:#bfe0ff\" href=\"" +
          html_escape(std::string(prefix) + "*/" + served.url) + "\">all captures</a></div>";
   return out;

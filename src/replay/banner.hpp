@@ -16,7 +16,7 @@ std::string html_escape(std::string_view text);
 // "30 Apr 2008 20:48:29 UTC"
 std::string display_date(std::string_view ts14);
 
-// `captures`: the captures of the served URL's key, in time order; `served` among them.
+// `captures`: the captures of the served URL, in time order.
 std::string banner_html(std::string_view prefix, const Capture& served,
                         std::span<const Capture> captures);
 

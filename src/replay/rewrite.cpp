@@ -352,7 +352,8 @@ std::string rewrite_css(std::string_view css, const RewriteContext& ctx) {
 }
 
 std::string rewrite_js(std::string_view js, const RewriteContext& ctx) {
-  const std::string prefix = ctx.prefix + ctx.timestamp + "id_/";
+  // No modifier: a script names pages to navigate to as often as resources to load.
+  const std::string prefix = ctx.prefix + ctx.timestamp + "/";
   std::string escaped_prefix;
   for (char c : prefix) escaped_prefix += c == '/' ? std::string("\\/") : std::string(1, c);
   std::string out;

@@ -6,7 +6,7 @@
 // base and replaced by its archive URL; the modifier says how the archive serves it (im_ an
 // image, cs_ a stylesheet, js_ a script, if_ a framed page, id_ the bytes as captured, none
 // a top-level page). JavaScript gets a conservative pass: only absolute http(s) URLs at the
-// start of a string literal. Bytes outside URLs are kept as they are; never throws.
+// start of a string literal (no modifier: served by their type). Bytes outside URLs are kept as they are; never throws.
 #include <string>
 #include <string_view>
 

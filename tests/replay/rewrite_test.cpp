@@ -96,8 +96,8 @@ TEST(Rewrite, CssAndScripts) {
             "@import url(/wayback/20080430204829cs_/http://x.org/css/more.css);");
   EXPECT_EQ(
       rewrite_js(R"(var a = "http://x.org/a.js", b = 'https:\/\/y.org\/', c = x + "http";)", css),
-      R"(var a = "/wayback/20080430204829id_/http://x.org/a.js", )"
-      R"(b = '\/wayback\/20080430204829id_\/https:\/\/y.org\/', c = x + "http";)");
+      R"(var a = "/wayback/20080430204829/http://x.org/a.js", )"
+      R"(b = '\/wayback\/20080430204829\/https:\/\/y.org\/', c = x + "http";)");
 }
 
 TEST(Rewrite, UnclosedMarkupNeverLosesBytes) {

@@ -1,5 +1,5 @@
 // Replay of a real crawl in chromium (the 2008 archive.org crawl of ../shared/data): the
-// archived home page's images and stylesheets load from the archive, no request leaves the
+// archived home page's (index.php) images and stylesheets load from the archive, no request leaves the
 // server (every other origin is refused and fails the test), nothing is refused for pointing
 // at the live web (the rewriting covered every URL), and the banner shows the served date.
 import { describe, it, before, after } from 'node:test';
@@ -53,9 +53,9 @@ describe('replay of a real crawl', { skip: reason || false }, () => {
   });
 
   it('a partial timestamp lands on the capture served, shown in the banner', async () => {
-    const { context, page, res, leaks } = await open(`${server.base}/wayback/2008/http://www.archive.org/`);
+    const { context, page, res, leaks } = await open(`${server.base}/wayback/2008/http://www.archive.org/index.php`);
     assert.equal(res.status(), 200);
-    assert.equal(page.url(), `${server.base}/wayback/20080430204826/http://www.archive.org/`);
+    assert.equal(page.url(), `${server.base}/wayback/20080430204826/http://www.archive.org/index.php`);
     assert.equal(res.headers()['memento-datetime'], 'Wed, 30 Apr 2008 20:48:26 GMT');
     const date = page.locator('#strata-replay-date time');
     assert.equal(await date.getAttribute('datetime'), '2008-04-30T20:48:26Z');
@@ -65,7 +65,7 @@ describe('replay of a real crawl', { skip: reason || false }, () => {
   });
 
   it("the page's images and stylesheets load from the archive and nothing else is asked for", async () => {
-    const { context, page, leaks, responses, refusals } = await open(`${server.base}/wayback/20080430204826/http://www.archive.org/`);
+    const { context, page, leaks, responses, refusals } = await open(`${server.base}/wayback/20080430204826/http://www.archive.org/index.php`);
     const ok = (mod, type) => responses.filter((r) => r.url.includes(`${mod}/http`) && r.status === 200 && type.test(r.type));
     const images = ok('im_', /^image\//);
     const styles = ok('cs_', /^text\/css/);
