@@ -2,7 +2,7 @@
 import { defaultLang, translator, formatNumber, formatTimestamp } from './i18n.js';
 import {
   readState, stateToSearch, searchKey, hasSearch, hasFilters, apiUrl, advancedToQuery,
-  queryToAdvanced, thumbUrl, replayImageUrl, describe, FILTER_KEYS,
+  queryToAdvanced, thumbUrl, replayImageUrl, capturesUrl, describe, FILTER_KEYS,
 } from './state.js';
 import { justify } from './layout.js';
 
@@ -496,7 +496,10 @@ function renderViewer(item, n) {
   const last = item.imgTstampLatest && item.imgTstampLatest !== item.imgTstamp
     ? formatTimestamp(lang, item.imgTstampLatest, true) : '';
   row(t('viewer.captured'), last ? t('viewer.firstLast', { first, last }) : first);
-  if (item.matchingImages) row(t('viewer.captures'), t('viewer.capturesValue', { n: formatNumber(lang, item.matchingImages) }));
+  // Every capture of the image and of its page, each opening its replay (docs/replay.md).
+  const captures = (url, text) => el('a', { href: capturesUrl(url), target: '_blank', rel: 'noopener noreferrer', text });
+  row(t('viewer.captures'), captures(item.imgSrc, item.matchingImages
+    ? t('viewer.capturesValue', { n: formatNumber(lang, item.matchingImages) }) : t('viewer.allCaptures')));
   row(t('viewer.dimensions'), item.imgWidth && item.imgHeight ? `${item.imgWidth} × ${item.imgHeight} px` : '');
   row(t('viewer.type'), item.imgMimeType || '');
   const bytes = el('span', { id: 'viewer-bytes', text: '…' });
@@ -504,7 +507,7 @@ function renderViewer(item, n) {
   const pageLink = el('a', { href: item.pageLinkToArchive || '#', target: '_blank', rel: 'noopener noreferrer',
     text: item.pageTitle || t('viewer.untitled') });
   row(t('viewer.page'), pageLink, el('span', { class: 'url', text: item.pageURL }));
-  row(t('viewer.pageDate'), formatTimestamp(lang, item.pageTstamp, true));
+  row(t('viewer.pageDate'), formatTimestamp(lang, item.pageTstamp, true), captures(item.pageURL, t('viewer.pageCaptures')));
   if (item.matchingPages) row(t('viewer.otherPages'), t('viewer.otherPagesValue', { n: formatNumber(lang, item.matchingPages) }));
   row(t('viewer.imageUrl'), el('span', { class: 'url', text: item.imgSrc }));
   row(t('viewer.collections'), (item.collection || []).join(', '));

@@ -113,6 +113,10 @@ export function thumbUrl(item, safe) {
 export function replayImageUrl(item) {
   return `/wayback/${item.imgTstamp}im_/${item.imgSrc}`;
 }
+// The list of every capture of a URL (image or page).
+export function capturesUrl(url) {
+  return `/wayback/*/${url}`;
+}
 
 // Best text describing an image, for alt attributes.
 export function describe(item) {

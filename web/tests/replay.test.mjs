@@ -78,4 +78,16 @@ describe('replay of a real crawl', { skip: reason || false }, () => {
     assert.deepEqual(leaks, [], 'requests left the server');
     assert.deepEqual(refusals.filter((t) => /https?:\/\/(?!127\.0\.0\.1)/.test(t)), [], 'markup still named the live web');
   });
+
+  it("the banner leads to every capture of the URL, and each back to its replay", async () => {
+    const { context, page, leaks } = await open(`${server.base}/wayback/20080430204826/http://www.archive.org/index.php`);
+    await Promise.all([page.waitForNavigation(), page.click('#strata-replay-banner >> text=all captures')]);
+    assert.equal(page.url(), `${server.base}/wayback/*/http://www.archive.org/index.php`);
+    assert.match(await page.locator('h1').textContent(), /^\d+ captures? of http:\/\/www\.archive\.org\/index\.php$/);
+    await Promise.all([page.waitForNavigation(), page.click('li a >> nth=0')]);
+    assert.match(page.url(), /\/wayback\/\d{14}\/http:\/\/www\.archive\.org\/index\.php$/);
+    assert.ok(await page.locator('#strata-replay-date').isVisible());
+    await context.close();
+    assert.deepEqual(leaks, []);
+  });
 });
