@@ -238,12 +238,13 @@ void append_line(std::string& out, const Capture& c, const Query& q) {
 
 }  // namespace
 
-CdxAnswer cdx_api(const CaptureIndex& index, const Params& params) {
+CdxAnswer cdx_api(const CaptureIndex& index, const Params& params,
+                  const std::function<bool(const Capture&)>& hidden) {
   Query q;
   if (auto error = parse(params, q)) return *error;
   std::vector<const Capture*> hits;
   for (const Capture& c : index.between(q.first_key, q.last_key)) {
-    if (c.timestamp < q.from || c.timestamp > q.to) continue;
+    if (c.timestamp < q.from || c.timestamp > q.to || (hidden && hidden(c))) continue;
     if (std::all_of(q.filters.begin(), q.filters.end(),
                     [&](const Filter& f) { return f.keeps(c); }))
       hits.push_back(&c);

@@ -7,6 +7,7 @@
 // characters, equals the last kept line's is dropped; repeatable), sort=reverse|closest with
 // closest=ts, limit, fl (fields) and output cdxj (default)|json (NDJSON)|text. Every
 // parameter is validated: a bad one is a CdxAnswer with status 400 naming it. Never throws.
+#include <functional>
 #include <map>
 #include <string>
 
@@ -20,6 +21,9 @@ struct CdxAnswer {
   std::string content_type = "text/plain; charset=utf-8";
 };
 
-CdxAnswer cdx_api(const CaptureIndex& index, const std::multimap<std::string, std::string>& params);
+// `hidden` leaves captures out (the server's: blocked images, and what a locked safe search
+// hides), before limit and collapse count them.
+CdxAnswer cdx_api(const CaptureIndex& index, const std::multimap<std::string, std::string>& params,
+                  const std::function<bool(const Capture&)>& hidden = nullptr);
 
 }  // namespace strata::replay

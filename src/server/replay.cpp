@@ -367,6 +367,10 @@ ReplayReply document_capture(Xapian::Database& db, const Memento& m, const Repla
 
 }  // namespace
 
+bool replay_refuses(Xapian::Database& db, const std::string& url, bool safe_only) {
+  return moderation(db, url, safe_only).has_value();
+}
+
 ReplayReply thumbnail(Xapian::Database& db, const std::string& target, bool safe_only,
                       const std::filesystem::path& thumbs) {
   const char* usage = "expected /thumbnail/{safe|all}/{14-digit ts}/{image url}";

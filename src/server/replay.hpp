@@ -47,6 +47,10 @@ struct ReplayContext {
 ReplayReply replay(Xapian::Database& db, const replay::CaptureIndex& captures,
                    const std::string& target, const ReplayContext& context);
 
+// Whether replay refuses every capture of `url`: a blocked image (or a page all of whose
+// images are blocked), or with safe_only an image safe search hides.
+bool replay_refuses(Xapian::Database& db, const std::string& url, bool safe_only);
+
 // The search interface's thumbnail: `target` = "{14-digit ts}/{image url}". The stored WebP
 // thumbnail of the nearest capture, read from `thumbs` (the index's thumbnail store) by its
 // digest only, cacheable forever (content-addressed); a placeholder image when the image was

@@ -6,7 +6,8 @@ namespace strata::server {
 
 std::shared_ptr<const replay::CaptureIndex> ReplayCaptures::of(Xapian::Database& db) {
   std::lock_guard lock(mutex_);
-  if (index_ && db.get_revision() == revision_) return index_;
+  // Workers reopen at their own pace: an older revision is no reason to rebuild.
+  if (index_ && db.get_revision() <= revision_) return index_;
   std::vector<replay::ArchiveSource> sources;
   for (const auto& entry : index::registered_archives(db)) {
     archive::Located located = archive::locate_archive(entry, roots_);

@@ -119,9 +119,16 @@ struct Server::Impl {
     return from_replay(replay(db(), *captures->of(db()), req.target.substr(9), context));
   }
 
-  // The pywb-compatible CDX server API over every capture of the registered archives.
+  // The pywb-compatible CDX server API over every capture of the registered archives, less
+  // those replay refuses.
   HttpResponse cdx(const HttpRequest& req) {
-    replay::CdxAnswer a = replay::cdx_api(*captures->of(db()), req.query);
+    std::map<std::string, bool> refused;  // per URL: captures of one URL come together
+    auto hidden = [&](const replay::Capture& c) {
+      auto [it, added] = refused.try_emplace(c.url, false);
+      if (added) it->second = replay_refuses(db(), c.url, locked_safe());
+      return it->second;
+    };
+    replay::CdxAnswer a = replay::cdx_api(*captures->of(db()), req.query, hidden);
     HttpResponse out;
     out.status = a.status;
     out.body = std::move(a.body);

@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include "analyze/blocklist.hpp"
 #include "core/json.hpp"
+#include "index/moderation.hpp"
 #include "real_index.hpp"
 #include "running_server.hpp"
 #include "testing/shared_data.hpp"
@@ -26,18 +28,31 @@ class WaybackReal : public ::testing::Test {
         "archives/archivesunleashed__aut/src/test/resources/warc/example.warc.gz");
     ServerOptions o;
     o.index_dir = testing::index_documents(testing::merged_documents(warc, work), work);
+    index_ = new fs::path(o.index_dir);
     server_ = new testing::RunningServer(o);
   }
-  static void TearDownTestSuite() { delete server_; }
+  static void TearDownTestSuite() {
+    delete server_;
+    delete index_;
+  }
   void SetUp() override { STRATA_REQUIRE_SHARED(); }
 
   static httplib::Result get(const std::string& path, const httplib::Headers& headers = {}) {
     httplib::Client c("127.0.0.1", server_->port());
     return c.Get(path, headers);
   }
+  static void set_blocked(const std::string& url, bool blocked) {
+    analyze::BlockList list;
+    analyze::BlockPattern pattern{analyze::BlockPattern::Kind::url, url};
+    blocked ? list.add(pattern) : list.remove(pattern);
+    ASSERT_TRUE(list.save(index::blocklist_file(*index_)));
+    index::refresh_index(*index_);
+  }
   static testing::RunningServer* server_;
+  static fs::path* index_;
 };
 testing::RunningServer* WaybackReal::server_ = nullptr;
+fs::path* WaybackReal::index_ = nullptr;
 
 TEST_F(WaybackReal, PartialAndDistantTimestampsRedirectToTheCaptureServed) {
   const std::string landing = std::string("/wayback/") + kHomeTs + "/" + kHome;
@@ -137,6 +152,22 @@ TEST_F(WaybackReal, CdxApi) {
   auto bad = get("/cdx?url=archive.org&limit=many");
   ASSERT_TRUE(bad);
   EXPECT_EQ(bad->status, 400);
+}
+
+TEST_F(WaybackReal, BlockedImagesLeaveReplayAndTheCdxApi) {
+  const std::string logo = "http://www.archive.org/images/logo.jpg";
+  auto listed = [&] {
+    auto r = get("/cdx?url=" + logo);
+    return r && r->status == 200 && !r->body.empty();
+  };
+  ASSERT_TRUE(listed());
+  set_blocked(logo, true);
+  EXPECT_FALSE(listed());
+  auto r = get("/wayback/2008im_/" + logo);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 404);
+  set_blocked(logo, false);
+  EXPECT_TRUE(listed());
 }
 
 }  // namespace
