@@ -1,0 +1,207 @@
+// bench_cover [--images N] [--windows W] [--window S] [--threads T]
+// Offline: the minimum cover of N synthetic images (default 1,000,000; 40 % near-copies of an
+// earlier look, 1 to 3 bits flipped; about 2.2 versions per URL, as the paper's data set A)
+// under `phash<=6` and `versions`, each in a child process: wall and CPU seconds, peak RSS,
+// kept, components, exact share; beside it, in the same run, src/similar's near-duplicate
+// grouping of the same hashes (radius 6) as the baseline.
+// Interactive: W windows (default 200) of S ranked results (default 1,000) drawn from those
+// images by look (so that they hold copies, as a result list does): the time to build the
+// Items from ImageDocuments (what the server pays per hit) and the time of the cover, p50 and
+// p99 in milliseconds, per expression.
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "../common/measure.hpp"
+#include "cover/cover.hpp"
+#include "cover/documents.hpp"
+#include "similar/groups.hpp"
+
+using namespace strata;
+
+namespace {
+
+struct Options {
+  size_t images = 1'000'000, windows = 200, window = 1000;
+  unsigned threads = 2;
+};
+
+struct Collection {
+  std::vector<merge::ImageDocument> docs;
+  std::vector<index::Moderation> moderation;
+  std::vector<uint32_t> look;  // per image
+  size_t looks = 0;
+};
+
+uint64_t balanced_hash(std::mt19937_64& rng) {
+  uint64_t hash = 0;
+  while (std::popcount(hash) < 32) hash |= uint64_t{1} << (rng() % 64);
+  return hash;
+}
+
+std::string ts14(std::mt19937_64& rng) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "20%02d%02d%02d120000", int(rng() % 20), int(1 + rng() % 12),
+                int(1 + rng() % 28));
+  return buf;
+}
+
+Collection generate(size_t n) {
+  std::mt19937_64 rng(2024);
+  Collection c;
+  std::vector<uint64_t> base;
+  const size_t urls = std::max<size_t>(1, n * 10 / 22);
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t hash;
+    uint32_t look;
+    if (base.empty() || rng() % 100 >= 40) {
+      look = static_cast<uint32_t>(base.size());
+      base.push_back(hash = balanced_hash(rng));
+    } else {
+      look = static_cast<uint32_t>(rng() % base.size());
+      hash = base[look];
+      for (size_t f = 1 + rng() % 3; f > 0; --f) hash ^= uint64_t{1} << (rng() % 64);
+    }
+    merge::ImageDocument d;
+    d.id = d.imgDigest = std::to_string(i);
+    const size_t url = rng() % urls;
+    d.imgUrl = "http://host" + std::to_string(url % 5000) + ".pt/img/" + std::to_string(url) + ".jpg";
+    d.imgSurt = "pt,host" + std::to_string(url % 5000) + ")/img/" + std::to_string(url) + ".jpg";
+    d.pageHost = "host" + std::to_string(url % 5000) + ".pt";
+    d.imgCrawlTimestamp = d.imgCrawlTimestampLatest = ts14(rng);
+    d.imgWidth = 100 + static_cast<int>(rng() % 900);
+    d.imgHeight = 100 + static_cast<int>(rng() % 900);
+    d.imgSize = 1000 + rng() % 100000;
+    d.imgAlt = {"photo of look " + std::to_string(look)};
+    index::Moderation m;
+    m.phash = hash;
+    c.docs.push_back(std::move(d));
+    c.moderation.push_back(m);
+    c.look.push_back(look);
+  }
+  c.looks = base.size();
+  return c;
+}
+
+double cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+         static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
+struct OfflinePass {
+  double cpu = 0;
+  size_t kept = 0, components = 0, exact = 0, greedy = 0, largest = 0, lower_bound = 0;
+  uint64_t edges = 0;
+};
+
+void offline(const Collection& c, const char* where, unsigned threads) {
+  auto f = bench::measure_in_child<OfflinePass>(1, [&] {
+    const double cpu0 = cpu_seconds();
+    std::vector<cover::Item> items;
+    items.reserve(c.docs.size());
+    for (size_t i = 0; i < c.docs.size(); ++i)
+      items.push_back(cover::item_from_document(c.docs[i], c.moderation[i], {}));
+    const auto r = cover::compute_cover(*cover::parse(where), items, {.threads = threads});
+    return OfflinePass{cpu_seconds() - cpu0, r.kept,       r.components,        r.exact_components,
+                       r.greedy_components,  r.largest_component, r.lower_bound, r.edges};
+  });
+  std::printf("offline %-10s %zu images: wall %.2f s, cpu %.2f s, peak RSS %.0f MB; kept %zu "
+              "(lower bound %zu), %zu components (largest %zu), exact %zu, greedy %zu, %llu edges\n",
+              where, c.docs.size(), f.seconds, f.pass.cpu, f.max_rss_kib / 1024.0, f.pass.kept,
+              f.pass.lower_bound, f.pass.components, f.pass.largest, f.pass.exact, f.pass.greedy,
+              static_cast<unsigned long long>(f.pass.edges));
+}
+
+struct GroupPass {
+  double cpu = 0;
+  size_t groups = 0, grouped = 0;
+};
+
+void baseline(const Collection& c, unsigned threads) {
+  auto f = bench::measure_in_child<GroupPass>(1, [&] {
+    const double cpu0 = cpu_seconds();
+    std::vector<similar::Image> images;
+    for (size_t i = 0; i < c.docs.size(); ++i)
+      images.push_back({c.docs[i].imgDigest, *c.moderation[i].phash, c.docs[i].imgWidth,
+                        c.docs[i].imgHeight, 0});
+    const auto g = similar::group_near_duplicates(images, 6, threads);
+    return GroupPass{cpu_seconds() - cpu0, g.groups, g.grouped};
+  });
+  std::printf("baseline similar groups radius 6: wall %.2f s, cpu %.2f s, peak RSS %.0f MB; %zu "
+              "groups, %zu images grouped\n",
+              f.seconds, f.pass.cpu, f.max_rss_kib / 1024.0, f.pass.groups, f.pass.grouped);
+}
+
+double percentile(std::vector<double> v, double p) {
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size())))];
+}
+
+void interactive(const Collection& c, const Options& o) {
+  std::vector<std::vector<uint32_t>> by_look(c.looks);
+  for (uint32_t i = 0; i < c.docs.size(); ++i) by_look[c.look[i]].push_back(i);
+  std::mt19937_64 rng(7);
+  std::vector<std::vector<uint32_t>> windows(o.windows);
+  for (auto& w : windows) {
+    while (w.size() < o.window) {
+      const auto& members = by_look[rng() % c.looks];
+      for (uint32_t i : members)
+        if (w.size() < o.window) w.push_back(i);
+    }
+    std::shuffle(w.begin(), w.end(), rng);  // rank order
+  }
+  using Clock = std::chrono::steady_clock;
+  for (const char* where : {"near", "versions", "phash<=8,larger,better", "same(host),near"}) {
+    const auto e = cover::parse(where);
+    std::vector<double> build_ms, cover_ms;
+    size_t kept = 0;
+    for (const auto& w : windows) {
+      const auto t0 = Clock::now();
+      std::vector<cover::Item> items;
+      items.reserve(w.size());
+      for (uint32_t i : w) {
+        items.push_back(cover::item_from_document(c.docs[i], c.moderation[i], {}));
+        items.back().set(cover::NumberAttr::rank) = static_cast<double>(items.size());
+      }
+      const auto t1 = Clock::now();
+      kept += cover::compute_cover(*e, items).kept;
+      const auto t2 = Clock::now();
+      build_ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+      cover_ms.push_back(std::chrono::duration<double, std::milli>(t2 - t1).count());
+    }
+    std::printf("window %zu %-24s items p50 %.2f ms p99 %.2f ms | cover p50 %.2f ms p99 %.2f ms | "
+                "kept %.1f of %zu on average\n",
+                o.window, where, percentile(build_ms, 0.5), percentile(build_ms, 0.99),
+                percentile(cover_ms, 0.5), percentile(cover_ms, 0.99),
+                static_cast<double>(kept) / static_cast<double>(windows.size()), o.window);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    const auto value = std::strtoull(argv[i + 1], nullptr, 10);
+    if (flag == "--images") o.images = value;
+    else if (flag == "--windows") o.windows = value;
+    else if (flag == "--window") o.window = value;
+    else if (flag == "--threads") o.threads = static_cast<unsigned>(value);
+  }
+  const Collection c = generate(o.images);
+  std::printf("%zu images, %zu looks\n", c.docs.size(), c.looks);
+  baseline(c, o.threads);
+  offline(c, "phash<=6", o.threads);
+  offline(c, "versions", o.threads);
+  interactive(c, o);
+  return 0;
+}
