@@ -34,7 +34,8 @@ double seconds_since(Clock::time_point start) {
 }
 
 // pHashes by digest from an analysis.jsonl (bad lines reported and skipped).
-std::unordered_map<std::string, uint64_t> read_phashes(const std::string& file, ProblemLog& problems) {
+std::unordered_map<std::string, uint64_t> read_phashes(const std::string& file,
+                                                       ProblemLog& problems) {
   std::unordered_map<std::string, uint64_t> out;
   std::ifstream in(file);
   if (!in) problems.report({file, 0, "unreadable", "cannot open"});
@@ -164,7 +165,8 @@ int run(const CoverCommand& cmd) {
     const double read_s = seconds_since(start);
     order_by_id(d);
     Progress progress("2/2 cover", d.items.size(), "documents", "");
-    const auto r = cover::compute_cover(*where, d.items, {.pair_budget = cmd.pair_budget, .threads = cmd.jobs});
+    const auto r = cover::compute_cover(*where, d.items,
+                                        {.pair_budget = cmd.pair_budget, .threads = cmd.jobs});
     progress.advance(d.items.size());
     progress.finish();
     Json report = {{"where", cover::to_string(*where)}, {"cover", cover_report(d, r)}};
@@ -173,10 +175,9 @@ int run(const CoverCommand& cmd) {
       std::vector<Xapian::docid> hidden;
       for (size_t i = 0; i < d.items.size(); ++i)
         if (r.keeper[i] != i) hidden.push_back(d.docids[i]);
-      cover::store_named_cover(cmd.index, cmd.name, hidden,
-                               {{"where", cover::to_string(*where)},
-                                {"documents", d.items.size()},
-                                {"kept", r.kept}});
+      cover::store_named_cover(
+          cmd.index, cmd.name, hidden,
+          {{"where", cover::to_string(*where)}, {"documents", d.items.size()}, {"kept", r.kept}});
       report["stored_as"] = cmd.name;
     }
     report["time"] = {{"read_s", read_s}, {"total_s", seconds_since(start)}};
@@ -202,7 +203,8 @@ const bool registered = cli::register_command(
           ->needs(docs);
       app.add_option("--name", cmd->name, "store the cover in the index under this name")
           ->needs(index);
-      app.add_option("--out", cmd->out, "one JSON line per document: id, keeper, covers, component");
+      app.add_option("--out", cmd->out,
+                     "one JSON line per document: id, keeper, covers, component");
       app.add_option("--jobs", cmd->jobs, "threads testing candidate pairs (default: all cores)");
       app.add_option("--pair-budget", cmd->pair_budget,
                      "most pairs compared one by one when nothing blocks them");

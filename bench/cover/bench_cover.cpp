@@ -71,7 +71,8 @@ Collection generate(size_t n) {
     merge::ImageDocument d;
     d.id = d.imgDigest = std::to_string(i);
     const size_t url = rng() % urls;
-    d.imgUrl = "http://host" + std::to_string(url % 5000) + ".pt/img/" + std::to_string(url) + ".jpg";
+    d.imgUrl =
+        "http://host" + std::to_string(url % 5000) + ".pt/img/" + std::to_string(url) + ".jpg";
     d.imgSurt = "pt,host" + std::to_string(url % 5000) + ")/img/" + std::to_string(url) + ".jpg";
     d.pageHost = "host" + std::to_string(url % 5000) + ".pt";
     d.imgCrawlTimestamp = d.imgCrawlTimestampLatest = ts14(rng);
@@ -110,14 +111,16 @@ void offline(const Collection& c, const char* where, unsigned threads) {
     for (size_t i = 0; i < c.docs.size(); ++i)
       items.push_back(cover::item_from_document(c.docs[i], c.moderation[i], {}));
     const auto r = cover::compute_cover(*cover::parse(where), items, {.threads = threads});
-    return OfflinePass{cpu_seconds() - cpu0, r.kept,       r.components,        r.exact_components,
-                       r.greedy_components,  r.largest_component, r.lower_bound, r.edges};
+    return OfflinePass{
+        cpu_seconds() - cpu0, r.kept,        r.components, r.exact_components, r.greedy_components,
+        r.largest_component,  r.lower_bound, r.edges};
   });
-  std::printf("offline %-10s %zu images: wall %.2f s, cpu %.2f s, peak RSS %.0f MB; kept %zu "
-              "(lower bound %zu), %zu components (largest %zu), exact %zu, greedy %zu, %llu edges\n",
-              where, c.docs.size(), f.seconds, f.pass.cpu, f.max_rss_kib / 1024.0, f.pass.kept,
-              f.pass.lower_bound, f.pass.components, f.pass.largest, f.pass.exact, f.pass.greedy,
-              static_cast<unsigned long long>(f.pass.edges));
+  std::printf(
+      "offline %-10s %zu images: wall %.2f s, cpu %.2f s, peak RSS %.0f MB; kept %zu "
+      "(lower bound %zu), %zu components (largest %zu), exact %zu, greedy %zu, %llu edges\n",
+      where, c.docs.size(), f.seconds, f.pass.cpu, f.max_rss_kib / 1024.0, f.pass.kept,
+      f.pass.lower_bound, f.pass.components, f.pass.largest, f.pass.exact, f.pass.greedy,
+      static_cast<unsigned long long>(f.pass.edges));
 }
 
 struct GroupPass {
@@ -135,9 +138,10 @@ void baseline(const Collection& c, unsigned threads) {
     const auto g = similar::group_near_duplicates(images, 6, threads);
     return GroupPass{cpu_seconds() - cpu0, g.groups, g.grouped};
   });
-  std::printf("baseline similar groups radius 6: wall %.2f s, cpu %.2f s, peak RSS %.0f MB; %zu "
-              "groups, %zu images grouped\n",
-              f.seconds, f.pass.cpu, f.max_rss_kib / 1024.0, f.pass.groups, f.pass.grouped);
+  std::printf(
+      "baseline similar groups radius 6: wall %.2f s, cpu %.2f s, peak RSS %.0f MB; %zu "
+      "groups, %zu images grouped\n",
+      f.seconds, f.pass.cpu, f.max_rss_kib / 1024.0, f.pass.groups, f.pass.grouped);
 }
 
 double percentile(std::vector<double> v, double p) {
@@ -177,11 +181,12 @@ void interactive(const Collection& c, const Options& o) {
       build_ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
       cover_ms.push_back(std::chrono::duration<double, std::milli>(t2 - t1).count());
     }
-    std::printf("window %zu %-24s items p50 %.2f ms p99 %.2f ms | cover p50 %.2f ms p99 %.2f ms | "
-                "kept %.1f of %zu on average\n",
-                o.window, where, percentile(build_ms, 0.5), percentile(build_ms, 0.99),
-                percentile(cover_ms, 0.5), percentile(cover_ms, 0.99),
-                static_cast<double>(kept) / static_cast<double>(windows.size()), o.window);
+    std::printf(
+        "window %zu %-24s items p50 %.2f ms p99 %.2f ms | cover p50 %.2f ms p99 %.2f ms | "
+        "kept %.1f of %zu on average\n",
+        o.window, where, percentile(build_ms, 0.5), percentile(build_ms, 0.99),
+        percentile(cover_ms, 0.5), percentile(cover_ms, 0.99),
+        static_cast<double>(kept) / static_cast<double>(windows.size()), o.window);
   }
 }
 
@@ -192,10 +197,14 @@ int main(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     const auto value = std::strtoull(argv[i + 1], nullptr, 10);
-    if (flag == "--images") o.images = value;
-    else if (flag == "--windows") o.windows = value;
-    else if (flag == "--window") o.window = value;
-    else if (flag == "--threads") o.threads = static_cast<unsigned>(value);
+    if (flag == "--images")
+      o.images = value;
+    else if (flag == "--windows")
+      o.windows = value;
+    else if (flag == "--window")
+      o.window = value;
+    else if (flag == "--threads")
+      o.threads = static_cast<unsigned>(value);
   }
   const Collection c = generate(o.images);
   std::printf("%zu images, %zu looks\n", c.docs.size(), c.looks);

@@ -79,8 +79,7 @@ class Generator {
       if (auto k = hamming_bound(*p)) hamming = std::min(hamming.value_or(64), *k);
       if (p->kind == Expr::Kind::any_of && !alternatives) alternatives = p.get();
     }
-    if (!keys.empty())
-      return blocks(keys, hamming, ids);
+    if (!keys.empty()) return blocks(keys, hamming, ids);
     if (hamming) {
       note("phash-join(" + std::to_string(*hamming) + ")");
       if (*hamming >= 0) hamming_pairs(ids, items_, *hamming, out_.pairs);

@@ -26,7 +26,7 @@ struct CoverError : std::runtime_error {
 using Pair = std::pair<uint32_t, uint32_t>;  // first < second
 
 struct Candidates {
-  std::vector<Pair> pairs;  // sorted, distinct
+  std::vector<Pair> pairs;           // sorted, distinct
   uint64_t compared_one_by_one = 0;  // pairs generated without a blocking key
   std::string method;  // how they were found: "blocks(url)", "phash-join(6)", "all-pairs", ...
 };

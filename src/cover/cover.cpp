@@ -65,7 +65,8 @@ size_t packing_bound(const Lists& covered_by) {
   std::vector<char> used(covered_by.size(), 0);
   size_t bound = 0;
   for (uint32_t a : order) {
-    if (std::any_of(covered_by[a].begin(), covered_by[a].end(), [&](uint32_t b) { return used[b]; }))
+    if (std::any_of(covered_by[a].begin(), covered_by[a].end(),
+                    [&](uint32_t b) { return used[b]; }))
       continue;
     ++bound;
     for (uint32_t b : covered_by[a]) used[b] = 1;
@@ -233,7 +234,8 @@ CoverResult compute_cover(const Expr& e, std::span<const Item> items, const Cove
     size_t most = 0;
     for (uint32_t k = 0; k < m.size(); ++k) {
       covered_by[k].push_back(k);
-      for (uint32_t p = start[m[k]]; p < start[m[k] + 1]; ++p) covered_by[k].push_back(local[edges[p].second]);
+      for (uint32_t p = start[m[k]]; p < start[m[k] + 1]; ++p)
+        covered_by[k].push_back(local[edges[p].second]);
     }
     for (const auto& list : transpose(covered_by)) most = std::max(most, list.size());
     const ComponentCover c = solve_component(covered_by, options.node_limit);

@@ -35,12 +35,12 @@ struct CoverResult {
   std::vector<uint32_t> covers;     // per item: how many others it is the keeper of
   std::vector<uint32_t> component;  // per item: its component (the smallest item index in it)
   size_t kept = 0;
-  size_t components = 0;         // of two or more items
+  size_t components = 0;  // of two or more items
   size_t largest_component = 1;
   size_t exact_components = 0;   // proven optimal (of two or more items)
   size_t greedy_components = 0;  // greedy, within H(Δ) of the optimum
   size_t items_exact = 0, items_greedy = 0;
-  size_t lower_bound = 0;  // a proven lower bound on the minimum cover size
+  size_t lower_bound = 0;   // a proven lower bound on the minimum cover size
   double greedy_bound = 1;  // H(Δ) of the worst greedy component (1 when none)
   uint64_t candidate_pairs = 0, edges = 0;
   std::string method;  // how candidates were found (candidates.hpp)

@@ -26,11 +26,11 @@ Item item_from_document(const merge::ImageDocument& doc, const index::Moderation
                         std::span<const TextAttr> texts);
 
 struct IndexItems {
-  std::vector<Item> items;             // in docid order
-  std::vector<std::string> ids;        // document ids
+  std::vector<Item> items;       // in docid order
+  std::vector<std::string> ids;  // document ids
   std::vector<Xapian::docid> docids;
-  std::vector<uint64_t> bytes;         // image sizes (for the bytes removed)
-  size_t unreadable = 0;               // documents whose stored data could not be read
+  std::vector<uint64_t> bytes;  // image sizes (for the bytes removed)
+  size_t unreadable = 0;        // documents whose stored data could not be read
 };
 
 // Every document of the index at `dir`; `progress(n)` after each n documents read.

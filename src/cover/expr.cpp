@@ -17,7 +17,7 @@ const std::array<std::string_view, size_t(StringAttr::count)> kStringNames{
 const std::array<std::string_view, size_t(NumberAttr::count)> kNumberNames{
     "ts", "tslast", "pagets", "width", "height", "area", "bytes", "rank", "safe"};
 const std::array<std::string_view, size_t(TextAttr::count)> kTextNames{"alt", "title", "caption",
-                                                                      "text", "pagetitle"};
+                                                                       "text", "pagetitle"};
 const std::array<std::string_view, 6> kOpNames{"=", "!=", "<", "<=", ">", ">="};
 
 // The order words: b is newer / older / larger / smaller / better ranked than a (or equal).
@@ -97,7 +97,8 @@ class Parser {
   std::string word() {
     skip_space();
     size_t start = pos_;
-    while (!at_end() && word_char(s_[pos_]) && !(pos_ == start && s_[pos_] >= '0' && s_[pos_] <= '9'))
+    while (!at_end() && word_char(s_[pos_]) &&
+           !(pos_ == start && s_[pos_] >= '0' && s_[pos_] <= '9'))
       ++pos_;
     std::string w(s_.substr(start, pos_ - start));
     std::transform(w.begin(), w.end(), w.begin(), [](char c) {
@@ -202,9 +203,10 @@ class Parser {
     if (w == "containment" || w == "jaccard" || w == "dice") return similarity(start, w);
     pos_ = start;
     if (!w.empty() && !(s_[start] >= '0' && s_[start] <= '9'))
-      fail(start, "unknown word '" + w + "' (operators: same, within, phash, containment, "
-                  "jaccard, dice, newer, older, larger, smaller, better; presets: exact, near, "
-                  "best, versions, perhost; attributes as a.x / b.x)");
+      fail(start, "unknown word '" + w +
+                      "' (operators: same, within, phash, containment, "
+                      "jaccard, dice, newer, older, larger, smaller, better; presets: exact, near, "
+                      "best, versions, perhost; attributes as a.x / b.x)");
     return comparison();
   }
 
@@ -269,8 +271,9 @@ class Parser {
     const size_t at = pos_;
     e->attrs.push_back(attribute(false));
     if (e->attrs.back().kind != AttrRef::Kind::number)
-      fail(at, "within() needs a numeric attribute (ts, tslast, pagets, width, height, area, "
-               "bytes, rank, safe)");
+      fail(at,
+           "within() needs a numeric attribute (ts, tslast, pagets, width, height, area, "
+           "bytes, rank, safe)");
     expect(",");
     skip_space();
     const size_t q = pos_;
@@ -319,7 +322,8 @@ class Parser {
     const size_t at = pos_;
     const std::string w = word();
     auto t = find_name(kTextNames, w);
-    if (!t) fail(at, "expected a text attribute (alt, title, caption, text, pagetitle)" + found_word(w));
+    if (!t)
+      fail(at, "expected a text attribute (alt, title, caption, text, pagetitle)" + found_word(w));
     e->text = TextAttr(*t);
     expect(")");
     e->op = cmp_op();
@@ -391,7 +395,8 @@ class Parser {
     return o.kind == Operand::Kind::string || o.kind == Operand::Kind::string_attr;
   }
   static bool mentions_document(const Operand& o) {
-    if (o.kind == Operand::Kind::arith) return mentions_document(*o.left) || mentions_document(*o.right);
+    if (o.kind == Operand::Kind::arith)
+      return mentions_document(*o.left) || mentions_document(*o.right);
     return o.kind == Operand::Kind::number_attr || o.kind == Operand::Kind::string_attr;
   }
 
@@ -545,7 +550,8 @@ bool holds(CmpOp op, const T& l, const T& r) {
 }
 
 bool compare(const Expr& e, const Item& a, const Item& b) {
-  const bool text = e.left->kind == Operand::Kind::string || e.left->kind == Operand::Kind::string_attr;
+  const bool text =
+      e.left->kind == Operand::Kind::string || e.left->kind == Operand::Kind::string_attr;
   if (text) {
     const std::string* l = text_of(*e.left, a, b);
     const std::string* r = text_of(*e.right, a, b);
@@ -624,7 +630,8 @@ std::string operand_text(const Operand& o, bool nested) {
       return std::string(o.of_b ? "b." : "a.") + std::string(kStringNames[size_t(o.string_attr)]);
     case Operand::Kind::arith: {
       static constexpr std::array<char, 4> ops{'+', '-', '*', '/'};
-      std::string s = operand_text(*o.left, true) + ops[size_t(o.op)] + operand_text(*o.right, true);
+      std::string s =
+          operand_text(*o.left, true) + ops[size_t(o.op)] + operand_text(*o.right, true);
       return nested ? "(" + s + ")" : s;
     }
   }

@@ -20,7 +20,7 @@ enum class TextAttr { alt, title, caption, text, pagetitle, count };
 struct Item {
   std::array<std::optional<std::string>, size_t(StringAttr::count)> strings;
   std::array<std::optional<double>, size_t(NumberAttr::count)> numbers;
-  std::optional<uint64_t> phash;     // absent, or gated as flat / too small to compare
+  std::optional<uint64_t> phash;         // absent, or gated as flat / too small to compare
   std::vector<std::string> collections;  // same(collection): the value sets intersect
   // Per text attribute: the sorted, distinct hashes of its word shingles; empty = missing.
   std::array<std::vector<uint64_t>, size_t(TextAttr::count)> shingles;

@@ -9,7 +9,7 @@
 
 namespace strata::index {
 
-inline constexpr std::string_view kCoveredPrefix = "R";  // R + cover name
+inline constexpr std::string_view kCoveredPrefix = "R";                // R + cover name
 inline constexpr std::string_view kMetaCoverPrefix = "strata:cover:";  // + name -> JSON
 
 // A cover name: 1 to 32 of [a-z0-9_-].

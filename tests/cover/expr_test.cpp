@@ -143,11 +143,11 @@ TEST(CoverExpr, TextSimilarityOverWordShingles) {
   Item a, b;
   a.shingles[size_t(TextAttr::text)] = word_shingles("Lisbon harbour at dawn");
   b.shingles[size_t(TextAttr::text)] = word_shingles("lisbon HARBOUR, at dawn; 1998 photo");
-  EXPECT_TRUE(cov("containment(text)>=1", a, b));   // all of a's 4 words are in b
+  EXPECT_TRUE(cov("containment(text)>=1", a, b));     // all of a's 4 words are in b
   EXPECT_FALSE(cov("containment(text)>=0.7", b, a));  // 4 of b's 6
-  EXPECT_TRUE(cov("jaccard(text)>=0.66", a, b));    // 4 / 6
+  EXPECT_TRUE(cov("jaccard(text)>=0.66", a, b));      // 4 / 6
   EXPECT_FALSE(cov("jaccard(text)>=0.67", a, b));
-  EXPECT_TRUE(cov("dice(text)>=0.8", a, b));        // 8 / 10
+  EXPECT_TRUE(cov("dice(text)>=0.8", a, b));  // 8 / 10
   EXPECT_EQ(word_shingles("a b c d", 3).size(), 2u);
   EXPECT_EQ(word_shingles("a b", 3).size(), 1u);
   EXPECT_TRUE(word_shingles(" ,; ").empty());
