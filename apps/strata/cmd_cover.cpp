@@ -51,10 +51,10 @@ std::unordered_map<std::string, uint64_t> read_phashes(const std::string& file,
   return out;
 }
 
-cover::IndexItems read_documents(const CoverCommand& cmd, std::span<const cover::TextAttr> texts,
+cover::IndexItems read_documents(const CoverCommand& cmd, const cover::Uses& uses,
                                  ProblemLog& problems, Progress& progress) {
-  const auto phashes = cmd.analysis.empty() ? decltype(read_phashes("", problems)){}
-                                            : read_phashes(cmd.analysis, problems);
+  std::unordered_map<std::string, uint64_t> phashes;
+  if (!cmd.analysis.empty()) phashes = read_phashes(cmd.analysis, problems);
   cover::IndexItems out;
   std::ifstream in(cmd.docs);
   if (!in) {
@@ -73,7 +73,7 @@ cover::IndexItems read_documents(const CoverCommand& cmd, std::span<const cover:
     }
     index::Moderation m;
     if (auto it = phashes.find(doc.imgDigest); it != phashes.end()) m.phash = it->second;
-    out.items.push_back(cover::item_from_document(doc, m, texts));
+    out.items.push_back(cover::item_from_document(doc, m, uses));
     out.ids.push_back(doc.id);
     out.bytes.push_back(doc.imgSize);
   }
@@ -145,7 +145,7 @@ int run(const CoverCommand& cmd) {
     std::cerr << "strata cover: --name needs --index and 1-32 of [a-z0-9_-]\n";
     return exit_code::usage;
   }
-  const auto texts = cover::text_attrs_used(*where);
+  const auto uses = cover::attributes_used(*where);
   ProblemLog problems;
   const auto start = Clock::now();
   try {
@@ -153,9 +153,9 @@ int run(const CoverCommand& cmd) {
     {
       Progress progress("1/2 read", 0, "documents", "");
       if (!cmd.index.empty())
-        d = cover::read_index(cmd.index, texts, [&](uint64_t n) { progress.advance(n); });
+        d = cover::read_index(cmd.index, uses, [&](uint64_t n) { progress.advance(n); });
       else
-        d = read_documents(cmd, texts, problems, progress);
+        d = read_documents(cmd, uses, problems, progress);
       progress.finish();
     }
     if (d.items.empty() && (d.unreadable > 0 || problems.total() > 0)) {

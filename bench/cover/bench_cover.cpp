@@ -106,11 +106,13 @@ struct OfflinePass {
 void offline(const Collection& c, const char* where, unsigned threads) {
   auto f = bench::measure_in_child<OfflinePass>(1, [&] {
     const double cpu0 = cpu_seconds();
+    const auto e = cover::parse(where);
+    const auto uses = cover::attributes_used(*e);
     std::vector<cover::Item> items;
     items.reserve(c.docs.size());
     for (size_t i = 0; i < c.docs.size(); ++i)
-      items.push_back(cover::item_from_document(c.docs[i], c.moderation[i], {}));
-    const auto r = cover::compute_cover(*cover::parse(where), items, {.threads = threads});
+      items.push_back(cover::item_from_document(c.docs[i], c.moderation[i], uses));
+    const auto r = cover::compute_cover(*e, items, {.threads = threads});
     return OfflinePass{
         cpu_seconds() - cpu0, r.kept,        r.components, r.exact_components, r.greedy_components,
         r.largest_component,  r.lower_bound, r.edges};
@@ -165,6 +167,7 @@ void interactive(const Collection& c, const Options& o) {
   using Clock = std::chrono::steady_clock;
   for (const char* where : {"near", "versions", "phash<=8,larger,better", "same(host),near"}) {
     const auto e = cover::parse(where);
+    const auto uses = cover::attributes_used(*e);
     std::vector<double> build_ms, cover_ms;
     size_t kept = 0;
     for (const auto& w : windows) {
@@ -172,8 +175,8 @@ void interactive(const Collection& c, const Options& o) {
       std::vector<cover::Item> items;
       items.reserve(w.size());
       for (uint32_t i : w) {
-        items.push_back(cover::item_from_document(c.docs[i], c.moderation[i], {}));
-        items.back().set(cover::NumberAttr::rank) = static_cast<double>(items.size());
+        items.push_back(cover::item_from_document(c.docs[i], c.moderation[i], uses));
+        items.back().set(cover::NumberAttr::rank, static_cast<double>(items.size()));
       }
       const auto t1 = Clock::now();
       kept += cover::compute_cover(*e, items).kept;

@@ -24,8 +24,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     __builtin_trap();
   strata::cover::Item a, b;
   a.phash = 1;
-  a.set(strata::cover::NumberAttr::ts) = 1;
-  b.set(strata::cover::StringAttr::url) = "u";
+  a.set(strata::cover::NumberAttr::ts, 1);
+  b.set(strata::cover::StringAttr::url, "u");
   (void)strata::cover::covers(*e, a, b);
   (void)strata::cover::covers(*e, b, a);
   return 0;

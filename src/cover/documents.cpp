@@ -12,14 +12,6 @@
 namespace strata::cover {
 namespace {
 
-void set_text(std::optional<std::string>& slot, const std::string& value) {
-  if (!value.empty()) slot = value;
-}
-
-void set_time(std::optional<double>& slot, const std::string& ts14) {
-  if (auto epoch = timestamp_to_epoch(ts14)) slot = static_cast<double>(*epoch);
-}
-
 std::string joined(const std::vector<std::string>& values) {
   std::string out;
   for (const auto& v : values) out += v + "\n";
@@ -52,38 +44,85 @@ std::string text_of(const merge::ImageDocument& doc, TextAttr t) {
   return "";
 }
 
+std::string string_of(const merge::ImageDocument& doc, StringAttr a) {
+  switch (a) {
+    case StringAttr::digest:
+      return doc.imgDigest;
+    case StringAttr::url:
+      return doc.imgSurt.empty() ? doc.imgUrl : doc.imgSurt;
+    case StringAttr::imghost:
+      return url::host(doc.imgUrl);
+    case StringAttr::host:
+      return doc.pageHost;
+    case StringAttr::domain:
+      return last_two_labels(doc.pageHost);
+    case StringAttr::page:
+      return doc.pageUrl;
+    case StringAttr::mime:
+      return doc.imgMimeType;
+    case StringAttr::count:
+      break;
+  }
+  return "";
+}
+
+std::optional<double> time_of(const std::string& ts14) {
+  if (auto epoch = timestamp_to_epoch(ts14)) return static_cast<double>(*epoch);
+  return std::nullopt;
+}
+
+std::optional<double> number_of(const merge::ImageDocument& doc, const index::Moderation& m,
+                                NumberAttr a) {
+  const bool sized = doc.imgWidth > 0 && doc.imgHeight > 0;
+  switch (a) {
+    case NumberAttr::ts:
+      return time_of(doc.imgCrawlTimestamp);
+    case NumberAttr::tslast:
+      return time_of(doc.imgCrawlTimestampLatest);
+    case NumberAttr::pagets:
+      return time_of(doc.pageCrawlTimestamp);
+    case NumberAttr::width:
+      return doc.imgWidth > 0 ? std::optional<double>(doc.imgWidth) : std::nullopt;
+    case NumberAttr::height:
+      return doc.imgHeight > 0 ? std::optional<double>(doc.imgHeight) : std::nullopt;
+    case NumberAttr::area:
+      return sized ? std::optional<double>(double(doc.imgWidth) * doc.imgHeight) : std::nullopt;
+    case NumberAttr::bytes:
+      return doc.imgSize > 0 ? std::optional<double>(double(doc.imgSize)) : std::nullopt;
+    case NumberAttr::safe:
+      return m.classified() ? std::optional<double>(m.safe) : std::nullopt;
+    case NumberAttr::rank:  // set by the caller, over search results only
+    case NumberAttr::count:
+      break;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Item item_from_document(const merge::ImageDocument& doc, const index::Moderation& m,
-                        std::span<const TextAttr> texts) {
+                        const Uses& uses) {
   Item item;
-  set_text(item.set(StringAttr::digest), doc.imgDigest);
-  set_text(item.set(StringAttr::url), doc.imgSurt.empty() ? doc.imgUrl : doc.imgSurt);
-  set_text(item.set(StringAttr::imghost), url::host(doc.imgUrl));
-  set_text(item.set(StringAttr::host), doc.pageHost);
-  set_text(item.set(StringAttr::domain), last_two_labels(doc.pageHost));
-  set_text(item.set(StringAttr::page), doc.pageUrl);
-  set_text(item.set(StringAttr::mime), doc.imgMimeType);
-  set_time(item.set(NumberAttr::ts), doc.imgCrawlTimestamp);
-  set_time(item.set(NumberAttr::tslast), doc.imgCrawlTimestampLatest);
-  set_time(item.set(NumberAttr::pagets), doc.pageCrawlTimestamp);
-  if (doc.imgWidth > 0) item.set(NumberAttr::width) = doc.imgWidth;
-  if (doc.imgHeight > 0) item.set(NumberAttr::height) = doc.imgHeight;
-  if (doc.imgWidth > 0 && doc.imgHeight > 0)
-    item.set(NumberAttr::area) = static_cast<double>(doc.imgWidth) * doc.imgHeight;
-  if (doc.imgSize > 0) item.set(NumberAttr::bytes) = static_cast<double>(doc.imgSize);
-  if (m.classified()) item.set(NumberAttr::safe) = m.safe;
+  for (size_t k = 0; k < uses.strings.size(); ++k)
+    if (uses.strings[k])
+      if (std::string v = string_of(doc, StringAttr(k)); !v.empty()) item.set(StringAttr(k), v);
+  for (size_t k = 0; k < uses.numbers.size(); ++k)
+    if (uses.numbers[k])
+      if (auto v = number_of(doc, m, NumberAttr(k))) item.set(NumberAttr(k), *v);
+  for (size_t k = 0; k < uses.texts.size(); ++k)
+    if (uses.texts[k])
+      if (auto shingles = word_shingles(text_of(doc, TextAttr(k))); !shingles.empty())
+        item.set(TextAttr(k), std::move(shingles));
   // Flat and tiny pictures have no reliable pHash: as if they had none, so they never
   // cover or are covered by a Hamming atom (and blank images form no giant cluster).
-  if (m.phash &&
+  if (uses.phash && m.phash &&
       similar::gate({doc.imgDigest, *m.phash, doc.imgWidth, doc.imgHeight, 0}) == similar::Gate::ok)
     item.phash = m.phash;
-  item.collections = doc.collection;
-  for (TextAttr t : texts) item.shingles[size_t(t)] = word_shingles(text_of(doc, t));
+  if (uses.collection) item.collections = doc.collection;
   return item;
 }
 
-IndexItems read_index(const std::string& dir, std::span<const TextAttr> texts,
+IndexItems read_index(const std::string& dir, const Uses& uses,
                       const std::function<void(uint64_t)>& progress) {
   IndexItems out;
   try {
@@ -97,7 +136,7 @@ IndexItems read_index(const std::string& dir, std::span<const TextAttr> texts,
         ++out.unreadable;
         continue;
       }
-      out.items.push_back(item_from_document(doc, m, texts));
+      out.items.push_back(item_from_document(doc, m, uses));
       out.ids.push_back(doc.id);
       out.docids.push_back(*it);
       out.bytes.push_back(doc.imgSize);

@@ -15,15 +15,16 @@
 #include <vector>
 
 #include "core/json.hpp"
+#include "cover/expr.hpp"
 #include "cover/item.hpp"
 #include "index/document_builder.hpp"
 #include "merge/document.hpp"
 
 namespace strata::cover {
 
-// The item of one document; `texts`: the text attributes to shingle (the others stay empty).
+// The item of one document, with the attributes `uses` names (the others stay missing).
 Item item_from_document(const merge::ImageDocument& doc, const index::Moderation& m,
-                        std::span<const TextAttr> texts);
+                        const Uses& uses);
 
 struct IndexItems {
   std::vector<Item> items;       // in docid order
@@ -34,7 +35,7 @@ struct IndexItems {
 };
 
 // Every document of the index at `dir`; `progress(n)` after each n documents read.
-IndexItems read_index(const std::string& dir, std::span<const TextAttr> texts,
+IndexItems read_index(const std::string& dir, const Uses& uses,
                       const std::function<void(uint64_t)>& progress = {});
 
 // Replaces the named cover `name` in the index at `dir`: `hidden` get its term, no other

@@ -745,13 +745,35 @@ std::string to_string(const Expr& e) {
   return "";
 }
 
-std::vector<TextAttr> text_attrs_used(const Expr& e) {
-  std::vector<TextAttr> out;
-  if (e.kind == Expr::Kind::similar) out.push_back(e.text);
-  for (const auto& c : e.children)
-    for (TextAttr t : text_attrs_used(*c))
-      if (std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
-  return out;
+namespace {
+
+void note_operand(const Operand& o, Uses& u) {
+  if (o.kind == Operand::Kind::number_attr) u.numbers[size_t(o.number_attr)] = true;
+  if (o.kind == Operand::Kind::string_attr) u.strings[size_t(o.string_attr)] = true;
+  if (o.left) note_operand(*o.left, u);
+  if (o.right) note_operand(*o.right, u);
+}
+
+void note_uses(const Expr& e, Uses& u) {
+  for (const AttrRef& r : e.attrs) {
+    if (r.kind == AttrRef::Kind::string) u.strings[size_t(r.string_attr)] = true;
+    if (r.kind == AttrRef::Kind::number) u.numbers[size_t(r.number_attr)] = true;
+    u.phash |= r.kind == AttrRef::Kind::phash;
+    u.collection |= r.kind == AttrRef::Kind::collection;
+  }
+  u.phash |= e.kind == Expr::Kind::hamming;
+  if (e.kind == Expr::Kind::similar) u.texts[size_t(e.text)] = true;
+  if (e.left) note_operand(*e.left, u);
+  if (e.right) note_operand(*e.right, u);
+  for (const auto& c : e.children) note_uses(*c, u);
+}
+
+}  // namespace
+
+Uses attributes_used(const Expr& e) {
+  Uses u;
+  note_uses(e, u);
+  return u;
 }
 
 }  // namespace strata::cover

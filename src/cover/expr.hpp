@@ -6,6 +6,7 @@
 // Failure contract: parse() throws ExprError (a std::invalid_argument) with the 1-based column
 // of the problem for any bad text; it never throws anything else (beyond std::bad_alloc) and
 // accepts at most kMaxExprChars characters and kMaxAtoms atoms. covers() never throws.
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -92,7 +93,13 @@ struct Preset {
 };
 const std::vector<Preset>& presets();
 
-// Which text attributes `e` compares (an Item needs shingles only for those).
-std::vector<TextAttr> text_attrs_used(const Expr& e);
+// What `e` reads: an Item needs only those attributes.
+struct Uses {
+  std::array<bool, size_t(StringAttr::count)> strings{};
+  std::array<bool, size_t(NumberAttr::count)> numbers{};
+  std::array<bool, size_t(TextAttr::count)> texts{};
+  bool phash = false, collection = false;
+};
+Uses attributes_used(const Expr& e);
 
 }  // namespace strata::cover

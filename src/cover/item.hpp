@@ -3,9 +3,12 @@
 // `a` and the covering document `b` are both Items. Every attribute may be missing; an atom
 // that reads a missing value is false, so nothing is hidden without evidence.
 #include <array>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace strata::cover {
@@ -17,19 +20,44 @@ enum class NumberAttr { ts, tslast, pagets, width, height, area, bytes, rank, sa
 // Word sets the similarity atoms compare.
 enum class TextAttr { alt, title, caption, text, pagetitle, count };
 
-struct Item {
-  std::array<std::optional<std::string>, size_t(StringAttr::count)> strings;
-  std::array<std::optional<double>, size_t(NumberAttr::count)> numbers;
+// Kept small (about 160 bytes plus its strings): an offline cover holds one per document, and
+// loaders fill only the attributes the expression reads (attributes_used()).
+class Item {
+ public:
+  Item() { numbers_.fill(kMissing); }
+
+  // nullptr / nullopt / empty when missing.
+  const std::string* get(StringAttr a) const {
+    for (const auto& [attr, value] : strings_)
+      if (attr == a) return &value;
+    return nullptr;
+  }
+  std::optional<double> get(NumberAttr a) const {
+    const double v = numbers_[size_t(a)];
+    return std::isnan(v) ? std::nullopt : std::optional<double>(v);
+  }
+  const std::vector<uint64_t>& get(TextAttr a) const {
+    static const std::vector<uint64_t> none;
+    for (const auto& [attr, value] : texts_)
+      if (attr == a) return value;
+    return none;
+  }
+
+  void set(StringAttr a, std::string value) { strings_.emplace_back(a, std::move(value)); }
+  void set(NumberAttr a, double value) { numbers_[size_t(a)] = value; }
+  // The sorted, distinct shingle hashes of a text attribute (word_shingles()).
+  void set(TextAttr a, std::vector<uint64_t> shingles) {
+    texts_.emplace_back(a, std::move(shingles));
+  }
+
   std::optional<uint64_t> phash;         // absent, or gated as flat / too small to compare
   std::vector<std::string> collections;  // same(collection): the value sets intersect
-  // Per text attribute: the sorted, distinct hashes of its word shingles; empty = missing.
-  std::array<std::vector<uint64_t>, size_t(TextAttr::count)> shingles;
 
-  const std::optional<std::string>& get(StringAttr a) const { return strings[size_t(a)]; }
-  const std::optional<double>& get(NumberAttr a) const { return numbers[size_t(a)]; }
-  const std::vector<uint64_t>& get(TextAttr a) const { return shingles[size_t(a)]; }
-  std::optional<std::string>& set(StringAttr a) { return strings[size_t(a)]; }
-  std::optional<double>& set(NumberAttr a) { return numbers[size_t(a)]; }
+ private:
+  static constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
+  std::vector<std::pair<StringAttr, std::string>> strings_;
+  std::array<double, size_t(NumberAttr::count)> numbers_;
+  std::vector<std::pair<TextAttr, std::vector<uint64_t>>> texts_;
 };
 
 // The sorted, distinct hashes of the `k`-word shingles of `text` (words: letters and digits,

@@ -8,12 +8,12 @@
 namespace strata::search {
 
 void cover_results(SearchResult& result, const SearchRequest& request) {
-  const auto texts = cover::text_attrs_used(*request.redundancy);
+  const auto uses = cover::attributes_used(*request.redundancy);
   std::vector<cover::Item> items;
   items.reserve(result.hits.size());
   for (const Hit& hit : result.hits) {
-    items.push_back(cover::item_from_document(hit.doc, hit.moderation, texts));
-    items.back().set(cover::NumberAttr::rank) = static_cast<double>(items.size() - 1);
+    items.push_back(cover::item_from_document(hit.doc, hit.moderation, uses));
+    items.back().set(cover::NumberAttr::rank, static_cast<double>(items.size() - 1));
   }
   cover::CoverResult c;
   try {

@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "cover/expr.hpp"
+namespace strata::cover {
+struct Expr;  // cover/expr.hpp
+}
 
 namespace strata::search {
 
@@ -38,7 +40,7 @@ struct SearchRequest {
   std::string cover;  // a named cover (strata cover --name): what it hides is left out
   // User-defined redundancy (docs/redundancy.md): the page is taken from the minimum cover of
   // the top `redundancy_window` results; with `expand`, the results that id covers instead.
-  cover::ExprPtr redundancy;
+  std::shared_ptr<const cover::Expr> redundancy;
   unsigned redundancy_window = 1000;
   std::string expand;
   unsigned offset = 0;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/json.hpp"
+#include "cover/expr.hpp"
 #include "search/searcher.hpp"
 #include "server/api_params.hpp"
 #include "server/url_encode.hpp"

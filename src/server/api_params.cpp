@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "cover/expr.hpp"
 #include "index/cover_terms.hpp"
 #include "search/dates.hpp"
 #include "search/query_text.hpp"

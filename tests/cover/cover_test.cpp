@@ -107,10 +107,10 @@ Generated versions_and_looks(uint64_t seed, size_t urls, size_t looks) {
       uint64_t h = bases[look];
       for (size_t f = rng() % 4; f > 0; --f) h ^= uint64_t{1} << (rng() % 64);
       it.phash = h;
-      it.set(StringAttr::url) = "url" + std::to_string(u++ % urls);
-      it.set(NumberAttr::ts) = static_cast<double>(rng() % 1'000'000);
+      it.set(StringAttr::url, "url" + std::to_string(u++ % urls));
+      it.set(NumberAttr::ts, static_cast<double>(rng() % 1'000'000));
       const double side = static_cast<double>(50 + c * 10);
-      it.set(NumberAttr::area) = side * side;
+      it.set(NumberAttr::area, side * side);
       g.items.push_back(std::move(it));
     }
   }

@@ -7,11 +7,11 @@ namespace {
 
 Item image(std::string url, double ts, double width, double height) {
   Item it;
-  it.set(StringAttr::url) = std::move(url);
-  it.set(NumberAttr::ts) = ts;
-  it.set(NumberAttr::width) = width;
-  it.set(NumberAttr::height) = height;
-  it.set(NumberAttr::area) = width * height;
+  it.set(StringAttr::url, std::move(url));
+  it.set(NumberAttr::ts, ts);
+  it.set(NumberAttr::width, width);
+  it.set(NumberAttr::height, height);
+  it.set(NumberAttr::area, width * height);
   return it;
 }
 
@@ -82,8 +82,8 @@ TEST(CoverExpr, OrderWordsAndSame) {
   EXPECT_TRUE(cov("versions", old_small, new_big));
   EXPECT_FALSE(cov("versions", old_small, image("v", 300, 1, 1)));
   Item ranked_first = image("u", 1, 1, 1), ranked_second = image("u", 1, 1, 1);
-  ranked_first.set(NumberAttr::rank) = 0;
-  ranked_second.set(NumberAttr::rank) = 1;
+  ranked_first.set(NumberAttr::rank, 0);
+  ranked_second.set(NumberAttr::rank, 1);
   EXPECT_TRUE(cov("better", ranked_second, ranked_first));
   EXPECT_FALSE(cov("better", ranked_first, ranked_second));
 }
@@ -123,10 +123,10 @@ TEST(CoverExpr, HammingWithinAndArithmetic) {
 
 TEST(CoverExpr, StringsAndCollections) {
   Item a, b;
-  a.set(StringAttr::mime) = "image/png";
-  b.set(StringAttr::mime) = "image/png";
-  a.set(StringAttr::host) = "a.pt";
-  b.set(StringAttr::host) = "b.pt";
+  a.set(StringAttr::mime, "image/png");
+  b.set(StringAttr::mime, "image/png");
+  a.set(StringAttr::host, "a.pt");
+  b.set(StringAttr::host, "b.pt");
   EXPECT_TRUE(cov("a.mime=\"image/png\"", a, b));
   EXPECT_TRUE(cov("a.mime=b.mime", a, b));
   EXPECT_TRUE(cov("a.host<b.host", a, b));
@@ -141,8 +141,8 @@ TEST(CoverExpr, StringsAndCollections) {
 
 TEST(CoverExpr, TextSimilarityOverWordShingles) {
   Item a, b;
-  a.shingles[size_t(TextAttr::text)] = word_shingles("Lisbon harbour at dawn");
-  b.shingles[size_t(TextAttr::text)] = word_shingles("lisbon HARBOUR, at dawn; 1998 photo");
+  a.set(TextAttr::text, word_shingles("Lisbon harbour at dawn"));
+  b.set(TextAttr::text, word_shingles("lisbon HARBOUR, at dawn; 1998 photo"));
   EXPECT_TRUE(cov("containment(text)>=1", a, b));     // all of a's 4 words are in b
   EXPECT_FALSE(cov("containment(text)>=0.7", b, a));  // 4 of b's 6
   EXPECT_TRUE(cov("jaccard(text)>=0.66", a, b));      // 4 / 6
@@ -159,7 +159,14 @@ TEST(CoverExpr, PresetsAreDocumentedExpressions) {
     EXPECT_EQ(to_string(*parse(p.name)), p.name);
     EXPECT_NO_THROW(parse(p.text));
   }
-  EXPECT_EQ(text_attrs_used(*parse("near,containment(alt)>=0.5|dice(text)>0.1")).size(), 2u);
+  const Uses uses =
+      attributes_used(*parse("near,containment(alt)>=0.5|dice(text)>0.1,a.ts<b.tslast"));
+  EXPECT_TRUE(uses.phash);
+  EXPECT_TRUE(uses.texts[size_t(TextAttr::alt)] && uses.texts[size_t(TextAttr::text)]);
+  EXPECT_FALSE(uses.texts[size_t(TextAttr::caption)]);
+  EXPECT_TRUE(uses.numbers[size_t(NumberAttr::ts)] && uses.numbers[size_t(NumberAttr::tslast)]);
+  EXPECT_FALSE(uses.strings[size_t(StringAttr::url)]);
+  EXPECT_TRUE(attributes_used(*parse("versions")).strings[size_t(StringAttr::url)]);
 }
 
 }  // namespace
