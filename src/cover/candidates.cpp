@@ -20,19 +20,18 @@ void conjuncts(const ExprPtr& e, std::vector<ExprPtr>& out) {
     out.push_back(e);
 }
 
+// Above this distance the join's tables are too fine to narrow anything: such an atom is
+// compared pair by pair, within the budget.
+constexpr int kMaxJoinDistance = 24;
+
 // The largest distance a Hamming atom allows, if the atom bounds it from above.
 std::optional<int> hamming_bound(const Expr& e) {
   if (e.kind != Expr::Kind::hamming) return std::nullopt;
-  const int k = static_cast<int>(e.limit);
-  switch (e.op) {
-    case CmpOp::le:
-    case CmpOp::eq:
-      return k;
-    case CmpOp::lt:
-      return k - 1;
-    default:
-      return std::nullopt;
-  }
+  int k = static_cast<int>(e.limit);
+  if (e.op == CmpOp::lt) --k;
+  if (e.op != CmpOp::le && e.op != CmpOp::eq && e.op != CmpOp::lt) return std::nullopt;
+  if (k > kMaxJoinDistance) return std::nullopt;
+  return k;
 }
 
 std::string attr_key(const Item& item, const AttrRef& ref, bool& missing) {
