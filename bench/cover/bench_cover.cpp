@@ -1,4 +1,4 @@
-// bench_cover [--images N] [--windows W] [--window S] [--threads T]
+// bench_cover [--images N] [--windows W] [--window S] [--threads T] [--offline 0|1]
 // Offline: the minimum cover of N synthetic images (default 1,000,000; 40 % near-copies of an
 // earlier look, 1 to 3 bits flipped; about 2.2 versions per URL, as the paper's data set A)
 // under `phash<=6` and `versions`, each in a child process: wall and CPU seconds, peak RSS,
@@ -7,13 +7,13 @@
 // Interactive: W windows (default 200) of S ranked results (default 1,000) drawn from those
 // images by look (so that they hold copies, as a result list does): the time to build the
 // Items from ImageDocuments (what the server pays per hit) and the time of the cover, p50 and
-// p99 in milliseconds, per expression.
+// p99 of thread CPU milliseconds, per expression. --offline 0 skips the offline part.
 #include <sys/resource.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <random>
 #include <string>
 #include <vector>
@@ -28,7 +28,7 @@ using namespace strata;
 namespace {
 
 struct Options {
-  size_t images = 1'000'000, windows = 200, window = 1000;
+  size_t images = 1'000'000, windows = 200, window = 1000, offline = 1;
   unsigned threads = 2;
 };
 
@@ -170,7 +170,12 @@ void interactive(const Collection& c, const Options& o) {
     }
     std::shuffle(w.begin(), w.end(), rng);  // rank order
   }
-  using Clock = std::chrono::steady_clock;
+  // Thread CPU time: on a shared VM, wall time per window measures the other processes.
+  auto now_ms = [] {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+  };
   for (const char* where : {"near", "versions", "phash<=8,larger,better", "same(host),near"}) {
     const auto e = cover::parse(where);
     const auto uses = cover::attributes_used(*e);
@@ -180,21 +185,21 @@ void interactive(const Collection& c, const Options& o) {
       // The hits as the searcher has decoded them (their decoding is not timed here).
       std::vector<std::pair<merge::ImageDocument, index::Moderation>> hits(w.size());
       for (size_t k = 0; k < w.size(); ++k) hits[k].first = document(c, w[k], hits[k].second);
-      const auto t0 = Clock::now();
+      const double t0 = now_ms();
       std::vector<cover::Item> items;
       items.reserve(w.size());
       for (const auto& [d, m] : hits) {
         items.push_back(cover::item_from_document(d, m, uses));
         items.back().set(cover::NumberAttr::rank, static_cast<double>(items.size()));
       }
-      const auto t1 = Clock::now();
+      const double t1 = now_ms();
       kept += cover::compute_cover(*e, items).kept;
-      const auto t2 = Clock::now();
-      build_ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
-      cover_ms.push_back(std::chrono::duration<double, std::milli>(t2 - t1).count());
+      const double t2 = now_ms();
+      build_ms.push_back(t1 - t0);
+      cover_ms.push_back(t2 - t1);
     }
     std::printf(
-        "window %zu %-24s items p50 %.2f ms p99 %.2f ms | cover p50 %.2f ms p99 %.2f ms | "
+        "window %zu %-24s CPU: items p50 %.2f ms p99 %.2f ms | cover p50 %.2f ms p99 %.2f ms | "
         "kept %.1f of %zu on average\n",
         o.window, where, percentile(build_ms, 0.5), percentile(build_ms, 0.99),
         percentile(cover_ms, 0.5), percentile(cover_ms, 0.99),
@@ -215,14 +220,18 @@ int main(int argc, char** argv) {
       o.windows = value;
     else if (flag == "--window")
       o.window = value;
+    else if (flag == "--offline")
+      o.offline = value;
     else if (flag == "--threads")
       o.threads = static_cast<unsigned>(value);
   }
   const Collection c = generate(o.images);
   std::printf("%zu images, %zu looks\n", c.phash.size(), c.looks);
-  baseline(c, o.threads);
-  offline(c, "phash<=6", o.threads);
-  offline(c, "versions", o.threads);
+  if (o.offline) {
+    baseline(c, o.threads);
+    offline(c, "phash<=6", o.threads);
+    offline(c, "versions", o.threads);
+  }
   interactive(c, o);
   return 0;
 }
