@@ -400,36 +400,25 @@ class Parser {
     return o.kind == Operand::Kind::number_attr || o.kind == Operand::Kind::string_attr;
   }
 
-  OperandPtr sum() {
-    OperandPtr left = product();
+  // One precedence level: operands read by `next`, joined left to right by either operator.
+  using Operator = std::pair<std::string_view, ArithOp>;
+  OperandPtr level(OperandPtr (Parser::*next)(), Operator first, Operator second) {
+    OperandPtr left = (this->*next)();
     for (;;) {
       skip_space();
       const size_t at = pos_;
       ArithOp op;
-      if (accept("+"))
-        op = ArithOp::add;
-      else if (accept("-"))
-        op = ArithOp::sub;
+      if (accept(first.first))
+        op = first.second;
+      else if (accept(second.first))
+        op = second.second;
       else
         return left;
-      left = arith(op, left, product(), at);
+      left = arith(op, left, (this->*next)(), at);
     }
   }
-  OperandPtr product() {
-    OperandPtr left = factor();
-    for (;;) {
-      skip_space();
-      const size_t at = pos_;
-      ArithOp op;
-      if (accept("*"))
-        op = ArithOp::mul;
-      else if (accept("/"))
-        op = ArithOp::div;
-      else
-        return left;
-      left = arith(op, left, factor(), at);
-    }
-  }
+  OperandPtr sum() { return level(&Parser::product, {"+", ArithOp::add}, {"-", ArithOp::sub}); }
+  OperandPtr product() { return level(&Parser::factor, {"*", ArithOp::mul}, {"/", ArithOp::div}); }
   OperandPtr arith(ArithOp op, OperandPtr left, OperandPtr right, size_t at) {
     if (is_text(*left) || is_text(*right)) fail(at, "arithmetic on a string");
     auto o = std::make_shared<Operand>();

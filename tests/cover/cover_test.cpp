@@ -127,11 +127,18 @@ void expect_valid(const Expr& e, const std::vector<Item>& items, const CoverResu
   }
 }
 
+// The cover of `items` under `text`, checked: every item is kept or covered by its keeper.
+CoverResult checked_cover(std::string_view text, const std::vector<Item>& items,
+                          const CoverOptions& options = {}) {
+  const ExprPtr e = parse(text);
+  CoverResult r = compute_cover(*e, items, options);
+  expect_valid(*e, items, r);
+  return r;
+}
+
 TEST(CoverAlgorithm, NearDuplicateLooksGiveOneKeeperEach) {
   const Generated g = versions_and_looks(1, 5000, 3000);
-  const ExprPtr e = parse("near");
-  const CoverResult r = compute_cover(*e, g.items);
-  expect_valid(*e, g.items, r);
+  const CoverResult r = checked_cover("near", g.items);
   EXPECT_EQ(r.kept, g.looks);  // each look is a clique under phash<=6
   EXPECT_EQ(r.lower_bound, g.looks);
   EXPECT_EQ(r.greedy_components, 0u);
@@ -140,9 +147,7 @@ TEST(CoverAlgorithm, NearDuplicateLooksGiveOneKeeperEach) {
 
 TEST(CoverAlgorithm, BestKeepsTheLargestCopy) {
   const Generated g = versions_and_looks(2, 100000, 500);
-  const ExprPtr e = parse("best");
-  const CoverResult r = compute_cover(*e, g.items);
-  expect_valid(*e, g.items, r);
+  const CoverResult r = checked_cover("best", g.items);
   EXPECT_EQ(r.kept, g.looks);
   for (size_t a = 0; a < g.items.size(); ++a)
     EXPECT_GE(*g.items[r.keeper[a]].get(NumberAttr::area), *g.items[a].get(NumberAttr::area));
@@ -150,10 +155,7 @@ TEST(CoverAlgorithm, BestKeepsTheLargestCopy) {
 
 TEST(CoverAlgorithm, VersionsKeepTheNewestOfEachUrl) {
   const Generated g = versions_and_looks(3, 700, 2000);
-  const ExprPtr e = parse("versions");
-  CoverResult r =
-      compute_cover(*e, g.items, {.pair_budget = 50'000'000, .node_limit = 100'000, .threads = 2});
-  expect_valid(*e, g.items, r);
+  const CoverResult r = checked_cover("versions", g.items, {.threads = 2});
   EXPECT_EQ(r.kept, g.urls);
   EXPECT_EQ(r.exact_components, r.components);
   EXPECT_EQ(r.method, "blocks");
@@ -164,9 +166,7 @@ TEST(CoverAlgorithm, VersionsKeepTheNewestOfEachUrl) {
 
 TEST(CoverAlgorithm, OrTakesTheUnionOfBlockedBranches) {
   const Generated g = versions_and_looks(4, 900, 1500);
-  const ExprPtr either = parse("versions|near");
-  const CoverResult r = compute_cover(*either, g.items);
-  expect_valid(*either, g.items, r);
+  const CoverResult r = checked_cover("versions|near", g.items);
   EXPECT_GE(r.kept, r.lower_bound);
   EXPECT_LE(static_cast<double>(r.kept), r.greedy_bound * static_cast<double>(r.lower_bound));
   EXPECT_EQ(r.method, "blocks + phash-join(6) + or");
