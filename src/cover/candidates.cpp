@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <numeric>
 #include <optional>
 #include <unordered_map>
@@ -32,6 +33,18 @@ std::optional<int> hamming_bound(const Expr& e) {
   if (e.op != CmpOp::le && e.op != CmpOp::eq && e.op != CmpOp::lt) return std::nullopt;
   if (k > kMaxJoinDistance) return std::nullopt;
   return k;
+}
+
+// A similarity atom that bounds the similarity from below: b must hold at least `share` of
+// a's shingles (containment >= t: t; jaccard >= t: t, as |A u B| >= |A|; dice >= t: t/2).
+struct TextBound {
+  TextAttr text;
+  double share;
+};
+std::optional<TextBound> text_bound(const Expr& e) {
+  if (e.kind != Expr::Kind::similar || e.limit <= 0) return std::nullopt;
+  if (e.op != CmpOp::ge && e.op != CmpOp::gt && e.op != CmpOp::eq) return std::nullopt;
+  return TextBound{e.text, e.sim == SimKind::dice ? e.limit / 2 : e.limit};
 }
 
 std::string attr_key(const Item& item, const AttrRef& ref, bool& missing) {
@@ -70,12 +83,14 @@ class Generator {
     conjuncts(e, parts);
     std::vector<AttrRef> keys;
     std::optional<int> hamming;
+    std::optional<TextBound> text;
     const Expr* alternatives = nullptr;
     for (const auto& p : parts) {
       if (p->kind == Expr::Kind::same)
         for (const AttrRef& r : p->attrs)
           if (r.kind != AttrRef::Kind::collection) keys.push_back(r);
       if (auto k = hamming_bound(*p)) hamming = std::min(hamming.value_or(64), *k);
+      if (auto t = text_bound(*p); t && !text) text = t;
       if (p->kind == Expr::Kind::any_of && !alternatives) alternatives = p.get();
     }
     if (!keys.empty()) return blocks(keys, hamming, ids);
@@ -83,6 +98,10 @@ class Generator {
       note("phash-join(" + std::to_string(*hamming) + ")");
       if (*hamming >= 0) hamming_pairs(ids, items_, *hamming, out_.pairs);
       return;
+    }
+    if (text) {
+      note("shingle-prefix");
+      return text_pairs(ids, *text);
     }
     if (alternatives) {
       for (const auto& c : alternatives->children) run(c, ids);
@@ -115,6 +134,33 @@ class Generator {
         hamming_pairs(group, items_, *hamming, out_.pairs);
       else
         all_pairs(group);
+    }
+  }
+
+  // Prefix filtering (AllPairs): with shingles ordered rarest first, `b` can hold `share` of
+  // a's shingles only if it holds one of a's first |A| - ceil(share |A|) + 1; each document's
+  // prefix is looked up in an index of every document's shingles.
+  void text_pairs(std::span<const uint32_t> ids, const TextBound& bound) {
+    std::unordered_map<uint64_t, std::vector<uint32_t>> postings;
+    for (uint32_t id : ids)
+      for (uint64_t s : items_[id].get(bound.text)) postings[s].push_back(id);
+    std::vector<uint64_t> prefix;
+    for (uint32_t id : ids) {
+      prefix = items_[id].get(bound.text);
+      if (prefix.empty()) continue;
+      std::sort(prefix.begin(), prefix.end(), [&](uint64_t x, uint64_t y) {
+        const size_t fx = postings[x].size(), fy = postings[y].size();
+        return fx != fy ? fx < fy : x < y;
+      });
+      const auto n = static_cast<double>(prefix.size());
+      const auto overlap = static_cast<size_t>(std::max(1.0, std::ceil(bound.share * n - 1e-9)));
+      prefix.resize(prefix.size() - std::min(prefix.size(), overlap) + 1);
+      for (uint64_t s : prefix)
+        for (uint32_t other : postings[s])
+          if (other != id) out_.pairs.emplace_back(std::min(id, other), std::max(id, other));
+      if (out_.pairs.size() > budget_)
+        throw CoverError("the similarity atom gives more than " + std::to_string(budget_) +
+                         " candidate pairs: raise its threshold or add same(...)");
     }
   }
 

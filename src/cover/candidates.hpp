@@ -1,11 +1,13 @@
 #pragma once
 // Candidate pairs for a coverage expression without comparing all pairs: the expression's
 // equality atoms (same(...)) block the documents by key, its Hamming atom (phash<=k) joins
-// pHashes by multi-index hashing (bucket against bucket, exact by pigeonhole), `|` takes the
-// union of its branches. Only what neither narrows is compared pair by pair, within a budget.
+// pHashes by multi-index hashing (bucket against bucket, exact by pigeonhole), a similarity
+// atom with a lower bound finds pairs by prefix filtering on shingles, `|` takes the union of
+// its branches. Only what neither narrows is compared pair by pair, within a budget.
 //
-// Failure contract: throws CoverError when the pairs to compare one by one exceed the budget
-// (the expression needs a same(...) or phash atom for that many documents); nothing else
+// Failure contract: throws CoverError when the pairs to compare one by one (or a similarity
+// atom's candidates) exceed the budget (the expression needs a same(...) or phash atom, or a
+// higher threshold, for that many documents); nothing else
 // (beyond std::bad_alloc).
 #include <cstdint>
 #include <span>

@@ -1,7 +1,8 @@
 #!/bin/sh
 # strata cover over a documents.jsonl: the report of a `versions` cover (3 URLs, 6 documents,
 # one bad line), --out lines, a bad expression (exit 2 with its column), --name without --index.
-# Usage: cover_cli.sh STRATA WORK_DIR
+# With ../shared: the same over an index of a real crawl, with the cover stored by name.
+# Usage: cover_cli.sh STRATA WORK_DIR [SHARED_DIR]
 set -u
 strata=$1 work=$2
 rm -rf "$work" && mkdir -p "$work" || exit 1
@@ -35,4 +36,22 @@ grep -q "column 9" "$work/bad.err" || fail "bad expression message: $(cat "$work
 
 "$strata" cover --where near --docs "$work/documents.jsonl" --name x 2>/dev/null
 [ $? -eq 2 ] || fail "--name without --index accepted"
+
+# A real crawl (2008 archive.org, ../shared): index it, cover it, store the cover by name.
+shared=${STRATA_SHARED:-${3:-}}
+warc="$shared/data/archives/archivesunleashed__aut/src/test/resources/warc/example.warc.gz"
+if [ -z "$shared" ] || [ ! -f "$warc" ]; then
+  echo "ok (real crawl skipped: no shared data)"
+  exit 0
+fi
+"$strata" index --index "$work/index" --collection c2008 --no-nsfw -q "$warc" >/dev/null 2>&1 ||
+  fail "indexing the real crawl failed"
+"$strata" cover --index "$work/index" --where perhost --name one-per-site --json -q \
+  >"$work/real.json" 2>"$work/real.err" || fail "cover of the real crawl: $(cat "$work/real.err")"
+grep -q '"documents":23' "$work/real.json" || fail "real crawl: $(cat "$work/real.json")"
+grep -q '"kept":1,' "$work/real.json" || fail "real crawl: one site, one kept: $(cat "$work/real.json")"
+grep -q '"stored_as":"one-per-site"' "$work/real.json" || fail "real crawl: cover not stored"
+"$strata" cover --index "$work/index" --where 'phash<=10,larger' --json -q >"$work/near.json" ||
+  fail "phash cover of the real crawl"
+grep -q '"kept":22,' "$work/near.json" || fail "real crawl, phash<=10,larger: $(cat "$work/near.json")"
 echo "ok"

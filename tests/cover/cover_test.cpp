@@ -186,6 +186,31 @@ TEST(CoverAlgorithm, BlockingFindsEveryEdgeThatAllPairsFind) {
   }
 }
 
+TEST(CoverAlgorithm, ShinglePrefixFindsEveryPairAboveTheThreshold) {
+  std::mt19937_64 rng(9);
+  std::vector<Item> items(400);
+  for (size_t i = 0; i < items.size(); ++i) {
+    std::string text;  // words from a small vocabulary, Zipf-like, so that texts overlap
+    for (size_t w = 2 + rng() % 12; w > 0; --w)
+      text += "w" + std::to_string(rng() % (1 + rng() % 40)) + " ";
+    items[i].set(TextAttr::text, word_shingles(text));
+    items[i].set(NumberAttr::ts, static_cast<double>(rng() % 10));
+  }
+  for (std::string_view text : {"containment(text)>=0.6,newer", "jaccard(text)>=0.5",
+                                "dice(text)>0.7", "containment(text)=1"}) {
+    SCOPED_TRACE(text);
+    const ExprPtr e = parse(text);
+    size_t expected = 0;
+    for (size_t a = 0; a < items.size(); ++a)
+      for (size_t b = 0; b < items.size(); ++b)
+        expected += a != b && covers(*e, items[a], items[b]);
+    const CoverResult r = checked_cover(text, items);
+    EXPECT_EQ(r.edges, expected);
+    EXPECT_EQ(r.method, "shingle-prefix");
+    EXPECT_LT(r.candidate_pairs, items.size() * (items.size() - 1) / 2);
+  }
+}
+
 TEST(CoverAlgorithm, HammingJoinFindsExactlyThePairsWithinK) {
   std::mt19937_64 rng(5);
   std::vector<Item> items(3000);
