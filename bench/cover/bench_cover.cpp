@@ -1,4 +1,5 @@
 // bench_cover [--images N] [--windows W] [--window S] [--threads T] [--offline 0|1]
+// bench_cover --pages N [--threads T]
 // Offline: the minimum cover of N synthetic images (default 1,000,000; 40 % near-copies of an
 // earlier look, 1 to 3 bits flipped; about 2.2 versions per URL, as the paper's data set A)
 // under `phash<=6` and `versions`, each in a child process: wall and CPU seconds, peak RSS,
@@ -8,6 +9,7 @@
 // images by look (so that they hold copies, as a result list does): the time to build the
 // Items from ImageDocuments (what the server pays per hit) and the time of the cover, p50 and
 // p99 of thread CPU milliseconds, per expression. --offline 0 skips the offline part.
+// Pages (--pages N): the paper's relation over N synthetic page versions (see pages()).
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -28,7 +30,7 @@ using namespace strata;
 namespace {
 
 struct Options {
-  size_t images = 1'000'000, windows = 200, window = 1000, offline = 1;
+  size_t images = 1'000'000, windows = 200, window = 1000, offline = 1, pages = 0;
   unsigned threads = 2;
 };
 
@@ -207,6 +209,64 @@ void interactive(const Collection& c, const Options& o) {
   }
 }
 
+// Page versions shaped like the paper's data set A: URLs with 1 + Poisson(1.24) versions
+// (mean 2.24), 150 words from a Zipf vocabulary of 20,000 after a 30-word boilerplate shared
+// by the URL's host; each later version edits the one before (appends up to 20 words,
+// replaces up to 5). The paper's relation (1): containment of 5-word shingles >= 0.7, newer.
+void pages(size_t n, unsigned threads) {
+  struct Pass {
+    double cpu = 0, build_cpu = 0;
+    size_t kept = 0, components = 0, exact = 0, greedy = 0;
+    uint64_t candidates = 0, edges = 0, shingles = 0;
+  };
+  auto f = bench::measure_in_child<Pass>(1, [&] {
+    const double cpu0 = cpu_seconds();
+    std::mt19937_64 rng(1667);
+    std::vector<double> zipf(20000);
+    for (size_t k = 0; k < zipf.size(); ++k) zipf[k] = 1.0 / static_cast<double>(k + 1);
+    std::discrete_distribution<uint32_t> word(zipf.begin(), zipf.end());
+    std::poisson_distribution<int> more_versions(1.24);
+    std::vector<cover::Item> items;
+    items.reserve(n);
+    uint64_t shingles = 0;
+    for (size_t url = 0; items.size() < n; ++url) {
+      std::vector<uint32_t> words;
+      for (int k = 0; k < 30; ++k) words.push_back(static_cast<uint32_t>(url % 1000 * 31 + k));
+      for (int k = 0; k < 150; ++k) words.push_back(100000 + word(rng));
+      const int versions = 1 + more_versions(rng);
+      for (int v = 0; v < versions && items.size() < n; ++v) {
+        if (v > 0) {
+          for (size_t k = rng() % 6; k > 0; --k) words[30 + rng() % 150] = 100000 + word(rng);
+          for (size_t k = rng() % 21; k > 0; --k) words.push_back(100000 + word(rng));
+        }
+        std::string text;
+        for (uint32_t w : words) text += std::to_string(w) + " ";
+        cover::Item item;
+        item.set(cover::StringAttr::url, std::to_string(url));
+        item.set(cover::NumberAttr::ts, static_cast<double>(v));
+        auto s = cover::word_shingles(text, 5);
+        shingles += s.size();
+        item.set(cover::TextAttr::text, std::move(s));
+        items.push_back(std::move(item));
+      }
+    }
+    const double built = cpu_seconds();
+    const auto r = cover::compute_cover(*cover::parse("containment(text)>=0.7,newer"), items,
+                                        {.pair_budget = 500'000'000, .threads = threads});
+    return Pass{cpu_seconds() - built, built - cpu0,      r.kept,  r.components, r.exact_components,
+                r.greedy_components,   r.candidate_pairs, r.edges, shingles};
+  });
+  std::printf(
+      "pages %zu (%llu shingles), containment(text)>=0.7,newer: cover cpu %.2f s (texts "
+      "generated and shingled: %.2f s), wall %.2f s, peak RSS %.0f MB; kept %zu (removed "
+      "%.2f %%), %zu components, exact %zu, greedy %zu, %llu candidate pairs, %llu edges\n",
+      n, static_cast<unsigned long long>(f.pass.shingles), f.pass.cpu, f.pass.build_cpu, f.seconds,
+      f.max_rss_kib / 1024.0, f.pass.kept,
+      100.0 * static_cast<double>(n - f.pass.kept) / static_cast<double>(n), f.pass.components,
+      f.pass.exact, f.pass.greedy, static_cast<unsigned long long>(f.pass.candidates),
+      static_cast<unsigned long long>(f.pass.edges));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -220,10 +280,16 @@ int main(int argc, char** argv) {
       o.windows = value;
     else if (flag == "--window")
       o.window = value;
+    else if (flag == "--pages")
+      o.pages = value;
     else if (flag == "--offline")
       o.offline = value;
     else if (flag == "--threads")
       o.threads = static_cast<unsigned>(value);
+  }
+  if (o.pages) {  // pages only
+    pages(o.pages, o.threads);
+    return 0;
   }
   const Collection c = generate(o.images);
   std::printf("%zu images, %zu looks\n", c.phash.size(), c.looks);
