@@ -144,19 +144,20 @@ class Generator {
     std::unordered_map<uint64_t, std::vector<uint32_t>> postings;
     for (uint32_t id : ids)
       for (uint64_t s : items_[id].get(bound.text)) postings[s].push_back(id);
-    std::vector<uint64_t> prefix;
+    std::vector<std::pair<size_t, const std::vector<uint32_t>*>> prefix;  // rarest first
     for (uint32_t id : ids) {
-      prefix = items_[id].get(bound.text);
+      prefix.clear();
+      for (uint64_t s : items_[id].get(bound.text)) {
+        const auto& posting = postings.find(s)->second;
+        prefix.emplace_back(posting.size(), &posting);
+      }
       if (prefix.empty()) continue;
-      std::sort(prefix.begin(), prefix.end(), [&](uint64_t x, uint64_t y) {
-        const size_t fx = postings[x].size(), fy = postings[y].size();
-        return fx != fy ? fx < fy : x < y;
-      });
+      std::sort(prefix.begin(), prefix.end());
       const auto n = static_cast<double>(prefix.size());
       const auto overlap = static_cast<size_t>(std::max(1.0, std::ceil(bound.share * n - 1e-9)));
       prefix.resize(prefix.size() - std::min(prefix.size(), overlap) + 1);
-      for (uint64_t s : prefix)
-        for (uint32_t other : postings[s])
+      for (const auto& [size, posting] : prefix)
+        for (uint32_t other : *posting)
           if (other != id) out_.pairs.emplace_back(std::min(id, other), std::max(id, other));
       if (out_.pairs.size() > budget_)
         throw CoverError("the similarity atom gives more than " + std::to_string(budget_) +
