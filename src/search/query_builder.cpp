@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "index/analysis.hpp"
+#include "index/cover_terms.hpp"
 #include "index/schema.hpp"
 #include "search/capture_range.hpp"
 
@@ -179,6 +180,7 @@ Q apply_filters(const Xapian::Database& db, const Q& query, const SearchRequest&
     out = Q(Q::OP_AND_NOT, out, Q(std::string(prefix::decorative)));
   // Not in `filters`: the date filter may be MatchNothing, which is also the empty query.
   if (r.from || r.to) out = Q(Q::OP_FILTER, out, capture_range_query(db, r.from, r.to));
+  if (!r.cover.empty()) out = Q(Q::OP_AND_NOT, out, Q(index::covered_term(r.cover)));
   for (const Q& f : filters)
     if (!f.empty()) out = Q(Q::OP_FILTER, out, f);
   Q hidden(Q::OP_OR, Q(std::string(prefix::blocked)), Q(std::string(prefix::inline_img)));

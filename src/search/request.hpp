@@ -1,10 +1,15 @@
 #pragma once
 // A search request after validation: what the API parameters and the inline operators of q
 // ask for. Build it with parse_q() / the server's parameter parser.
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+namespace strata::cover {
+struct Expr;  // cover/expr.hpp
+}
 
 namespace strata::search {
 
@@ -32,6 +37,12 @@ struct SearchRequest {
   bool safe_fixed = false;         // set by the caller: the inline safe: operator is ignored
   std::vector<std::string> sites;  // "host" (exact, www. optional) or "*.domain"
   std::vector<std::string> collections;
+  std::string cover;  // a named cover (strata cover --name): what it hides is left out
+  // User-defined redundancy (docs/redundancy.md): the page is taken from the minimum cover of
+  // the top `redundancy_window` results; with `expand`, the results that id covers instead.
+  std::shared_ptr<const cover::Expr> redundancy;
+  unsigned redundancy_window = 1000;
+  std::string expand;
   unsigned offset = 0;
   unsigned max_items = 50;
   bool years_facet = true;
@@ -41,6 +52,8 @@ struct SearchRequest {
 
 inline constexpr unsigned kDefaultMaxItems = 50;
 inline constexpr unsigned kMaxMaxItems = 200;
+inline constexpr unsigned kDefaultRedundancyWindow = 1000;
+inline constexpr unsigned kMaxRedundancyWindow = 10'000;
 inline constexpr double kSafeThreshold = 0.49;
 // Cost bound of q: distinct words and phrases (repeats are dropped), beyond which it is refused.
 inline constexpr size_t kMaxQueryTerms = 32;

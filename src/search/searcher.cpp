@@ -10,6 +10,7 @@
 #include "index/stored_data.hpp"
 #include "search/query_builder.hpp"
 #include "search/query_text.hpp"
+#include "search/redundancy.hpp"
 
 namespace strata::search {
 namespace {
@@ -123,6 +124,7 @@ class TieBreak {
 SearchResult search(Xapian::Database& db, const SearchRequest& request) {
   SearchRequest effective = request;
   ParsedQuery parsed = parse_q(request.q, effective);
+  if (request.redundancy) effective.offset = 0, effective.max_items = request.redundancy_window;
   Xapian::Enquire enquire(db);
   enquire.set_query(build_query(db, parsed, effective));
   enquire.set_weighting_scheme(Xapian::BM25Weight(1.2, 0, 1, 0.75, 0.5));
@@ -145,6 +147,7 @@ SearchResult search(Xapian::Database& db, const SearchRequest& request) {
   }
   const index::StoredData stored(db);
   for (const auto& it : *page) result.hits.push_back(to_hit(it, stored));
+  if (request.redundancy) cover_results(result, request);
   return result;
 }
 

@@ -5,6 +5,7 @@
 #include <xapian.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,12 +20,23 @@ struct Hit {
   double score = 0;
   merge::ImageDocument doc;
   index::Moderation moderation;
+  uint32_t covers = 0;  // with redundancy: the results of the window this one covers
+};
+
+// What a redundancy request's cover did (search/redundancy.hpp).
+struct RedundancySummary {
+  size_t window = 0;  // results covered (the top N)
+  size_t kept = 0;    // results left: the cover
+  size_t exact_components = 0, greedy_components = 0;
+  double greedy_bound = 1;
+  std::string candidates;
 };
 
 struct SearchResult {
   uint64_t total = 0;                                   // all matching images
   std::vector<Hit> hits;                                // [offset, offset + max_items)
   std::vector<std::pair<std::string, uint64_t>> years;  // "yyyy" -> images captured that year
+  std::optional<RedundancySummary> redundancy;
 };
 
 // Parses request.q (applying its inline operators) and searches. Throws RequestError for a

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/json.hpp"
+#include "cover/expr.hpp"
 #include "search/searcher.hpp"
 #include "server/api_params.hpp"
 #include "server/url_encode.hpp"
@@ -67,6 +68,16 @@ Json item(const search::Hit& hit, const std::vector<std::string>& fields,
   return j;
 }
 
+Json redundancy_json(const search::RedundancySummary& s, const cover::Expr& e) {
+  return {{"expression", cover::to_string(e)},
+          {"window", s.window},
+          {"kept", s.kept},
+          {"exactComponents", s.exact_components},
+          {"greedyComponents", s.greedy_components},
+          {"greedyBound", s.greedy_bound},
+          {"candidates", s.candidates}};
+}
+
 Json envelope(const ApiConfig& config, const RequestContext& ctx) {
   Json j = Json::object();
   j["serviceName"] = config.service_name;
@@ -111,7 +122,8 @@ Reply image_search(Xapian::Database& db, const Params& params, const RequestCont
   Json j = envelope(config, ctx);
   if (req.pretty) j["linkToDocumentation"] = config.documentation;
   j["linkToMoreFields"] = link_with(ctx, params, "more", "pageHost,matchingImages,safe");
-  uint64_t next = std::min<uint64_t>(uint64_t{offset} + max, res.total);
+  const uint64_t pages_over = res.redundancy ? res.redundancy->kept : res.total;
+  uint64_t next = std::min<uint64_t>(uint64_t{offset} + max, pages_over);
   uint64_t prev = offset > max ? offset - max : 0;
   j["nextPage"] = link_with(ctx, params, "offset", std::to_string(next));
   j["previousPage"] = link_with(ctx, params, "offset", std::to_string(prev));
@@ -125,8 +137,12 @@ Reply image_search(Xapian::Database& db, const Params& params, const RequestCont
   for (const auto& [y, n] : res.years) years[y] = n;
   j["years"] = years;
   Json items = Json::array();
-  for (const auto& hit : res.hits) items.push_back(item(hit, req.fields, wayback));
+  for (const auto& hit : res.hits) {
+    items.push_back(item(hit, req.fields, wayback));
+    if (res.redundancy) items.back()["covers"] = hit.covers;
+  }
   j["responseItems"] = std::move(items);
+  if (res.redundancy) j["redundancy"] = redundancy_json(*res.redundancy, *req.search.redundancy);
   return json_reply(200, j, req.pretty);
 }
 

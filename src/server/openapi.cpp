@@ -33,6 +33,13 @@ std::string openapi_json() {
       param("fields", "comma list of returned fields (replaces the default list)"),
       param("more", "extra fields added to the default list"),
       param("prettyPrint", "true: indented JSON"),
+      param("cover", "a named cover (strata cover --name): the documents it covers are left out"),
+      param("redundancy",
+            "coverage expression (docs/redundancy.md), e.g. near, versions, same(url),newer: "
+            "the page is taken from the minimum cover of the top redundancyWindow results, each "
+            "kept result with covers = how many it covers"),
+      param("redundancyWindow", "results the cover is taken over (default 1000, 1-10000)"),
+      param("expand", "with redundancy: the results this imgDigest (document id) covers"),
   });
   Json doc = {
       {"openapi", "3.0.3"},

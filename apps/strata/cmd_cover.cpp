@@ -1,0 +1,221 @@
+// `strata cover --where EXPR (--index DIR | --docs documents.jsonl [--analysis analysis.jsonl])`:
+// the minimum cover set of a whole collection under a user-defined coverage relation
+// (src/cover, docs/redundancy.md). `--out` writes one JSON line per document; `--name`
+// stores the cover in the index, where /imagesearch?cover=NAME hides what it covers.
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <memory>
+#include <numeric>
+#include <thread>
+#include <unordered_map>
+
+#include "analyze/record.hpp"
+#include "command.hpp"
+#include "core/exit_codes.hpp"
+#include "core/problems.hpp"
+#include "core/progress.hpp"
+#include "cover/cover.hpp"
+#include "cover/documents.hpp"
+#include "index/cover_terms.hpp"
+
+namespace strata {
+namespace {
+
+struct CoverCommand {
+  std::string where, index, docs, analysis, name, out;
+  unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+  uint64_t pair_budget = cover::CoverOptions{}.pair_budget;
+};
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// pHashes by digest from an analysis.jsonl (bad lines reported and skipped).
+std::unordered_map<std::string, uint64_t> read_phashes(const std::string& file,
+                                                       ProblemLog& problems) {
+  std::unordered_map<std::string, uint64_t> out;
+  std::ifstream in(file);
+  if (!in) problems.report({file, 0, "unreadable", "cannot open"});
+  uint64_t offset = 0;
+  for (std::string line; std::getline(in, line); offset += line.size() + 1) {
+    analyze::AnalysisRecord record;
+    Json j = Json::parse(line, nullptr, false);
+    if (j.is_discarded() || !analyze::from_json(j, record))
+      problems.report({file, offset, "bad_analysis_record", "not an analysis record"});
+    else if (record.phash)
+      out.emplace(record.digest, *record.phash);
+  }
+  return out;
+}
+
+cover::IndexItems read_documents(const CoverCommand& cmd, const cover::Uses& uses,
+                                 ProblemLog& problems, Progress& progress) {
+  std::unordered_map<std::string, uint64_t> phashes;
+  if (!cmd.analysis.empty()) phashes = read_phashes(cmd.analysis, problems);
+  cover::IndexItems out;
+  std::ifstream in(cmd.docs);
+  if (!in) {
+    problems.report({cmd.docs, 0, "unreadable", "cannot open"});
+    return out;
+  }
+  uint64_t offset = 0;
+  for (std::string line; std::getline(in, line); offset += line.size() + 1) {
+    progress.advance(1);
+    merge::ImageDocument doc;
+    Json j = Json::parse(line, nullptr, false);
+    if (j.is_discarded() || !merge::from_json(j, doc)) {
+      problems.report({cmd.docs, offset, "bad_document", "not a document"});
+      ++out.unreadable;
+      continue;
+    }
+    index::Moderation m;
+    if (auto it = phashes.find(doc.imgDigest); it != phashes.end()) m.phash = it->second;
+    out.items.push_back(cover::item_from_document(doc, m, uses));
+    out.ids.push_back(doc.id);
+    out.bytes.push_back(doc.imgSize);
+  }
+  return out;
+}
+
+// Orders the documents by id, so that the cover does not depend on the input's order.
+void order_by_id(cover::IndexItems& d) {
+  std::vector<size_t> order(d.ids.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::sort(order.begin(), order.end(), [&](size_t x, size_t y) { return d.ids[x] < d.ids[y]; });
+  cover::IndexItems sorted;
+  sorted.unreadable = d.unreadable;
+  for (size_t k : order) {
+    sorted.items.push_back(std::move(d.items[k]));
+    sorted.ids.push_back(std::move(d.ids[k]));
+    sorted.bytes.push_back(d.bytes[k]);
+    if (!d.docids.empty()) sorted.docids.push_back(d.docids[k]);
+  }
+  d = std::move(sorted);
+}
+
+Json cover_report(const cover::IndexItems& d, const cover::CoverResult& r) {
+  const size_t n = d.items.size();
+  uint64_t bytes = 0, bytes_removed = 0;
+  for (size_t i = 0; i < n; ++i) {
+    bytes += d.bytes[i];
+    if (r.keeper[i] != i) bytes_removed += d.bytes[i];
+  }
+  auto share = [](double part, double whole) { return whole > 0 ? part / whole : 0.0; };
+  return {{"documents", n},
+          {"kept", r.kept},
+          {"removed", n - r.kept},
+          {"removed_share", share(double(n - r.kept), double(n))},
+          {"bytes_removed_share", share(double(bytes_removed), double(bytes))},
+          {"lower_bound", r.lower_bound},
+          {"components", r.components},
+          {"largest_component", r.largest_component},
+          {"exact_components", r.exact_components},
+          {"greedy_components", r.greedy_components},
+          {"exact_share", share(double(r.items_exact), double(r.items_exact + r.items_greedy))},
+          {"greedy_bound", r.greedy_bound},
+          {"candidate_pairs", r.candidate_pairs},
+          {"edges", r.edges},
+          {"candidates", r.method}};
+}
+
+void write_lines(const std::string& file, const cover::IndexItems& d, const cover::CoverResult& r) {
+  std::ofstream out(file);
+  for (size_t i = 0; i < d.items.size(); ++i)
+    out << Json{{"id", d.ids[i]},
+                {"keeper", d.ids[r.keeper[i]]},
+                {"covers", r.covers[i]},
+                {"component", d.ids[r.component[i]]}}
+               .dump()
+        << "\n";
+  if (!out) throw cover::CoverError("cannot write " + file);
+}
+
+int run(const CoverCommand& cmd) {
+  cover::ExprPtr where;
+  try {
+    where = cover::parse(cmd.where);
+  } catch (const cover::ExprError& e) {
+    std::cerr << "strata cover: --where: " << e.what() << "\n";
+    return exit_code::usage;
+  }
+  if (!cmd.name.empty() && (cmd.index.empty() || !index::valid_cover_name(cmd.name))) {
+    std::cerr << "strata cover: --name needs --index and 1-32 of [a-z0-9_-]\n";
+    return exit_code::usage;
+  }
+  const auto uses = cover::attributes_used(*where);
+  ProblemLog problems;
+  const auto start = Clock::now();
+  try {
+    cover::IndexItems d;
+    {
+      Progress progress("1/2 read", 0, "documents", "");
+      if (!cmd.index.empty())
+        d = cover::read_index(cmd.index, uses, [&](uint64_t n) { progress.advance(n); });
+      else
+        d = read_documents(cmd, uses, problems, progress);
+      progress.finish();
+    }
+    if (d.items.empty() && (d.unreadable > 0 || problems.total() > 0)) {
+      cli::print_report({{"problems", problems_json(problems)}});
+      return exit_code::no_input;
+    }
+    const double read_s = seconds_since(start);
+    order_by_id(d);
+    Progress progress("2/2 cover", d.items.size(), "documents", "");
+    const auto r = cover::compute_cover(*where, d.items,
+                                        {.pair_budget = cmd.pair_budget, .threads = cmd.jobs});
+    progress.advance(d.items.size());
+    progress.finish();
+    Json report = {{"where", cover::to_string(*where)}, {"cover", cover_report(d, r)}};
+    if (!cmd.out.empty()) write_lines(cmd.out, d, r);
+    if (!cmd.name.empty()) {
+      std::vector<Xapian::docid> hidden;
+      for (size_t i = 0; i < d.items.size(); ++i)
+        if (r.keeper[i] != i) hidden.push_back(d.docids[i]);
+      cover::store_named_cover(
+          cmd.index, cmd.name, hidden,
+          {{"where", cover::to_string(*where)}, {"documents", d.items.size()}, {"kept", r.kept}});
+      report["stored_as"] = cmd.name;
+    }
+    report["time"] = {{"read_s", read_s}, {"total_s", seconds_since(start)}};
+    report["problems"] = problems_json(problems);
+    report["unreadable_documents"] = d.unreadable;
+    cli::print_report(report);
+    return problems.total() > 0 || d.unreadable > 0 ? exit_code::input_problems : exit_code::ok;
+  } catch (const cover::CoverError& e) {
+    std::cerr << "strata cover: " << e.what() << "\n";
+    return exit_code::failure;
+  }
+}
+
+const bool registered = cli::register_command(
+    "cover", "The smallest set of documents that covers the rest under --where",
+    [](CLI::App& app) -> cli::Runner {
+      auto cmd = std::make_shared<CoverCommand>();
+      app.add_option("--where", cmd->where, "coverage expression (docs/redundancy.md)")->required();
+      auto* index = app.add_option("--index", cmd->index, "index folder to read");
+      auto* docs = app.add_option("--docs", cmd->docs, "documents.jsonl to read instead");
+      index->excludes(docs);
+      app.add_option("--analysis", cmd->analysis, "analysis.jsonl giving --docs their pHashes")
+          ->needs(docs);
+      app.add_option("--name", cmd->name, "store the cover in the index under this name")
+          ->needs(index);
+      app.add_option("--out", cmd->out,
+                     "one JSON line per document: id, keeper, covers, component");
+      app.add_option("--jobs", cmd->jobs, "threads testing candidate pairs (default: all cores)");
+      app.add_option("--pair-budget", cmd->pair_budget,
+                     "most pairs compared one by one when nothing blocks them");
+      return [cmd] {
+        if (cmd->index.empty() == cmd->docs.empty()) {
+          std::cerr << "strata cover: give --index or --docs\n";
+          return exit_code::usage;
+        }
+        return run(*cmd);
+      };
+    });
+
+}  // namespace
+}  // namespace strata

@@ -1,0 +1,268 @@
+#include "cover/cover.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <numeric>
+#include <queue>
+#include <thread>
+
+namespace strata::cover {
+namespace {
+
+using Lists = std::vector<std::vector<uint32_t>>;
+
+// Each list of `covered_by` transposed: covers[b] = the items `b` covers.
+Lists transpose(const Lists& covered_by) {
+  Lists covers(covered_by.size());
+  for (uint32_t a = 0; a < covered_by.size(); ++a)
+    for (uint32_t b : covered_by[a]) covers[b].push_back(a);
+  return covers;
+}
+
+// Greedy set cover: the item covering the most uncovered items (ties: the earliest), until
+// every item is covered. Gains only fall, so a stale heap entry is re-scored when it surfaces.
+std::vector<uint32_t> greedy(const Lists& covers) {
+  const size_t n = covers.size();
+  std::vector<char> covered(n, 0);
+  auto gain = [&](uint32_t b) {
+    uint32_t g = 0;
+    for (uint32_t a : covers[b]) g += !covered[a];
+    return g;
+  };
+  auto later = [](const std::pair<uint32_t, uint32_t>& x, const std::pair<uint32_t, uint32_t>& y) {
+    return x.first != y.first ? x.first < y.first : x.second > y.second;
+  };
+  std::priority_queue<std::pair<uint32_t, uint32_t>, std::vector<std::pair<uint32_t, uint32_t>>,
+                      decltype(later)>
+      heap(later);
+  for (uint32_t b = 0; b < n; ++b) heap.emplace(static_cast<uint32_t>(covers[b].size()), b);
+  std::vector<uint32_t> chosen;
+  for (size_t left = n; left > 0 && !heap.empty();) {
+    auto [stored, b] = heap.top();
+    heap.pop();
+    const uint32_t now = gain(b);
+    if (now == 0) continue;
+    if (now < stored) {
+      heap.emplace(now, b);
+      continue;
+    }
+    chosen.push_back(b);
+    for (uint32_t a : covers[b])
+      if (!covered[a]) covered[a] = 1, --left;
+  }
+  std::sort(chosen.begin(), chosen.end());
+  return chosen;
+}
+
+// A packing of items no single item covers two of: each needs a keeper of its own, so their
+// number bounds the optimum from below. Items with the fewest coverers first.
+size_t packing_bound(const Lists& covered_by) {
+  std::vector<uint32_t> order(covered_by.size());
+  std::iota(order.begin(), order.end(), uint32_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) {
+    return covered_by[x].size() < covered_by[y].size();
+  });
+  std::vector<char> used(covered_by.size(), 0);
+  size_t bound = 0;
+  for (uint32_t a : order) {
+    if (std::any_of(covered_by[a].begin(), covered_by[a].end(),
+                    [&](uint32_t b) { return used[b]; }))
+      continue;
+    ++bound;
+    for (uint32_t b : covered_by[a]) used[b] = 1;
+  }
+  return bound;
+}
+
+// Exact minimum cover of at most 64 items on bit masks: branch on the coverers of the
+// uncovered item with the fewest, bound by the largest remaining gain.
+class BranchAndBound {
+ public:
+  BranchAndBound(const Lists& covered_by, const Lists& covers, uint64_t node_limit,
+                 std::vector<uint32_t> incumbent)
+      : coverers_(covered_by), limit_(node_limit), best_(std::move(incumbent)) {
+    for (const auto& list : covers) {
+      uint64_t mask = 0;
+      for (uint32_t a : list) mask |= uint64_t{1} << a;
+      sets_.push_back(mask);
+    }
+  }
+
+  // True when the search finished: best() is then optimal.
+  bool run() {
+    const size_t n = sets_.size();
+    search(n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1);
+    return !aborted_;
+  }
+  std::vector<uint32_t> best() const {
+    auto out = best_;
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+ private:
+  void search(uint64_t uncovered) {
+    if (aborted_) return;
+    if (++nodes_ > limit_) {
+      aborted_ = true;
+      return;
+    }
+    if (!uncovered) {
+      if (current_.size() < best_.size()) best_ = current_;
+      return;
+    }
+    int most = 0;
+    for (uint64_t s : sets_) most = std::max(most, std::popcount(s & uncovered));
+    const size_t need = (std::popcount(uncovered) + most - 1) / most;
+    if (current_.size() + need >= best_.size()) return;
+    uint32_t pick = 0;
+    size_t fewest = SIZE_MAX;
+    for (uint64_t rest = uncovered; rest; rest &= rest - 1) {
+      const auto a = static_cast<uint32_t>(std::countr_zero(rest));
+      if (coverers_[a].size() < fewest) fewest = coverers_[a].size(), pick = a;
+    }
+    std::vector<uint32_t> options = coverers_[pick];
+    std::stable_sort(options.begin(), options.end(), [&](uint32_t x, uint32_t y) {
+      return std::popcount(sets_[x] & uncovered) > std::popcount(sets_[y] & uncovered);
+    });
+    for (uint32_t b : options) {
+      current_.push_back(b);
+      search(uncovered & ~sets_[b]);
+      current_.pop_back();
+    }
+  }
+
+  const Lists& coverers_;
+  std::vector<uint64_t> sets_;
+  uint64_t limit_, nodes_ = 0;
+  bool aborted_ = false;
+  std::vector<uint32_t> best_, current_;
+};
+
+double harmonic(size_t n) {
+  double h = 0;
+  for (size_t k = 1; k <= n; ++k) h += 1.0 / static_cast<double>(k);
+  return h;
+}
+
+// Directed edges (a, b): `b` covers `a`, from the candidate pairs, tested on `threads` threads.
+std::vector<Pair> coverage_edges(const Expr& e, std::span<const Item> items,
+                                 const std::vector<Pair>& pairs, unsigned threads) {
+  const size_t parts = std::max(1u, std::min<unsigned>(threads, 1 + pairs.size() / 4096));
+  std::vector<std::vector<Pair>> found(parts);
+  auto work = [&](size_t part) {
+    const size_t from = pairs.size() * part / parts, to = pairs.size() * (part + 1) / parts;
+    for (size_t k = from; k < to; ++k) {
+      const auto [x, y] = pairs[k];
+      if (covers(e, items[x], items[y])) found[part].emplace_back(x, y);
+      if (covers(e, items[y], items[x])) found[part].emplace_back(y, x);
+    }
+  };
+  {
+    std::vector<std::jthread> helpers;
+    for (size_t p = 1; p < parts; ++p) helpers.emplace_back(work, p);
+    work(0);
+  }
+  std::vector<Pair> edges;
+  for (auto& f : found) edges.insert(edges.end(), f.begin(), f.end());
+  return edges;
+}
+
+uint32_t find(std::vector<uint32_t>& parent, uint32_t x) {
+  while (parent[x] != x) x = parent[x] = parent[parent[x]];
+  return x;
+}
+
+}  // namespace
+
+ComponentCover solve_component(const Lists& covered_by, uint64_t node_limit) {
+  const Lists covers = transpose(covered_by);
+  ComponentCover out;
+  out.chosen = greedy(covers);
+  out.lower_bound = packing_bound(covered_by);
+  out.exact = out.chosen.size() == out.lower_bound;
+  if (!out.exact && covered_by.size() <= kExactLimit) {
+    BranchAndBound search(covered_by, covers, node_limit, out.chosen);
+    if (search.run()) {
+      out.chosen = search.best();
+      out.exact = true;
+      out.lower_bound = out.chosen.size();
+    }
+  }
+  return out;
+}
+
+CoverResult compute_cover(const Expr& e, std::span<const Item> items, const CoverOptions& options) {
+  CoverResult r;
+  const auto n = static_cast<uint32_t>(items.size());
+  Candidates candidates = candidate_pairs(e, items, options.pair_budget);
+  r.candidate_pairs = candidates.pairs.size();
+  r.method = candidates.method;
+  std::vector<Pair> edges = coverage_edges(e, items, candidates.pairs, options.threads);
+  candidates.pairs = {};
+  r.edges = edges.size();
+
+  std::vector<uint32_t> parent(n);
+  std::iota(parent.begin(), parent.end(), uint32_t{0});
+  for (auto [a, b] : edges) {
+    uint32_t x = find(parent, a), y = find(parent, b);
+    if (x != y) parent[std::max(x, y)] = std::min(x, y);
+  }
+  // Each item's coverers, itself first: CSR over the edges sorted by covered item.
+  std::sort(edges.begin(), edges.end());
+  std::vector<uint32_t> start(n + 1, 0);
+  for (auto [a, b] : edges) ++start[a + 1];
+  std::partial_sum(start.begin(), start.end(), start.begin());
+
+  std::vector<std::vector<uint32_t>> members(n);
+  r.component.resize(n);
+  for (uint32_t i = 0; i < n; ++i) members[r.component[i] = find(parent, i)].push_back(i);
+
+  std::vector<char> kept(n, 0);
+  std::vector<uint32_t> local(n);
+  for (uint32_t root = 0; root < n; ++root) {
+    const auto& m = members[root];
+    if (m.empty()) continue;
+    if (m.size() == 1) {
+      kept[m.front()] = 1, ++r.lower_bound;
+      continue;
+    }
+    ++r.components;
+    r.largest_component = std::max(r.largest_component, m.size());
+    for (uint32_t k = 0; k < m.size(); ++k) local[m[k]] = k;
+    Lists covered_by(m.size());
+    size_t most = 0;
+    for (uint32_t k = 0; k < m.size(); ++k) {
+      covered_by[k].push_back(k);
+      for (uint32_t p = start[m[k]]; p < start[m[k] + 1]; ++p)
+        covered_by[k].push_back(local[edges[p].second]);
+    }
+    for (const auto& list : transpose(covered_by)) most = std::max(most, list.size());
+    const ComponentCover c = solve_component(covered_by, options.node_limit);
+    for (uint32_t k : c.chosen) kept[m[k]] = 1;
+    r.lower_bound += c.lower_bound;
+    if (c.exact) {
+      ++r.exact_components, r.items_exact += m.size();
+    } else {
+      ++r.greedy_components, r.items_greedy += m.size();
+      r.greedy_bound = std::max(r.greedy_bound, harmonic(most));
+    }
+  }
+
+  r.keeper.resize(n);
+  r.covers.assign(n, 0);
+  for (uint32_t a = 0; a < n; ++a) {
+    if (kept[a]) {
+      r.keeper[a] = a, ++r.kept;
+      continue;
+    }
+    uint32_t best = n;
+    for (uint32_t p = start[a]; p < start[a + 1]; ++p)
+      if (kept[edges[p].second]) best = std::min(best, edges[p].second);
+    r.keeper[a] = best;
+    ++r.covers[best];
+  }
+  return r;
+}
+
+}  // namespace strata::cover

@@ -1,0 +1,57 @@
+#!/bin/sh
+# strata cover over a documents.jsonl: the report of a `versions` cover (3 URLs, 6 documents,
+# one bad line), --out lines, a bad expression (exit 2 with its column), --name without --index.
+# With ../shared: the same over an index of a real crawl, with the cover stored by name.
+# Usage: cover_cli.sh STRATA WORK_DIR [SHARED_DIR]
+set -u
+strata=$1 work=$2
+rm -rf "$work" && mkdir -p "$work" || exit 1
+fail() { echo "FAIL: $*"; exit 1; }
+doc() {  # id url ts
+  echo "{\"type\":\"document\",\"id\":\"$1\",\"imgDigest\":\"$1\",\"imgUrl\":\"http://example.pt/$2.jpg\",\"imgCrawlTimestamp\":\"$3\",\"imgSize\":100}"
+}
+{
+  doc a1 a 20010101000000; doc a2 a 20020101000000; doc a3 a 20030101000000
+  doc b1 b 20040101000000; doc b2 b 20050101000000; doc c1 c 20060101000000
+  echo "not json"
+} >"$work/documents.jsonl"
+
+"$strata" cover --where versions --docs "$work/documents.jsonl" --out "$work/cover.jsonl" --json \
+  >"$work/report.json" 2>"$work/err"
+rc=$?
+[ "$rc" -eq 3 ] || fail "exit $rc, expected 3 (one bad line)"
+grep -q '"kept":3' "$work/report.json" || fail "report: $(cat "$work/report.json")"
+grep -q '"removed":3' "$work/report.json" || fail "report without removed 3"
+grep -q '"where":"versions"' "$work/report.json" || fail "report without the expression"
+grep -q '"bad_document"' "$work/report.json" || fail "the bad line is not reported"
+[ "$(wc -l <"$work/cover.jsonl")" -eq 6 ] || fail "--out has not 6 lines"
+grep -q '{"id":"a1","keeper":"a3","covers":0,"component":"a1"}' "$work/cover.jsonl" ||
+  fail "a1 is not kept out by a3: $(cat "$work/cover.jsonl")"
+grep -q '"id":"a3","keeper":"a3","covers":2' "$work/cover.jsonl" || fail "a3 does not cover 2"
+
+"$strata" cover --where 'same(url' --docs "$work/documents.jsonl" 2>"$work/bad.err"
+rc=$?
+[ "$rc" -eq 2 ] || fail "bad expression exited $rc, expected 2"
+grep -q "column 9" "$work/bad.err" || fail "bad expression message: $(cat "$work/bad.err")"
+
+"$strata" cover --where near --docs "$work/documents.jsonl" --name x 2>/dev/null
+[ $? -eq 2 ] || fail "--name without --index accepted"
+
+# A real crawl (2008 archive.org, ../shared): index it, cover it, store the cover by name.
+shared=${STRATA_SHARED:-${3:-}}
+warc="$shared/data/archives/archivesunleashed__aut/src/test/resources/warc/example.warc.gz"
+if [ -z "$shared" ] || [ ! -f "$warc" ]; then
+  echo "ok (real crawl skipped: no shared data)"
+  exit 0
+fi
+"$strata" index --index "$work/index" --collection c2008 --no-nsfw -q "$warc" >/dev/null 2>&1 ||
+  fail "indexing the real crawl failed"
+"$strata" cover --index "$work/index" --where perhost --name one-per-site --json -q \
+  >"$work/real.json" 2>"$work/real.err" || fail "cover of the real crawl: $(cat "$work/real.err")"
+grep -q '"documents":23' "$work/real.json" || fail "real crawl: $(cat "$work/real.json")"
+grep -q '"kept":1,' "$work/real.json" || fail "real crawl: one site, one kept: $(cat "$work/real.json")"
+grep -q '"stored_as":"one-per-site"' "$work/real.json" || fail "real crawl: cover not stored"
+"$strata" cover --index "$work/index" --where 'phash<=10,larger' --json -q >"$work/near.json" ||
+  fail "phash cover of the real crawl"
+grep -q '"kept":22,' "$work/near.json" || fail "real crawl, phash<=10,larger: $(cat "$work/near.json")"
+echo "ok"

@@ -1,0 +1,248 @@
+#include "cover/cover.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <random>
+
+namespace strata::cover {
+namespace {
+
+using Lists = std::vector<std::vector<uint32_t>>;
+
+// The minimum cover by trying every subset (n <= 16).
+size_t brute_force_minimum(const Lists& covered_by) {
+  const size_t n = covered_by.size();
+  std::vector<uint32_t> mask_of(n, 0);  // items covering a, as a mask
+  for (size_t a = 0; a < n; ++a)
+    for (uint32_t b : covered_by[a]) mask_of[a] |= 1u << b;
+  size_t best = n;
+  for (uint32_t s = 1; s < (1u << n); ++s) {
+    if (static_cast<size_t>(std::popcount(s)) >= best) continue;
+    bool ok = true;
+    for (size_t a = 0; a < n && ok; ++a) ok = (mask_of[a] & s) != 0;
+    if (ok) best = std::popcount(s);
+  }
+  return best;
+}
+
+Lists random_graph(std::mt19937_64& rng, size_t n, double p) {
+  std::bernoulli_distribution edge(p);
+  Lists covered_by(n);
+  for (uint32_t a = 0; a < n; ++a) {
+    covered_by[a].push_back(a);
+    for (uint32_t b = 0; b < n; ++b)
+      if (a != b && edge(rng)) covered_by[a].push_back(b);
+  }
+  return covered_by;
+}
+
+bool is_cover(const Lists& covered_by, const std::vector<uint32_t>& chosen) {
+  for (const auto& list : covered_by)
+    if (std::none_of(list.begin(), list.end(), [&](uint32_t b) {
+          return std::binary_search(chosen.begin(), chosen.end(), b);
+        }))
+      return false;
+  return true;
+}
+
+TEST(CoverSolver, ExactEqualsBruteForceOnRandomComponents) {
+  std::mt19937_64 rng(24);
+  for (int trial = 0; trial < 300; ++trial) {
+    const size_t n = 2 + trial % 14;
+    const Lists g = random_graph(rng, n, 0.05 + 0.3 * (trial % 5) / 4.0);
+    const ComponentCover c = solve_component(g, 1'000'000);
+    ASSERT_TRUE(c.exact);
+    ASSERT_TRUE(is_cover(g, c.chosen));
+    ASSERT_EQ(c.chosen.size(), brute_force_minimum(g)) << "trial " << trial;
+    ASSERT_LE(c.lower_bound, c.chosen.size());
+  }
+}
+
+TEST(CoverSolver, GreedyStaysWithinItsBoundOnLargeComponents) {
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 5; ++trial) {
+    const Lists g = random_graph(rng, 300, 0.02);
+    const ComponentCover c = solve_component(g, 1000);
+    ASSERT_TRUE(is_cover(g, c.chosen));
+    ASSERT_GE(c.chosen.size(), c.lower_bound);
+    size_t most = 0;
+    std::vector<size_t> covers(g.size(), 0);
+    for (const auto& list : g)
+      for (uint32_t b : list) most = std::max(most, ++covers[b]);
+    double h = 0;
+    for (size_t k = 1; k <= most; ++k) h += 1.0 / static_cast<double>(k);
+    // The optimum is at least the lower bound, so this checks greedy <= H(Δ) * OPT.
+    ASSERT_LE(static_cast<double>(c.chosen.size()), h * static_cast<double>(c.lower_bound) + 1e-9);
+  }
+}
+
+// Generated collections with known optima: URLs with versions, pHash looks with copies.
+struct Generated {
+  std::vector<Item> items;
+  size_t urls = 0, looks = 0;
+};
+
+Generated versions_and_looks(uint64_t seed, size_t urls, size_t looks) {
+  std::mt19937_64 rng(seed);
+  Generated g;
+  g.urls = urls;
+  g.looks = looks;
+  std::vector<uint64_t> bases;
+  while (bases.size() < looks) {  // looks far apart (more than 2 * 6 + 6 bits)
+    uint64_t h = rng();
+    if (std::popcount(h) < 16 || std::popcount(h) > 48) continue;
+    if (std::all_of(bases.begin(), bases.end(),
+                    [&](uint64_t o) { return std::popcount(o ^ h) > 18; }))
+      bases.push_back(h);
+  }
+  size_t u = 0;
+  for (size_t look = 0; look < looks; ++look) {
+    const size_t copies = 1 + rng() % 6;
+    for (size_t c = 0; c < copies; ++c) {
+      Item it;
+      // Each copy flips at most 3 bits of its look: any two copies are within 6 bits.
+      uint64_t h = bases[look];
+      for (size_t f = rng() % 4; f > 0; --f) h ^= uint64_t{1} << (rng() % 64);
+      it.phash = h;
+      it.set(StringAttr::url, "url" + std::to_string(u++ % urls));
+      it.set(NumberAttr::ts, static_cast<double>(rng() % 1'000'000));
+      const double side = static_cast<double>(50 + c * 10);
+      it.set(NumberAttr::area, side * side);
+      g.items.push_back(std::move(it));
+    }
+  }
+  return g;
+}
+
+void expect_valid(const Expr& e, const std::vector<Item>& items, const CoverResult& r) {
+  for (size_t a = 0; a < items.size(); ++a) {
+    const uint32_t k = r.keeper[a];
+    ASSERT_EQ(r.keeper[k], k);
+    if (k != a) {
+      ASSERT_TRUE(covers(e, items[a], items[k]));
+    }
+  }
+}
+
+// The cover of `items` under `text`, checked: every item is kept or covered by its keeper.
+CoverResult checked_cover(std::string_view text, const std::vector<Item>& items,
+                          const CoverOptions& options = {}) {
+  const ExprPtr e = parse(text);
+  CoverResult r = compute_cover(*e, items, options);
+  expect_valid(*e, items, r);
+  return r;
+}
+
+TEST(CoverAlgorithm, NearDuplicateLooksGiveOneKeeperEach) {
+  const Generated g = versions_and_looks(1, 5000, 3000);
+  const CoverResult r = checked_cover("near", g.items);
+  EXPECT_EQ(r.kept, g.looks);  // each look is a clique under phash<=6
+  EXPECT_EQ(r.lower_bound, g.looks);
+  EXPECT_EQ(r.greedy_components, 0u);
+  EXPECT_NE(r.method.find("phash-join(6)"), std::string::npos);
+}
+
+TEST(CoverAlgorithm, BestKeepsTheLargestCopy) {
+  const Generated g = versions_and_looks(2, 100000, 500);
+  const CoverResult r = checked_cover("best", g.items);
+  EXPECT_EQ(r.kept, g.looks);
+  for (size_t a = 0; a < g.items.size(); ++a)
+    EXPECT_GE(*g.items[r.keeper[a]].get(NumberAttr::area), *g.items[a].get(NumberAttr::area));
+}
+
+TEST(CoverAlgorithm, VersionsKeepTheNewestOfEachUrl) {
+  const Generated g = versions_and_looks(3, 700, 2000);
+  const CoverResult r = checked_cover("versions", g.items, {.threads = 2});
+  EXPECT_EQ(r.kept, g.urls);
+  EXPECT_EQ(r.exact_components, r.components);
+  EXPECT_EQ(r.method, "blocks");
+  size_t covered = 0;
+  for (uint32_t c : r.covers) covered += c;
+  EXPECT_EQ(covered + r.kept, g.items.size());
+}
+
+TEST(CoverAlgorithm, OrTakesTheUnionOfBlockedBranches) {
+  const Generated g = versions_and_looks(4, 900, 1500);
+  const CoverResult r = checked_cover("versions|near", g.items);
+  EXPECT_GE(r.kept, r.lower_bound);
+  EXPECT_LE(static_cast<double>(r.kept), r.greedy_bound * static_cast<double>(r.lower_bound));
+  EXPECT_EQ(r.method, "blocks + phash-join(6) + or");
+}
+
+TEST(CoverAlgorithm, BlockingFindsEveryEdgeThatAllPairsFind) {
+  const Generated g = versions_and_looks(6, 150, 200);
+  for (std::string_view text : {"versions|near", "same(url)|phash<=3,newer", "perhost,near",
+                                "(versions|best),!same(digest)"}) {
+    SCOPED_TRACE(text);
+    const ExprPtr e = parse(text);
+    size_t expected = 0;
+    for (size_t a = 0; a < g.items.size(); ++a)
+      for (size_t b = 0; b < g.items.size(); ++b)
+        expected += a != b && covers(*e, g.items[a], g.items[b]);
+    EXPECT_EQ(compute_cover(*e, g.items).edges, expected);
+  }
+}
+
+TEST(CoverAlgorithm, ShinglePrefixFindsEveryPairAboveTheThreshold) {
+  std::mt19937_64 rng(9);
+  std::vector<Item> items(400);
+  for (size_t i = 0; i < items.size(); ++i) {
+    std::string text;  // words from a small vocabulary, Zipf-like, so that texts overlap
+    for (size_t w = 2 + rng() % 12; w > 0; --w)
+      text += "w" + std::to_string(rng() % (1 + rng() % 40)) + " ";
+    items[i].set(TextAttr::text, word_shingles(text));
+    items[i].set(NumberAttr::ts, static_cast<double>(rng() % 10));
+  }
+  for (std::string_view text : {"containment(text)>=0.6,newer", "jaccard(text)>=0.5",
+                                "dice(text)>0.7", "containment(text)=1"}) {
+    SCOPED_TRACE(text);
+    const ExprPtr e = parse(text);
+    size_t expected = 0;
+    for (size_t a = 0; a < items.size(); ++a)
+      for (size_t b = 0; b < items.size(); ++b)
+        expected += a != b && covers(*e, items[a], items[b]);
+    const CoverResult r = checked_cover(text, items);
+    EXPECT_EQ(r.edges, expected);
+    EXPECT_EQ(r.method, "shingle-prefix");
+    EXPECT_LT(r.candidate_pairs, items.size() * (items.size() - 1) / 2);
+  }
+}
+
+TEST(CoverAlgorithm, HammingJoinFindsExactlyThePairsWithinK) {
+  std::mt19937_64 rng(5);
+  std::vector<Item> items(3000);
+  for (auto& it : items) it.phash = rng() & rng() & 0x00FF00FF00FF00FFull;  // dense neighbourhoods
+  std::vector<uint32_t> ids(items.size());
+  for (uint32_t k = 0; k < ids.size(); ++k) ids[k] = k;
+  for (int k : {0, 3, 6, 10}) {
+    std::vector<Pair> joined;
+    hamming_pairs(ids, items, k, joined);
+    std::sort(joined.begin(), joined.end());
+    size_t expected = 0;
+    for (size_t i = 0; i < items.size(); ++i)
+      for (size_t j = i + 1; j < items.size(); ++j)
+        expected += std::popcount(*items[i].phash ^ *items[j].phash) <= k;
+    EXPECT_EQ(joined.size(), expected) << "k=" << k;
+    EXPECT_TRUE(std::adjacent_find(joined.begin(), joined.end()) == joined.end());
+  }
+}
+
+TEST(CoverAlgorithm, UnblockableExpressionsRefuseLargeInputs) {
+  std::vector<Item> items(20000);
+  EXPECT_THROW(compute_cover(*parse("newer"), items, {.pair_budget = 1'000'000}), CoverError);
+  EXPECT_NO_THROW(compute_cover(*parse("newer"), std::span(items).first(1000)));
+}
+
+TEST(CoverAlgorithm, SingletonsAndEmptyInput) {
+  EXPECT_EQ(compute_cover(*parse("near"), std::vector<Item>{}).kept, 0u);
+  std::vector<Item> lone(3);
+  const CoverResult r = compute_cover(*parse("near"), lone);
+  EXPECT_EQ(r.kept, 3u);
+  EXPECT_EQ(r.components, 0u);
+}
+
+}  // namespace
+}  // namespace strata::cover
