@@ -47,7 +47,7 @@ Box box_attrs(const XML_Char** atts) {
 
 // "http://www.abbyy.com/FineReader_xml/FineReader10-schema-v1.xml" -> 10.
 int version_of(std::string_view ns) {
-  const auto at = ns.find("FineReader");
+  const auto at = ns.rfind("FineReader");
   if (at == std::string_view::npos) return 0;
   return std::atoi(std::string(ns.substr(at + 10, 3)).c_str());
 }
@@ -109,7 +109,8 @@ struct AbbyyReader::State {
     }
     if (local == "paragraphStyle") {
       if (auto id = attr(atts, "id"))
-        caption_styles[std::string(*id)] = attr(atts, "role") == std::optional<std::string_view>("pictureCaption");
+        caption_styles[std::string(*id)] =
+            attr(atts, "role") == std::optional<std::string_view>("pictureCaption");
     } else if (local == "page") {
       page.emplace();
       page->index = pages;
@@ -134,8 +135,8 @@ struct AbbyyReader::State {
       const auto role = attr(atts, "role");
       const auto style = attr(atts, "style");
       const auto known = style ? caption_styles.find(*style) : caption_styles.end();
-      paragraph_is_caption = (role && *role == "pictureCaption") ||
-                             (known != caption_styles.end() && known->second);
+      paragraph_is_caption =
+          (role && *role == "pictureCaption") || (known != caption_styles.end() && known->second);
     } else if (local == "line") {
       line.clear();
     } else if (local == "formatting") {
@@ -215,7 +216,9 @@ AbbyyReader::AbbyyReader(PageSink sink) : state_(std::make_unique<State>(std::mo
   });
 }
 
-AbbyyReader::~AbbyyReader() { XML_ParserFree(state_->parser); }
+AbbyyReader::~AbbyyReader() {
+  XML_ParserFree(state_->parser);
+}
 
 void AbbyyReader::feed(std::string_view bytes) {
   while (!bytes.empty()) {  // expat takes int lengths
@@ -230,7 +233,11 @@ void AbbyyReader::finish() {
   if (!state_->seen_root) throw AbbyyError("empty Abbyy file", state_->offset());
 }
 
-const AbbyyDocument& AbbyyReader::document() const { return state_->document; }
-int AbbyyReader::pages() const { return state_->pages; }
+const AbbyyDocument& AbbyyReader::document() const {
+  return state_->document;
+}
+int AbbyyReader::pages() const {
+  return state_->pages;
+}
 
 }  // namespace strata::books

@@ -39,14 +39,15 @@ struct AbbyyPage {
 };
 
 struct AbbyyDocument {
-  int version = 0;         // 6, 8, 10 from the namespace; 0 when none names it
-  int declared_pages = -1; // document/@pagesCount, -1 when absent
+  int version = 0;          // 6, 8, 10 from the namespace; 0 when none names it
+  int declared_pages = -1;  // document/@pagesCount, -1 when absent
   std::string producer;
 };
 
 class AbbyyError : public std::runtime_error {
  public:
-  AbbyyError(const std::string& what, uint64_t offset) : std::runtime_error(what), offset_(offset) {}
+  AbbyyError(const std::string& what, uint64_t offset)
+      : std::runtime_error(what), offset_(offset) {}
   uint64_t offset() const { return offset_; }
 
  private:

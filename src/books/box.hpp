@@ -9,7 +9,9 @@ struct Box {
   int l = 0, t = 0, r = 0, b = 0;
   int width() const { return r - l; }
   int height() const { return b - t; }
-  long long area() const { return static_cast<long long>(std::max(0, width())) * std::max(0, height()); }
+  long long area() const {
+    return static_cast<long long>(std::max(0, width())) * std::max(0, height());
+  }
   bool empty() const { return r <= l || b <= t; }
   bool operator==(const Box&) const = default;
 };

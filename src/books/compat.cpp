@@ -11,9 +11,13 @@ constexpr std::string_view kPictureTag = "<block blockType=\"Picture\"";
 constexpr std::string_view kMarker = "KALEVIMAGE";
 
 // Perl's \s on a byte string.
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 std::string collapse_spaces(std::string_view s) {
   std::string out;
@@ -73,7 +77,8 @@ std::optional<std::pair<size_t, size_t>> picture_attrs(std::string_view line, bo
 // /l="(\d+)" t="(\d+)" r="(\d+)" b="(\d+)"/ on the attributes; zeros when it does not match.
 Box box_of(std::string_view attrs) {
   static constexpr std::string_view kNames[] = {"l=\"", " t=\"", " r=\"", " b=\""};
-  for (size_t at = attrs.find("l=\""); at != std::string_view::npos; at = attrs.find("l=\"", at + 1)) {
+  for (size_t at = attrs.find("l=\""); at != std::string_view::npos;
+       at = attrs.find("l=\"", at + 1)) {
     int values[4];
     size_t p = at;
     bool ok = true;
@@ -136,7 +141,8 @@ CompatScandata compat_scandata(std::string_view xml) {
 }
 
 CompatBook::CompatBook(std::string identifier, std::string image_prefix, CompatScandata scandata)
-    : identifier_(std::move(identifier)), image_prefix_(std::move(image_prefix)),
+    : identifier_(std::move(identifier)),
+      image_prefix_(std::move(image_prefix)),
       scandata_(std::move(scandata)) {
   page_ = (scandata_.min_leaf.empty() ? 0 : std::atoi(scandata_.min_leaf.c_str())) - 1;
 }
@@ -167,19 +173,21 @@ void CompatBook::line(std::string text) {
   const bool dropped = scandata_.dropped.count(page_) > 0;
   if (text.find(kPictureTag) != std::string::npos && !dropped) {  // the count pass
     const auto counted = picture_attrs(text, false);
-    const Box box =
-        counted ? box_of(std::string_view(text).substr(counted->first, counted->second - counted->first))
-                : Box{};
+    const Box box = counted ? box_of(std::string_view(text).substr(
+                                  counted->first, counted->second - counted->first))
+                            : Box{};
     if (box.width() > 300 && box.height() > 300 && page_ > 4 && page_ < scandata_.max_leaf - 4) {
       ++good_images_;
       pages_with_images_[page_] = true;
     }
   }
-  if (const auto attrs = picture_attrs(text, true)) {  // the text pass: the first Picture tag becomes a marker
+  if (const auto attrs =
+          picture_attrs(text, true)) {  // the text pass: the first Picture tag becomes a marker
     const std::string marker = std::string(kMarker) + "{" + std::to_string(page_) + "}{" +
                                std::to_string(viewer_) + "}{" +
                                text.substr(attrs->first, attrs->second - attrs->first) + "}";
-    text.replace(attrs->first - kPictureTag.size(), attrs->second + 1 - (attrs->first - kPictureTag.size()), marker);
+    text.replace(attrs->first - kPictureTag.size(),
+                 attrs->second + 1 - (attrs->first - kPictureTag.size()), marker);
   }
   erase_all(text, "&quot;");
   erase_all(text, "&apos;");
@@ -189,7 +197,8 @@ void CompatBook::line(std::string text) {
 
 void CompatBook::emit() {
   const std::string_view buf = buffer_;
-  const std::string url = "https://archive.org/stream/" + identifier_ + "/" + image_prefix_ + "#page/n";
+  const std::string url =
+      "https://archive.org/stream/" + identifier_ + "/" + image_prefix_ + "#page/n";
   int image_id = 0;
   for (size_t at = buf.find(kMarker); at != std::string_view::npos;) {
     // KALEVIMAGE{page}{viewer}{attrs}, each group one or more characters other than '}'.
@@ -218,10 +227,17 @@ void CompatBook::emit() {
       if (const auto brace = pre.rfind('}'); brace != std::string::npos) pre.erase(0, brace + 1);
       std::string post(perl_substr(buf, static_cast<long long>(end), 1000));
       if (const auto next = post.find(kMarker); next != std::string::npos) post.resize(next);
-      CompatImage image{leaf, viewer, image_id, box, identifier_ + ".img." + std::to_string(image_id) + "." + four_digits(viewer) + ".jpg", {}};
-      image.row = identifier_ + "\t" + std::to_string(viewer) + "\t" + std::to_string(image_id) + "\t" +
-                  std::to_string(box.width()) + "\t" + std::to_string(box.height()) + "\t" + image.file +
-                  "\t" + url + std::to_string(viewer) + "/mode/1up\t" + trim(pre) + "\t" + trim(post) + "\n";
+      CompatImage image{
+          leaf,
+          viewer,
+          image_id,
+          box,
+          identifier_ + ".img." + std::to_string(image_id) + "." + four_digits(viewer) + ".jpg",
+          {}};
+      image.row = identifier_ + "\t" + std::to_string(viewer) + "\t" + std::to_string(image_id) +
+                  "\t" + std::to_string(box.width()) + "\t" + std::to_string(box.height()) + "\t" +
+                  image.file + "\t" + url + std::to_string(viewer) + "/mode/1up\t" + trim(pre) +
+                  "\t" + trim(post) + "\n";
       images_.push_back(std::move(image));
       ++image_id;
     }

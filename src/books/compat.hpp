@@ -15,8 +15,8 @@ namespace strata::books {
 
 // scandata.xml as the script reads it (a regex over `<page leafNum="N">...</page>`).
 struct CompatScandata {
-  bool read = false;           // the file is over 1,000 bytes
-  std::string min_leaf;        // the first leafNum ('' when none: page numbers start at 0)
+  bool read = false;     // the file is over 1,000 bytes
+  std::string min_leaf;  // the first leafNum ('' when none: page numbers start at 0)
   int max_leaf = 0;
   std::map<int, bool> dropped;  // addToAccessFormats false
   std::map<int, bool> covers;   // pageType Cover
@@ -24,12 +24,12 @@ struct CompatScandata {
 CompatScandata compat_scandata(std::string_view xml);
 
 struct CompatImage {
-  int leaf = 0;         // the script's PAGENUM: the page's scan leaf
-  int viewer = 0;       // IAPAGENUM, the TSV's PageNumber
-  int image_id = 0;     // ImageID
-  Box box;              // l t r b of the Picture block
-  std::string file;     // ID.img.ImageID.NNNN.jpg
-  std::string row;      // the TSV line, '\n' included
+  int leaf = 0;      // the script's PAGENUM: the page's scan leaf
+  int viewer = 0;    // IAPAGENUM, the TSV's PageNumber
+  int image_id = 0;  // ImageID
+  Box box;           // l t r b of the Picture block
+  std::string file;  // ID.img.ImageID.NNNN.jpg
+  std::string row;   // the TSV line, '\n' included
 };
 
 // Feed the decoded Abbyy file in chunks of any size, then finish().

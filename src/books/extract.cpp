@@ -27,8 +27,10 @@ struct Context {
   ItemResult result;
   ItemFiles files;
 
-  void problem(const fs::path& file, uint64_t offset, const std::string& kind, const std::string& detail) {
-    problems.report({file.empty() ? files.identifier : file.string(), offset, kind, files.identifier + ": " + detail});
+  void problem(const fs::path& file, uint64_t offset, const std::string& kind,
+               const std::string& detail) {
+    problems.report({file.empty() ? files.identifier : file.string(), offset, kind,
+                     files.identifier + ": " + detail});
   }
 };
 
@@ -40,10 +42,11 @@ void write_file(const fs::path& path, std::string_view bytes) {
 
 // The crop of `box` (Abbyy coordinates on a page_w x page_h page; 0 = use as is) as JPEG.
 // Boxes are scaled when the image is not the size Abbyy saw, and clipped to the image.
-std::string crop_jpeg(std::string_view page, Box box, int page_w, int page_h, const ExtractOptions& o,
-                      bool& scaled) {
+std::string crop_jpeg(std::string_view page, Box box, int page_w, int page_h,
+                      const ExtractOptions& o, bool& scaled) {
   const PageFormat format = page_format_of(page);
-  if (format == PageFormat::unknown) throw std::runtime_error("page image is neither JPEG 2000 nor JPEG");
+  if (format == PageFormat::unknown)
+    throw std::runtime_error("page image is neither JPEG 2000 nor JPEG");
   int width = 0, height = 0;
   if (format == PageFormat::jp2) {
     const Jp2Info info = jp2_info(page);
@@ -85,12 +88,14 @@ std::optional<std::string> load_page(Context& c, PageImages& images, int leaf) {
 void run_compat(Context& c) {
   const ItemFiles& f = c.files;
   if (f.abbyy.empty() || f.scandata.empty() || f.images.empty()) {
-    c.problem({}, 0, "incomplete_item", "the seed needs _abbyy.gz, _scandata.xml and _jp2.zip/_jpg.zip");
+    c.problem({}, 0, "incomplete_item",
+              "the seed needs _abbyy.gz, _scandata.xml and _jp2.zip/_jpg.zip");
     c.result.skipped = true;
     return;
   }
   std::error_code ec;
-  if (fs::file_size(f.abbyy, ec) < kSeedMinimumBytes || fs::file_size(f.scandata, ec) < kSeedMinimumBytes) {
+  if (fs::file_size(f.abbyy, ec) < kSeedMinimumBytes ||
+      fs::file_size(f.scandata, ec) < kSeedMinimumBytes) {
     c.result.counters.add("books_too_small_for_seed");
     c.result.skipped = true;
     return;
@@ -114,15 +119,18 @@ void run_compat(Context& c) {
   for (const CompatImage& image : book.images()) {
     if (!page.count(image.leaf)) {
       page.clear();
-      if (auto bytes = load_page(c, images, image.leaf)) page[image.leaf] = std::move(*bytes);
-      else continue;
+      if (auto bytes = load_page(c, images, image.leaf))
+        page[image.leaf] = std::move(*bytes);
+      else
+        continue;
     }
     try {
       bool scaled = false;
       zip.add(folder + image.file, crop_jpeg(page[image.leaf], image.box, 0, 0, c.options, scaled));
       c.result.counters.add("crops");
     } catch (const std::exception& e) {
-      c.problem(f.images, 0, "bad_page_image", "leaf " + std::to_string(image.leaf) + ": " + e.what());
+      c.problem(f.images, 0, "bad_page_image",
+                "leaf " + std::to_string(image.leaf) + ": " + e.what());
     }
   }
   zip.close();
@@ -168,8 +176,8 @@ Collected collect(Context& c) {
     read_decoded(c.files.abbyy, [&](std::string_view chunk) { reader.feed(chunk); });
     reader.finish();
   } catch (const AbbyyError& e) {
-    c.problem(c.files.abbyy, e.offset(), "bad_abbyy", std::string(e.what()) + " (after " +
-                                                           std::to_string(reader.pages()) + " pages)");
+    c.problem(c.files.abbyy, e.offset(), "bad_abbyy",
+              std::string(e.what()) + " (after " + std::to_string(reader.pages()) + " pages)");
     out.complete = false;
   } catch (const ItemError& e) {
     c.problem(e.file(), e.offset(), "bad_abbyy", e.what());
@@ -178,15 +186,16 @@ Collected collect(Context& c) {
   collector.finish();
   out.pictures = std::move(collector.pictures());
   out.pages = reader.pages();
-  if (out.complete && reader.document().declared_pages >= 0 && reader.document().declared_pages != out.pages)
+  if (out.complete && reader.document().declared_pages >= 0 &&
+      reader.document().declared_pages != out.pages)
     c.problem(c.files.abbyy, 0, "abbyy_pages_count",
-              "pagesCount says " + std::to_string(reader.document().declared_pages) + ", file has " +
-                  std::to_string(out.pages));
+              "pagesCount says " + std::to_string(reader.document().declared_pages) +
+                  ", file has " + std::to_string(out.pages));
   return out;
 }
 
-Json image_json(const Context& c, const Picture& p, const Leaf* leaf, int image, const std::string& file,
-                const std::string& member) {
+Json image_json(const Context& c, const Picture& p, const Leaf* leaf, int image,
+                const std::string& file, const std::string& member) {
   const std::string& id = c.files.identifier;
   Json j{{"identifier", id},
          {"leaf", leaf ? leaf->leaf : p.page},
@@ -199,12 +208,14 @@ Json image_json(const Context& c, const Picture& p, const Leaf* leaf, int image,
          {"caption", p.caption},
          {"pre_text", p.pre_text},
          {"post_text", p.post_text},
-         {"image_url", "https://archive.org/download/" + id + "/" + c.files.images.filename().string() + "/" +
-                           member + "#xywh=" + std::to_string(p.box.l) + "," + std::to_string(p.box.t) + "," +
-                           std::to_string(p.box.width()) + "," + std::to_string(p.box.height())}};
+         {"image_url",
+          "https://archive.org/download/" + id + "/" + c.files.images.filename().string() + "/" +
+              member + "#xywh=" + std::to_string(p.box.l) + "," + std::to_string(p.box.t) + "," +
+              std::to_string(p.box.width()) + "," + std::to_string(p.box.height())}};
   if (leaf && leaf->viewer_index) {
     j["page_index"] = *leaf->viewer_index;
-    j["page_url"] = "https://archive.org/details/" + id + "/page/n" + std::to_string(*leaf->viewer_index);
+    j["page_url"] =
+        "https://archive.org/details/" + id + "/page/n" + std::to_string(*leaf->viewer_index);
   }
   if (leaf && !leaf->printed_page.empty()) j["printed_page"] = leaf->printed_page;
   if (leaf) j["page_type"] = name_of(leaf->type);
@@ -214,7 +225,8 @@ Json image_json(const Context& c, const Picture& p, const Leaf* leaf, int image,
 void run_default(Context& c) {
   const ItemFiles& f = c.files;
   if (f.abbyy.empty() || f.images.empty()) {
-    c.problem({}, 0, "incomplete_item", "an item needs _abbyy.gz (or .xml) and _jp2.zip (or _jpg.zip)");
+    c.problem({}, 0, "incomplete_item",
+              "an item needs _abbyy.gz (or .xml) and _jp2.zip (or _jpg.zip)");
     c.result.skipped = true;
     return;
   }
@@ -235,14 +247,16 @@ void run_default(Context& c) {
   if (scandata && found.complete && leaves != found.pages) {
     // Abbyy names no leaf: pages pair with leaves by position only, so refuse to guess.
     c.problem(f.abbyy, 0, "page_count_mismatch",
-              std::to_string(found.pages) + " Abbyy pages, " + std::to_string(leaves) + " scandata leaves");
+              std::to_string(found.pages) + " Abbyy pages, " + std::to_string(leaves) +
+                  " scandata leaves");
     c.result.skipped = true;
     return;
   }
   std::vector<const Picture*> kept;
   std::map<int, bool> pages_with_pictures;
   for (const Picture& p : found.pictures) {
-    const Leaf* leaf = scandata && p.page < leaves ? &scandata->leaves[static_cast<size_t>(p.page)] : nullptr;
+    const Leaf* leaf =
+        scandata && p.page < leaves ? &scandata->leaves[static_cast<size_t>(p.page)] : nullptr;
     if (const char* filter = dropped_by(p, leaf, leaves, c.options.filters)) {
       c.result.counters.add(std::string("dropped_") + filter);
       continue;
@@ -269,15 +283,17 @@ void run_default(Context& c) {
     }
     if (!page) continue;
     const int viewer = leaf && leaf->viewer_index ? *leaf->viewer_index : p->page;
-    const std::string file = f.identifier + ".img." + std::to_string(image) + "." +
-                             std::string(4 - std::min<size_t>(4, std::to_string(viewer).size()), '0') +
-                             std::to_string(viewer) + ".jpg";
+    const std::string file =
+        f.identifier + ".img." + std::to_string(image) + "." +
+        std::string(4 - std::min<size_t>(4, std::to_string(viewer).size()), '0') +
+        std::to_string(viewer) + ".jpg";
     std::string jpeg;
     bool scaled = false;
     try {
       jpeg = crop_jpeg(*page, p->box, p->page_width, p->page_height, c.options, scaled);
     } catch (const std::exception& e) {
-      c.problem(f.images, 0, "bad_page_image", "leaf " + std::to_string(leaf_num) + ": " + e.what());
+      c.problem(f.images, 0, "bad_page_image",
+                "leaf " + std::to_string(leaf_num) + ": " + e.what());
       continue;
     }
     write_file(folder / file, jpeg);
@@ -294,8 +310,9 @@ void run_default(Context& c) {
 
 bool set_filter(Filters& filters, const std::string& name, bool on) {
   const std::map<std::string, bool Filters::*> kNames{
-      {"page-type", &Filters::page_type}, {"size", &Filters::size},           {"aspect", &Filters::aspect},
-      {"edge", &Filters::edge},           {"first-last", &Filters::first_last}, {"book-minimum", &Filters::book_minimum}};
+      {"page-type", &Filters::page_type},   {"size", &Filters::size},
+      {"aspect", &Filters::aspect},         {"edge", &Filters::edge},
+      {"first-last", &Filters::first_last}, {"book-minimum", &Filters::book_minimum}};
   const auto it = kNames.find(name);
   if (it == kNames.end()) return false;
   filters.*(it->second) = on;
@@ -306,8 +323,10 @@ ItemResult extract_item(const fs::path& item, const ExtractOptions& options, Pro
   Context c{options, problems, {}, {}};
   try {
     c.files = locate_item(item);
-    if (options.compat) run_compat(c);
-    else run_default(c);
+    if (options.compat)
+      run_compat(c);
+    else
+      run_default(c);
   } catch (const ItemError& e) {
     c.problem(e.file(), e.offset(), "bad_item", e.what());
     c.result.skipped = true;

@@ -18,11 +18,12 @@
 namespace strata::books {
 
 struct Filters {
-  bool page_type = true;      // leaves not shown (addToAccessFormats=false), covers, colour/white cards, Delete
-  bool size = true;           // a side under min_side
-  bool aspect = true;         // w/h <= 0.3 or h/w <= 0.21 (the seed's advice)
-  bool edge = true;           // a small box in a page corner (touches two borders, < 5 % of the page)
-  bool first_last = false;    // the first 4 and last 5 leaves (the seed's advice)
+  bool page_type =
+      true;  // leaves not shown (addToAccessFormats=false), covers, colour/white cards, Delete
+  bool size = true;         // a side under min_side
+  bool aspect = true;       // w/h <= 0.3 or h/w <= 0.21 (the seed's advice)
+  bool edge = true;         // a small box in a page corner (touches two borders, < 5 % of the page)
+  bool first_last = false;  // the first 4 and last 5 leaves (the seed's advice)
   bool book_minimum = false;  // books with < 4 pictures or < 3 pages with pictures
   int min_side = 300;
 };

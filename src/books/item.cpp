@@ -25,7 +25,8 @@ int leaf_of_member(std::string_view name) {
   const auto dot = name.rfind('.');
   if (dot == std::string_view::npos) return -1;
   const auto ext = name.substr(dot);
-  if (!ends_with_icase(ext, ".jp2") && !ends_with_icase(ext, ".jpg") && !ends_with_icase(ext, ".jpeg"))
+  if (!ends_with_icase(ext, ".jp2") && !ends_with_icase(ext, ".jpg") &&
+      !ends_with_icase(ext, ".jpeg"))
     return -1;
   size_t start = dot;
   while (start > 0 && std::isdigit(static_cast<unsigned char>(name[start - 1]))) --start;
@@ -40,15 +41,21 @@ ItemFiles locate_item(const fs::path& folder) {
   if (!fs::is_directory(folder, ec)) throw ItemError("not an item folder", folder.string());
   ItemFiles item;
   item.identifier = fs::absolute(folder).lexically_normal().filename().string();
-  if (item.identifier.empty()) item.identifier = fs::absolute(folder).parent_path().filename().string();
+  if (item.identifier.empty())
+    item.identifier = fs::absolute(folder).parent_path().filename().string();
   fs::path jpg;
   for (const auto& entry : fs::directory_iterator(folder, ec)) {
     const std::string name = entry.path().filename().string();
-    if (ends_with_icase(name, "_abbyy.gz") || ends_with_icase(name, "_abbyy.xml")) item.abbyy = entry.path();
-    else if (ends_with_icase(name, "scandata.xml")) item.scandata = entry.path();
-    else if (ends_with_icase(name, "_jp2.zip")) item.images = entry.path();
-    else if (ends_with_icase(name, "_jpg.zip")) jpg = entry.path();
-    else if (ends_with_icase(name, "_meta.xml")) item.meta = entry.path();
+    if (ends_with_icase(name, "_abbyy.gz") || ends_with_icase(name, "_abbyy.xml"))
+      item.abbyy = entry.path();
+    else if (ends_with_icase(name, "scandata.xml"))
+      item.scandata = entry.path();
+    else if (ends_with_icase(name, "_jp2.zip"))
+      item.images = entry.path();
+    else if (ends_with_icase(name, "_jpg.zip"))
+      jpg = entry.path();
+    else if (ends_with_icase(name, "_meta.xml"))
+      item.meta = entry.path();
   }
   if (item.images.empty()) item.images = jpg;  // the seed prefers JPEG; JP2 is the better scan
   if (!item.images.empty()) {
@@ -109,9 +116,13 @@ PageImages::PageImages(const fs::path& zip) : path_(zip.string()) {
   }
 }
 
-PageImages::~PageImages() { zip_discard(static_cast<zip_t*>(zip_)); }
+PageImages::~PageImages() {
+  zip_discard(static_cast<zip_t*>(zip_));
+}
 
-const std::string& PageImages::member_name(int leaf) const { return members_.at(leaf).name; }
+const std::string& PageImages::member_name(int leaf) const {
+  return members_.at(leaf).name;
+}
 
 std::string PageImages::read(int leaf) {
   const Member& member = members_.at(leaf);
@@ -120,7 +131,8 @@ std::string PageImages::read(int leaf) {
   if (zip_stat_index(archive, member.index, 0, &st) != 0 || !(st.valid & ZIP_STAT_SIZE))
     throw ItemError("zip: cannot stat " + member.name, path_);
   zip_file_t* file = zip_fopen_index(archive, member.index, 0);
-  if (!file) throw ItemError(std::string("zip: ") + zip_strerror(archive) + " " + member.name, path_);
+  if (!file)
+    throw ItemError(std::string("zip: ") + zip_strerror(archive) + " " + member.name, path_);
   std::string bytes(st.size, '\0');
   const zip_int64_t got = zip_fread(file, bytes.data(), bytes.size());
   const std::string why = got < 0 ? zip_file_strerror(file) : "short read";
@@ -132,9 +144,12 @@ std::string PageImages::read(int leaf) {
 }
 
 PageFormat page_format_of(std::string_view bytes) {
-  if (bytes.size() >= 12 && std::memcmp(bytes.data(), "\x00\x00\x00\x0CjP  ", 8) == 0) return PageFormat::jp2;
-  if (bytes.size() >= 4 && std::memcmp(bytes.data(), "\xFF\x4F\xFF\x51", 4) == 0) return PageFormat::jp2;
-  if (bytes.size() >= 3 && std::memcmp(bytes.data(), "\xFF\xD8\xFF", 3) == 0) return PageFormat::jpeg;
+  if (bytes.size() >= 12 && std::memcmp(bytes.data(), "\x00\x00\x00\x0CjP  ", 8) == 0)
+    return PageFormat::jp2;
+  if (bytes.size() >= 4 && std::memcmp(bytes.data(), "\xFF\x4F\xFF\x51", 4) == 0)
+    return PageFormat::jp2;
+  if (bytes.size() >= 3 && std::memcmp(bytes.data(), "\xFF\xD8\xFF", 3) == 0)
+    return PageFormat::jpeg;
   return PageFormat::unknown;
 }
 

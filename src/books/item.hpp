@@ -32,8 +32,8 @@ class ItemError : public std::runtime_error {
 };
 
 struct ItemFiles {
-  std::string identifier;        // the folder's name
-  std::string image_prefix;      // the images ZIP's name without `_jp2.zip` (seed: IMAGEINFILE)
+  std::string identifier;    // the folder's name
+  std::string image_prefix;  // the images ZIP's name without `_jp2.zip` (seed: IMAGEINFILE)
   std::filesystem::path abbyy, scandata, images, meta;  // empty when absent
 };
 

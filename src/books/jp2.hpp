@@ -28,6 +28,7 @@ struct Jp2Info {
 Jp2Info jp2_info(std::string_view codestream);
 
 inline constexpr int kDefaultStripRows = 1024;
+inline constexpr int kStripMargin = 32;  // rows decoded above and below each strip
 
 // `box` in image coordinates (0,0 = the image's top-left), clipped by the caller; 8-bit out
 // (higher precisions shifted down, signed samples offset). Grey and RGB (extra components,

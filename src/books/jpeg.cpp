@@ -1,12 +1,13 @@
 #include "books/jpeg.hpp"
 
 // jpeglib.h needs FILE and size_t declared first.
+#include <jerror.h>
+#include <jpeglib.h>
 #include <csetjmp>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <jpeglib.h>
 
 #include <vector>
 
@@ -27,6 +28,11 @@ void jump_on_error(j_common_ptr info) {
   std::longjmp(err->jump, 1);
 }
 
+// A truncated scan decodes to grey rows with only a warning: for a crop that is an error.
+void jump_on_truncation(j_common_ptr info, int level) {
+  if (level == -1 && info->err->msg_code == JWRN_JPEG_EOF) jump_on_error(info);
+}
+
 enum class Want { bounds, rows };
 
 // Reads the header and, for Want::rows, the rows of `box` (the whole image when `box` is
@@ -36,6 +42,7 @@ const char* read_jpeg(std::string_view data, Box& box, Want want, Raster& out) {
   ErrorManager err;
   info.err = jpeg_std_error(&err.pub);
   err.pub.error_exit = jump_on_error;
+  err.pub.emit_message = jump_on_truncation;
   static thread_local char message[JMSG_LENGTH_MAX];
   std::vector<JSAMPLE> row;  // before setjmp: a jump back must not skip its destructor
   if (setjmp(err.jump)) {
@@ -92,7 +99,9 @@ Raster jpeg_decode_region(std::string_view data, const Box& box) {
   return decode(data, box);
 }
 
-Raster jpeg_decode_full(std::string_view data) { return decode(data, Box{}); }
+Raster jpeg_decode_full(std::string_view data) {
+  return decode(data, Box{});
+}
 
 Box jpeg_bounds(std::string_view data) {
   Box box;

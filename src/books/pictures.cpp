@@ -13,7 +13,9 @@ bool is_text(const Block& b) {
   return (b.type == BlockType::text || b.type == BlockType::table) && !b.hidden && !b.text.empty();
 }
 
-bool utf8_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+bool utf8_continuation(char c) {
+  return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
+}
 
 std::string tail(const std::string& s, size_t n) {
   if (s.size() <= n) return s;
@@ -67,7 +69,9 @@ std::string caption_for(const Box& picture, const AbbyyPage& page) {
     if (overlap * 2 < std::min(b.box.width(), picture.width())) continue;
     const int below = b.box.t - picture.b, above = picture.t - b.box.b;
     // Below the picture first: captions sit under pictures far more often than over them.
-    const int distance = below >= -kJoinGap ? std::abs(below) : above >= -kJoinGap ? std::abs(above) + 1 : INT_MAX;
+    const int distance = below >= -kJoinGap   ? std::abs(below)
+                         : above >= -kJoinGap ? std::abs(above) + 1
+                                              : INT_MAX;
     if (distance <= reach && distance < best_distance) {
       best = &b;
       best_distance = distance;
@@ -81,8 +85,15 @@ void PictureCollector::add(const AbbyyPage& page) {
   std::vector<Picture> found;
   for (const Block& b : page.blocks)
     if (b.type == BlockType::picture && !b.box.empty())
-      found.push_back({page.index, page.width, page.height, b.box,
-                       b.rects.empty() ? std::vector<Box>{b.box} : b.rects, 1, {}, {}, {}});
+      found.push_back({page.index,
+                       page.width,
+                       page.height,
+                       b.box,
+                       b.rects.empty() ? std::vector<Box>{b.box} : b.rects,
+                       1,
+                       {},
+                       {},
+                       {}});
   found = join_touching(std::move(found));
   // Text before each picture: blocks above its top edge (then left of it) in file order.
   std::string before_first;
@@ -96,7 +107,9 @@ void PictureCollector::add(const AbbyyPage& page) {
   }
   // Pictures of the previous page end their post text with this page's first text.
   for (size_t i = open_from_; i < pictures_.size(); ++i)
-    pictures_[i].post_text = head(pictures_[i].post_text + (pictures_[i].post_text.empty() ? "" : " ") + before_first, kContextBytes);
+    pictures_[i].post_text =
+        head(pictures_[i].post_text + (pictures_[i].post_text.empty() ? "" : " ") + before_first,
+             kContextBytes);
   open_from_ = pictures_.size();
   std::string previous = carry_;
   append_text(previous, before_first);
@@ -115,6 +128,8 @@ void PictureCollector::add(const AbbyyPage& page) {
   open_from_ = pictures_.size() - 1;  // only the last one reads on into the next page
 }
 
-void PictureCollector::finish() { open_from_ = pictures_.size(); }
+void PictureCollector::finish() {
+  open_from_ = pictures_.size();
+}
 
 }  // namespace strata::books

@@ -32,8 +32,8 @@ class PictureCollector {
 
  private:
   std::vector<Picture> pictures_;
-  size_t open_from_ = 0;    // pictures of the previous page still collecting post text
-  std::string carry_;       // the previous page's text after its last picture
+  size_t open_from_ = 0;  // pictures of the previous page still collecting post text
+  std::string carry_;     // the previous page's text after its last picture
 };
 
 // Picture blocks of one page, those that touch joined (with their rectangles).

@@ -71,21 +71,29 @@ PageType page_type_of(std::string_view name) {
 
 const char* name_of(PageType type) {
   switch (type) {
-    case PageType::normal: return "Normal";
-    case PageType::cover: return "Cover";
-    case PageType::title: return "Title";
-    case PageType::color_card: return "Color Card";
-    case PageType::white_card: return "White Card";
-    case PageType::foldout: return "Foldout";
-    case PageType::delete_: return "Delete";
-    case PageType::other: break;
+    case PageType::normal:
+      return "Normal";
+    case PageType::cover:
+      return "Cover";
+    case PageType::title:
+      return "Title";
+    case PageType::color_card:
+      return "Color Card";
+    case PageType::white_card:
+      return "White Card";
+    case PageType::foldout:
+      return "Foldout";
+    case PageType::delete_:
+      return "Delete";
+    case PageType::other:
+      break;
   }
   return "other";
 }
 
 Scandata parse_scandata(std::string_view xml) {
   std::unique_ptr<XML_ParserStruct, decltype(&XML_ParserFree)> parser(XML_ParserCreate(nullptr),
-                                                                       &XML_ParserFree);
+                                                                      &XML_ParserFree);
   Parser state;
   XML_SetUserData(parser.get(), &state);
   XML_SetElementHandler(
@@ -98,9 +106,9 @@ Scandata parse_scandata(std::string_view xml) {
   });
   if (xml.size() > (1u << 30) ||
       XML_Parse(parser.get(), xml.data(), static_cast<int>(xml.size()), XML_TRUE) != XML_STATUS_OK)
-    throw ScandataError(std::string("XML error: ") +
-                            XML_ErrorString(XML_GetErrorCode(parser.get())),
-                        static_cast<uint64_t>(XML_GetCurrentByteIndex(parser.get())));
+    throw ScandataError(
+        std::string("XML error: ") + XML_ErrorString(XML_GetErrorCode(parser.get())),
+        static_cast<uint64_t>(XML_GetCurrentByteIndex(parser.get())));
   if (state.data.leaves.empty()) throw ScandataError("no <page leafNum> in scandata", 0);
   int shown = 0;
   for (Leaf& leaf : state.data.leaves)

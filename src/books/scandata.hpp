@@ -22,8 +22,8 @@ const char* name_of(PageType type);
 struct Leaf {
   int leaf = 0;
   PageType type = PageType::normal;
-  bool access = true;        // addToAccessFormats (missing = true)
-  std::string printed_page;  // pageNumber, empty when absent
+  bool access = true;               // addToAccessFormats (missing = true)
+  std::string printed_page;         // pageNumber, empty when absent
   std::optional<int> viewer_index;  // n, when shown
 };
 
@@ -35,7 +35,8 @@ struct Scandata {
 
 class ScandataError : public std::runtime_error {
  public:
-  ScandataError(const std::string& what, uint64_t offset) : std::runtime_error(what), offset_(offset) {}
+  ScandataError(const std::string& what, uint64_t offset)
+      : std::runtime_error(what), offset_(offset) {}
   uint64_t offset() const { return offset_; }
 
  private:

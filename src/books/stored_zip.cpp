@@ -15,7 +15,8 @@ constexpr uint16_t kDosTime = 0, kDosDate = (1 << 5) | 1;  // 1980-01-01: reprod
 
 }  // namespace
 
-StoredZipWriter::StoredZipWriter(const std::string& path) : out_(path, std::ios::binary), path_(path) {
+StoredZipWriter::StoredZipWriter(const std::string& path)
+    : out_(path, std::ios::binary), path_(path) {
   if (!out_) throw std::runtime_error("cannot write " + path);
 }
 
@@ -27,8 +28,9 @@ void StoredZipWriter::put(std::string_view bytes) {
 }
 
 void StoredZipWriter::add(const std::string& name, std::string_view data) {
-  Entry e{name, static_cast<uint32_t>(crc32(0, reinterpret_cast<const Bytef*>(data.data()),
-                                            static_cast<uInt>(data.size()))),
+  Entry e{name,
+          static_cast<uint32_t>(crc32(0, reinterpret_cast<const Bytef*>(data.data()),
+                                      static_cast<uInt>(data.size()))),
           static_cast<uint32_t>(data.size()), static_cast<uint32_t>(written_)};
   std::string head;
   le(head, 0x04034b50, 4);
