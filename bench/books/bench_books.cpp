@@ -38,7 +38,8 @@ struct Pass {
 double cpu_seconds() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
-  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
+         (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
 
 // Bytes the process read through read(2) and friends (/proc/self/io rchar): every file.
@@ -53,56 +54,67 @@ long long bytes_read_by_process() {
 }
 
 void print(const char* what, const bench::Figures<Pass>& f) {
-  std::printf("%-44s crops %3ld  wall %6.2f s  cpu %6.2f s  %5.2f crops/cpu-s  peak RSS %5ld MiB  jpeg %lld kB\n", what,
-              f.pass.crops, f.seconds, f.pass.cpu_seconds, f.pass.crops / f.pass.cpu_seconds, f.max_rss_kib / 1024,
-              f.pass.jpeg_bytes / 1000);
+  std::printf(
+      "%-44s crops %3ld  wall %6.2f s  cpu %6.2f s  %5.2f crops/cpu-s  peak RSS %5ld MiB  jpeg "
+      "%lld kB\n",
+      what, f.pass.crops, f.seconds, f.pass.cpu_seconds, f.pass.crops / f.pass.cpu_seconds,
+      f.max_rss_kib / 1024, f.pass.jpeg_bytes / 1000);
 }
 
 void bench_page(const std::string& data, int runs) {
   const Jp2Info info = jp2_info(data);
-  std::printf("page %d x %d, %d components, %zu bytes\n", info.width, info.height, info.components, data.size());
-  const std::vector<Box> boxes{{1000, 1000, 2000, 2000}, {3000, 5000, 5000, 6500}, {200, 7000, 1200, 8000}};
+  std::printf("page %d x %d, %d components, %zu bytes\n", info.width, info.height, info.components,
+              data.size());
+  const std::vector<Box> boxes{
+      {1000, 1000, 2000, 2000}, {3000, 5000, 5000, 6500}, {200, 7000, 1200, 8000}};
   auto crops = [&](bool region) {
     return [&, region] {
       const double t0 = cpu_seconds();
       Pass p;
       if (!region) {
         const Raster full = jp2_decode_full(data);  // one decode serves every crop of the page
-        for (const Box& b : boxes) p.jpeg_bytes += static_cast<long long>(jpeg_encode(crop(full, b), 75).size());
+        for (const Box& b : boxes)
+          p.jpeg_bytes += static_cast<long long>(jpeg_encode(crop(full, b), 75).size());
       } else {
-        for (const Box& b : boxes) p.jpeg_bytes += static_cast<long long>(jpeg_encode(jp2_decode_region(data, b), 75).size());
+        for (const Box& b : boxes)
+          p.jpeg_bytes +=
+              static_cast<long long>(jpeg_encode(jp2_decode_region(data, b), 75).size());
       }
       p.crops = static_cast<long>(boxes.size());
       p.cpu_seconds = cpu_seconds() - t0;
       return p;
     };
   };
-  print("full page decode, then 3 crops (baseline)", bench::measure_in_child<Pass>(runs, crops(false)));
+  print("full page decode, then 3 crops (baseline)",
+        bench::measure_in_child<Pass>(runs, crops(false)));
   print("3 region decodes (Strata)", bench::measure_in_child<Pass>(runs, crops(true)));
   const Box big{500, 2000, 6000, 6000};
   for (int strip : {1 << 30, kDefaultStripRows}) {
     auto one = [&, strip] {
       const double t0 = cpu_seconds();
       Pass p;
-      p.jpeg_bytes = static_cast<long long>(jpeg_encode(jp2_decode_region(data, big, strip), 75).size());
+      p.jpeg_bytes =
+          static_cast<long long>(jpeg_encode(jp2_decode_region(data, big, strip), 75).size());
       p.crops = 1;
       p.cpu_seconds = cpu_seconds() - t0;
       return p;
     };
-    print(strip == kDefaultStripRows ? "5500x4000 region, 1024-row strips (Strata)" : "5500x4000 region, one call",
+    print(strip == kDefaultStripRows ? "5500x4000 region, 1024-row strips (Strata)"
+                                     : "5500x4000 region, one call",
           bench::measure_in_child<Pass>(runs, one));
   }
 }
 
 void bench_book(int scale, int runs) {
-  const fs::path root = fs::temp_directory_path() / ("strata-bench-books-" + std::to_string(getpid()));
+  const fs::path root =
+      fs::temp_directory_path() / ("strata-bench-books-" + std::to_string(getpid()));
   SyntheticOptions o;
   o.page_width = 640 * scale;
   o.page_height = 880 * scale;
   const SyntheticItem item = write_synthetic_item(root / "items", o);
   const auto zip = item.folder / (o.identifier + "_jp2.zip");
-  std::printf("book: %d leaves of %d x %d (lossless JP2), page ZIP %ju bytes\n", o.leaves, o.page_width, o.page_height,
-              static_cast<uintmax_t>(fs::file_size(zip)));
+  std::printf("book: %d leaves of %d x %d (lossless JP2), page ZIP %ju bytes\n", o.leaves,
+              o.page_width, o.page_height, static_cast<uintmax_t>(fs::file_size(zip)));
   const bench::Figures<Pass> f = bench::measure_in_child<Pass>(runs, [&] {
     ExtractOptions eo;
     eo.out = root / "out";
@@ -125,25 +137,34 @@ void bench_book(int scale, int runs) {
   for (int leaf : {5, 6, 7, 8, 10, 12}) needed += static_cast<long long>(images.read(leaf).size());
   const auto other = fs::file_size(item.folder / (o.identifier + "_abbyy.gz")) +
                      fs::file_size(item.folder / (o.identifier + "_scandata.xml"));
-  std::printf("page members read %lld bytes, needed %lld: ratio %.3f; all files read by the process %lld bytes "
-              "(abbyy.gz + scandata %ju): ratio to members + those %.3f\n",
-              f.pass.page_bytes_read, needed, double(f.pass.page_bytes_read) / double(needed), f.pass.process_bytes_read,
-              static_cast<uintmax_t>(other), double(f.pass.process_bytes_read) / double(needed + static_cast<long long>(other)));
+  std::printf(
+      "page members read %lld bytes, needed %lld: ratio %.3f; all files read by the process %lld "
+      "bytes "
+      "(abbyy.gz + scandata %ju): ratio to members + those %.3f\n",
+      f.pass.page_bytes_read, needed, double(f.pass.page_bytes_read) / double(needed),
+      f.pass.process_bytes_read, static_cast<uintmax_t>(other),
+      double(f.pass.process_bytes_read) / double(needed + static_cast<long long>(other)));
   fs::remove_all(root);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string page_path = "../shared/data/books/internetarchive__archive-pdf-tools/tests/files/smallhouse-vague/"
-                          "SmallHousesEconomicDesignConstruction_FullRes_0015.jp2";
+  std::string page_path =
+      "../shared/data/books/internetarchive__archive-pdf-tools/tests/files/smallhouse-vague/"
+      "SmallHousesEconomicDesignConstruction_FullRes_0015.jp2";
   int scale = 3, runs = 3;
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--page")) page_path = argv[i + 1];
-    else if (!std::strcmp(argv[i], "--scale")) scale = std::atoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--runs")) runs = std::atoi(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--page"))
+      page_path = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--scale"))
+      scale = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--runs"))
+      runs = std::atoi(argv[i + 1]);
   }
-  if (fs::exists(page_path)) bench_page(read_whole(page_path), runs);
-  else std::printf("no page %s: skipping the real page\n", page_path.c_str());
+  if (fs::exists(page_path))
+    bench_page(read_whole(page_path), runs);
+  else
+    std::printf("no page %s: skipping the real page\n", page_path.c_str());
   bench_book(scale, runs);
 }

@@ -53,16 +53,17 @@ std::vector<SyntheticLeaf> plan_leaves(int n) {
 // Boxes are planned on a 640 x 880 page and scaled to the page size asked for.
 std::vector<SyntheticBlock> plan_pictures(const SyntheticOptions& o) {
   const int w = o.page_width, h = o.page_height, last = o.leaves - 1;
-  std::vector<SyntheticBlock> planned{{5, {140, 120, 500, 440}, "Fig. 1. The old harbour at dawn", false},
-          {6, {100, 60, 500, 380}, "", true},
-          {6, {60, 480, 310, 730}, "", false},
-          {7, {70, 60, 570, 480}, "", false},
-          {7, {40, 560, 600, 600}, "", false},
-          {8, {20, 30, 620, 850}, "", false},
-          {9, {120, 200, 520, 600}, "", false},
-          {10, {160, 100, 480, 460}, "Plate II. A mill in the valley", false},
-          {12, {150, 300, 500, 650}, "", false},
-          {last - 1, {0, 0, 640, 880}, "", false}};
+  std::vector<SyntheticBlock> planned{
+      {5, {140, 120, 500, 440}, "Fig. 1. The old harbour at dawn", false},
+      {6, {100, 60, 500, 380}, "", true},
+      {6, {60, 480, 310, 730}, "", false},
+      {7, {70, 60, 570, 480}, "", false},
+      {7, {40, 560, 600, 600}, "", false},
+      {8, {20, 30, 620, 850}, "", false},
+      {9, {120, 200, 520, 600}, "", false},
+      {10, {160, 100, 480, 460}, "Plate II. A mill in the valley", false},
+      {12, {150, 300, 500, 650}, "", false},
+      {last - 1, {0, 0, 640, 880}, "", false}};
   for (auto& p : planned)
     p.box = {p.box.l * w / 640, p.box.t * h / 880, p.box.r * w / 640, p.box.b * h / 880};
   return planned;
