@@ -47,11 +47,12 @@ std::string crop_jpeg(std::string_view page, Box box, int page_w, int page_h,
   const PageFormat format = page_format_of(page);
   if (format == PageFormat::unknown)
     throw std::runtime_error("page image is neither JPEG 2000 nor JPEG");
-  int width = 0, height = 0;
+  int width = 0, height = 0, components = 0;
   if (format == PageFormat::jp2) {
     const Jp2Info info = jp2_info(page);
     width = info.width;
     height = info.height;
+    components = info.components;
   } else {
     const Box bounds = jpeg_bounds(page);
     width = bounds.r;
@@ -65,9 +66,10 @@ std::string crop_jpeg(std::string_view page, Box box, int page_w, int page_h,
   }
   box = clip(box, width, height);
   if (box.empty()) throw std::runtime_error("picture box lies outside the page image");
-  const Raster pixels = format == PageFormat::jp2 ? jp2_decode_region(page, box, o.strip_rows)
-                                                  : jpeg_decode_region(page, box);
-  return jpeg_encode(pixels, o.quality);
+  if (format == PageFormat::jpeg) return jpeg_encode(jpeg_decode_region(page, box), o.quality);
+  JpegWriter writer(box.width(), box.height(), components >= 3 ? 3 : 1, o.quality);
+  jp2_decode_strips(page, box, o.strip_rows, [&](const Raster& strip) { writer.write(strip); });
+  return writer.finish();
 }
 
 std::optional<std::string> load_page(Context& c, PageImages& images, int leaf) {
@@ -321,6 +323,7 @@ bool set_filter(Filters& filters, const std::string& name, bool on) {
 
 ItemResult extract_item(const fs::path& item, const ExtractOptions& options, ProblemLog& problems) {
   Context c{options, problems, {}, {}};
+  c.files.identifier = item.filename().string();  // until the item is located
   try {
     c.files = locate_item(item);
     if (options.compat)

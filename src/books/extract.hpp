@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <string>
 
+#include "books/jp2.hpp"
 #include "core/counters.hpp"
 #include "core/problems.hpp"
 
@@ -37,7 +38,7 @@ struct ExtractOptions {
   bool compat = false;
   Filters filters;
   int quality = 85;  // JPEG quality of crops (compat mode: 75, cjpeg's default)
-  int strip_rows = 1024;
+  int strip_rows = kDefaultStripRows;
 };
 
 struct ItemResult {

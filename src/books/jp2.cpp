@@ -143,9 +143,9 @@ Jp2Info jp2_info(std::string_view codestream) {
           static_cast<int>(open.image->comps[0].prec)};
 }
 
-Raster jp2_decode_region(std::string_view codestream, const Box& box, int strip_rows) {
+void jp2_decode_strips(std::string_view codestream, const Box& box, int strip_rows,
+                       const std::function<void(const Raster& strip)>& sink) {
   if (box.empty()) throw Jp2Error("empty region");
-  Raster out;
   const int step = std::max(1, strip_rows);
   for (int top = box.t; top < box.b; top += step) {
     OpenCodestream open(codestream);
@@ -158,16 +158,21 @@ Raster jp2_decode_region(std::string_view codestream, const Box& box, int strip_
     const Box area{box.l, std::max(0, top - margin), box.r,
                    std::min(open.height(), bottom + margin)};
     open.decode(&area);
-    Raster strip{area.width(), 0, open.channels(), {}};
-    open.append_rows(strip, area.width(), area.height());
-    out.width = box.width();
-    out.channels = strip.channels;
-    const size_t row = static_cast<size_t>(strip.width) * strip.channels;
-    out.pixels.insert(out.pixels.end(),
-                      strip.pixels.begin() + static_cast<long>((top - area.t) * row),
-                      strip.pixels.begin() + static_cast<long>((bottom - area.t) * row));
-    out.height += bottom - top;
+    Raster decoded{area.width(), 0, open.channels(), {}};
+    open.append_rows(decoded, area.width(), area.height());
+    decoded.height = area.height();
+    sink(crop(decoded, {0, top - area.t, area.width(), bottom - area.t}));
   }
+}
+
+Raster jp2_decode_region(std::string_view codestream, const Box& box, int strip_rows) {
+  Raster out;
+  jp2_decode_strips(codestream, box, strip_rows, [&](const Raster& strip) {
+    out.width = strip.width;
+    out.channels = strip.channels;
+    out.height += strip.height;
+    out.pixels.insert(out.pixels.end(), strip.pixels.begin(), strip.pixels.end());
+  });
   return out;
 }
 

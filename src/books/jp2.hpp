@@ -7,6 +7,7 @@
 // Failure contract: every function throws Jp2Error on a truncated or corrupt codestream,
 // a region outside the image, or a layout it does not handle (subsampled components).
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -27,7 +28,7 @@ struct Jp2Info {
 
 Jp2Info jp2_info(std::string_view codestream);
 
-inline constexpr int kDefaultStripRows = 1024;
+inline constexpr int kDefaultStripRows = 512;
 inline constexpr int kStripMargin = 32;  // rows decoded above and below each strip
 
 // `box` in image coordinates (0,0 = the image's top-left), clipped by the caller; 8-bit out
@@ -35,6 +36,9 @@ inline constexpr int kStripMargin = 32;  // rows decoded above and below each st
 // such as alpha, are dropped).
 Raster jp2_decode_region(std::string_view codestream, const Box& box,
                          int strip_rows = kDefaultStripRows);
+// The same region handed over strip by strip (top to bottom), never whole in memory.
+void jp2_decode_strips(std::string_view codestream, const Box& box, int strip_rows,
+                       const std::function<void(const Raster& strip)>& sink);
 Raster jp2_decode_full(std::string_view codestream);
 
 // A lossless (5/3 wavelet) JP2 file of the raster, as the test-item generator writes pages.

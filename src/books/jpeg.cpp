@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <memory>
 #include <vector>
 
 namespace strata::books {
@@ -110,37 +111,62 @@ Box jpeg_bounds(std::string_view data) {
   return box;
 }
 
-std::string jpeg_encode(const Raster& raster, int quality) {
+struct JpegWriter::State {
   jpeg_compress_struct info;
   ErrorManager err;
-  info.err = jpeg_std_error(&err.pub);
-  err.pub.error_exit = jump_on_error;
   unsigned char* buffer = nullptr;
   unsigned long size = 0;
-  if (setjmp(err.jump)) {
-    jpeg_destroy_compress(&info);
-    std::free(buffer);
-    throw JpegError(err.message);
+};
+
+// Every call into libjpeg sets its own jump point: error_exit lands in the calling method,
+// which throws; the destructor frees what libjpeg holds.
+JpegWriter::JpegWriter(int width, int height, int channels, int quality)
+    : state_(std::make_unique<State>()) {
+  State& s = *state_;
+  s.info.err = jpeg_std_error(&s.err.pub);
+  s.err.pub.error_exit = jump_on_error;
+  jpeg_create_compress(&s.info);
+  if (setjmp(s.err.jump)) throw JpegError(s.err.message);
+  jpeg_mem_dest(&s.info, &s.buffer, &s.size);
+  s.info.image_width = static_cast<JDIMENSION>(width);
+  s.info.image_height = static_cast<JDIMENSION>(height);
+  s.info.input_components = channels;
+  s.info.in_color_space = channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
+  jpeg_set_defaults(&s.info);
+  jpeg_set_quality(&s.info, quality, TRUE);
+  jpeg_start_compress(&s.info, TRUE);
+}
+
+JpegWriter::~JpegWriter() {
+  jpeg_destroy_compress(&state_->info);
+  std::free(state_->buffer);
+}
+
+void JpegWriter::write(const Raster& rows) {
+  State& s = *state_;
+  if (rows.width != static_cast<int>(s.info.image_width) ||
+      rows.channels != s.info.input_components)
+    throw JpegError("rows do not match the picture");
+  if (setjmp(s.err.jump)) throw JpegError(s.err.message);
+  const size_t stride = static_cast<size_t>(rows.width) * rows.channels;
+  for (int y = 0; y < rows.height && s.info.next_scanline < s.info.image_height; ++y) {
+    JSAMPROW row = const_cast<JSAMPLE*>(rows.pixels.data() + static_cast<size_t>(y) * stride);
+    jpeg_write_scanlines(&s.info, &row, 1);
   }
-  jpeg_create_compress(&info);
-  jpeg_mem_dest(&info, &buffer, &size);
-  info.image_width = static_cast<JDIMENSION>(raster.width);
-  info.image_height = static_cast<JDIMENSION>(raster.height);
-  info.input_components = raster.channels;
-  info.in_color_space = raster.channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
-  jpeg_set_defaults(&info);
-  jpeg_set_quality(&info, quality, TRUE);
-  jpeg_start_compress(&info, TRUE);
-  const size_t stride = static_cast<size_t>(raster.width) * raster.channels;
-  while (info.next_scanline < info.image_height) {
-    JSAMPROW row = const_cast<JSAMPLE*>(raster.pixels.data() + info.next_scanline * stride);
-    jpeg_write_scanlines(&info, &row, 1);
-  }
-  jpeg_finish_compress(&info);
-  std::string out(reinterpret_cast<char*>(buffer), size);
-  jpeg_destroy_compress(&info);
-  std::free(buffer);
-  return out;
+}
+
+std::string JpegWriter::finish() {
+  State& s = *state_;
+  if (s.info.next_scanline < s.info.image_height) throw JpegError("picture rows missing");
+  if (setjmp(s.err.jump)) throw JpegError(s.err.message);
+  jpeg_finish_compress(&s.info);
+  return std::string(reinterpret_cast<char*>(s.buffer), s.size);
+}
+
+std::string jpeg_encode(const Raster& raster, int quality) {
+  JpegWriter writer(raster.width, raster.height, raster.channels, quality);
+  writer.write(raster);
+  return writer.finish();
 }
 
 }  // namespace strata::books
