@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "books/synthetic.hpp"
 #include "core/json.hpp"
 #include "testing/shared_data.hpp"
 
@@ -254,6 +255,29 @@ TEST(StrataCli, SimilarGroupsOfAnAnalysisFile) {
   EXPECT_EQ(report["images"]["without_phash"], 1);
   EXPECT_EQ(report["problems"]["total"], 1);
   EXPECT_EQ(strata("similar groups /nonexistent/analysis.jsonl").code, 4);
+}
+
+TEST(StrataCli, BooksExtractGoesOnPastABadItem) {
+  const fs::path root = testing::scratch_dir();
+  const books::SyntheticItem item = books::write_synthetic_item(root, books::SyntheticOptions{});
+  const std::string out = (root / "out").string(), missing = (root / "no-such-item").string();
+  const Result r = strata("books extract --json -o '" + out + "' '" + missing + "' '" +
+                          item.folder.string() + "'");
+  EXPECT_EQ(r.code, 3) << r.err;  // one item could not be read, the other was done
+  const Json report = Json::parse(r.out);
+  EXPECT_EQ(report["books"]["crops"], 6);
+  EXPECT_EQ(report["books"]["items_done"], 1);
+  EXPECT_EQ(report["books"]["dropped_size"], 2);
+  EXPECT_EQ(report["problems"]["by_kind"]["bad_item"], 1);
+  EXPECT_TRUE(fs::exists(root / "out" / "strataTestBook" / "images.jsonl"));
+  EXPECT_EQ(
+      strata("books extract --compat -q -o '" + out + "' '" + item.folder.string() + "'").code, 0);
+  EXPECT_TRUE(fs::exists(root / "out" / "strataTestBook_imgs.zip"));
+  EXPECT_EQ(
+      strata("books extract --no-filter colour -o '" + out + "' '" + item.folder.string() + "'")
+          .code,
+      2);
+  EXPECT_EQ(strata("books extract -q -o '" + out + "' '" + missing + "'").code, 4);
 }
 
 }  // namespace
