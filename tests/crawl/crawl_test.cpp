@@ -166,7 +166,9 @@ TEST(Crawl, PoliteScopedTrapFreeAndReadable) {
   // Robots: nothing disallowed, nothing from a host whose robots.txt failed with 5xx.
   for (const auto& r : log) {
     EXPECT_EQ(r.path.find("/private/"), std::string::npos) << r.host << r.path;
-    if (r.host == "down.test") EXPECT_EQ(r.path, "/robots.txt");
+    if (r.host == "down.test") {
+      EXPECT_EQ(r.path, "/robots.txt");
+    }
     EXPECT_NE(r.host, "other.test");  // out of scope
   }
   EXPECT_TRUE(fetched.count("img.test/b.png"));  // an image on another host, with its page
@@ -184,8 +186,11 @@ TEST(Crawl, PoliteScopedTrapFreeAndReadable) {
   EXPECT_FALSE(fetched.count("a.test/q?a=1&b=2&c=3&d=4&e=5&f=6&g=7&h=8&i=9&j=10&k=11&l=12&m=13"));
   std::map<std::string, int> per_url;
   for (const auto& r : log) ++per_url[r.host + r.path];
-  for (const auto& [u, n] : per_url)
-    if (u != "busy.test/" && u != "busy.test/again") EXPECT_EQ(n, 1) << u;
+  for (const auto& [u, n] : per_url) {
+    if (u != "busy.test/" && u != "busy.test/again") {
+      EXPECT_EQ(n, 1) << u;
+    }
+  }
   EXPECT_EQ(per_url["busy.test/"], 2);  // 429, then after Retry-After
   EXPECT_GE(report.counters.get("trap_repeated_segment"), 1);
   EXPECT_GE(report.counters.get("trap_query_params"), 1);
@@ -194,13 +199,13 @@ TEST(Crawl, PoliteScopedTrapFreeAndReadable) {
   EXPECT_EQ(report.counters.get("robots_unreachable"), 1);
   EXPECT_EQ(report.queued_left, 0u);
 
-  // Duplicate content: /dup2 and copy.png are revisits of /dup1 and a.png.
-  EXPECT_EQ(report.counters.get("revisits"), 2);
+  // Duplicate content: /dup2, copy.png and /trap/x/x/ are revisits of /dup1, a.png, /trap/x/.
+  EXPECT_EQ(report.counters.get("revisits"), 3);
   size_t warc_problems = 0;
   auto types = warc_record_types(report.warcs, warc_problems);
   EXPECT_EQ(warc_problems, 0u);
   EXPECT_EQ(types["warcinfo"], 1);
-  EXPECT_EQ(types["revisit"], 2);
+  EXPECT_EQ(types["revisit"], 3);
   EXPECT_EQ(types["request"], types["response"] + types["revisit"]);
   EXPECT_EQ(types["metadata"], types["request"]);
   expect_images_with_their_pages(report.warcs);
@@ -220,9 +225,11 @@ TEST(Crawl, StopsAndResumesWithoutRefetching) {
   EXPECT_GT(second.counters.get("resumed_urls"), 0);
   std::map<std::string, int> per_url;
   for (const auto& r : web.log()) ++per_url[r.host + r.path];
-  for (const auto& [u, n] : per_url)
-    if (u.find("robots.txt") == std::string::npos && u != "busy.test/" && u != "busy.test/again")
+  for (const auto& [u, n] : per_url) {
+    if (u.find("robots.txt") == std::string::npos && u != "busy.test/" && u != "busy.test/again") {
       EXPECT_EQ(n, 1) << u;
+    }
+  }
   EXPECT_TRUE(per_url.count("img.test/b.png"));
   EXPECT_EQ(second.warcs.size(), 1u);
   EXPECT_NE(first.warcs.at(0), second.warcs.at(0));  // a new file, the old one kept
