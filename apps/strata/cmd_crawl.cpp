@@ -55,7 +55,8 @@ int run(Options& o) {
   c.stop_requested = [] { return stop_signal.load(); };
   const auto& flags = strata::cli::global_flags();
   bool draw = !flags.quiet && isatty(STDERR_FILENO);
-  if (draw) c.on_progress = [](const std::string& line) { std::cerr << "\r\033[K" << line << std::flush; };
+  if (draw)
+    c.on_progress = [](const std::string& line) { std::cerr << "\r\033[K" << line << std::flush; };
   strata::ProblemLog problems;
   strata::crawl::CrawlReport report;
   try {
@@ -77,7 +78,8 @@ int run(Options& o) {
                              {"counters", counters_json(report.counters)},
                              {"warcs", warcs},
                              {"problems", strata::problems_json(problems)}});
-  if (c.seeds.empty() && report.counters.get("resumed_urls") == 0) return strata::exit_code::no_input;
+  if (c.seeds.empty() && report.counters.get("resumed_urls") == 0)
+    return strata::exit_code::no_input;
   return problems.total() > 0 ? strata::exit_code::input_problems : strata::exit_code::ok;
 }
 
@@ -88,28 +90,48 @@ const bool registered = strata::cli::register_command(
       auto& c = o->crawl;
       app.add_option("urls", o->urls, "seed URLs");
       app.add_option("--seeds", o->seeds_file, "file of seed URLs, one a line");
-      app.add_option("-o,--out", o->out, "output folder: WARCs, and state/ for resuming")->required();
+      app.add_option("-o,--out", o->out, "output folder: WARCs, and state/ for resuming")
+          ->required();
       app.add_option("--prefix", c.warc_prefix, "WARC file name prefix")->capture_default_str();
-      strata::cli::add_size_option(app, "--warc-size", c.max_warc_bytes, "rotate WARC files past this size (1GB)");
-      app.add_option("--host", c.scope.hosts, "host in scope (repeatable; seeds' hosts always are)");
-      app.add_option("--domain", c.scope.domains, "domain in scope, with its subdomains (repeatable)");
+      strata::cli::add_size_option(app, "--warc-size", c.max_warc_bytes,
+                                   "rotate WARC files past this size (1GB)");
+      app.add_option("--host", c.scope.hosts,
+                     "host in scope (repeatable; seeds' hosts always are)");
+      app.add_option("--domain", c.scope.domains,
+                     "domain in scope, with its subdomains (repeatable)");
       app.add_option("--surt", c.scope.surt_prefixes, "SURT prefix in scope (repeatable)");
-      app.add_option("--path", c.scope.path_prefixes, "pages only under these path prefixes (repeatable)");
-      app.add_flag("!--no-offsite-embeds", c.scope.embeds_anywhere, "fetch images only from hosts in scope");
+      app.add_option("--path", c.scope.path_prefixes,
+                     "pages only under these path prefixes (repeatable)");
+      app.add_flag("!--no-offsite-embeds", c.scope.embeds_anywhere,
+                   "fetch images only from hosts in scope");
       app.add_option("--max-depth", c.max_depth, "link hops from a seed")->capture_default_str();
       app.add_option("--max-pages-per-host", c.max_pages_per_host, "pages per host (0: no limit)");
       app.add_option("--max-fetches", c.max_fetches, "fetches in this run (0: no limit)");
-      app.add_option("--connections", c.connections, "fetches at once, one per host")->capture_default_str();
-      app.add_option("--delay-factor", c.politeness.delay_factor, "wait this times the last fetch's duration")->capture_default_str();
-      app.add_option("--min-delay", c.politeness.min_delay_s, "seconds between fetches from a host, at least")->capture_default_str();
-      app.add_option("--max-delay", c.politeness.max_delay_s, "seconds between fetches from a host, at most (Crawl-delay may raise it)")->capture_default_str();
-      app.add_option("--max-crawl-delay", c.politeness.max_crawl_delay_s, "robots Crawl-delay honoured up to this")->capture_default_str();
-      app.add_option("--agent", c.agent, "robots.txt product token, also in the User-Agent")->capture_default_str();
+      app.add_option("--connections", c.connections, "fetches at once, one per host")
+          ->capture_default_str();
+      app.add_option("--delay-factor", c.politeness.delay_factor,
+                     "wait this times the last fetch's duration")
+          ->capture_default_str();
+      app.add_option("--min-delay", c.politeness.min_delay_s,
+                     "seconds between fetches from a host, at least")
+          ->capture_default_str();
+      app.add_option("--max-delay", c.politeness.max_delay_s,
+                     "seconds between fetches from a host, at most (Crawl-delay may raise it)")
+          ->capture_default_str();
+      app.add_option("--max-crawl-delay", c.politeness.max_crawl_delay_s,
+                     "robots Crawl-delay honoured up to this")
+          ->capture_default_str();
+      app.add_option("--agent", c.agent, "robots.txt product token, also in the User-Agent")
+          ->capture_default_str();
       app.add_option("--contact", c.contact_url, "contact URL for the User-Agent (+URL)");
-      app.add_option("--connect-to", c.fetch.connect_to, "curl CONNECT_TO rule HOST:PORT:TO-HOST:TO-PORT (tests)");
-      app.add_option("--timeout", c.fetch.total_timeout_s, "seconds for a whole fetch")->capture_default_str();
-      strata::cli::add_size_option(app, "--max-body", c.fetch.max_body_bytes, "bytes kept per response (32M)");
-      app.add_option("--max-attempts", c.max_attempts, "attempts per URL on 429/503/network errors")->capture_default_str();
+      app.add_option("--connect-to", c.fetch.connect_to,
+                     "curl CONNECT_TO rule HOST:PORT:TO-HOST:TO-PORT (tests)");
+      app.add_option("--timeout", c.fetch.total_timeout_s, "seconds for a whole fetch")
+          ->capture_default_str();
+      strata::cli::add_size_option(app, "--max-body", c.fetch.max_body_bytes,
+                                   "bytes kept per response (32M)");
+      app.add_option("--max-attempts", c.max_attempts, "attempts per URL on 429/503/network errors")
+          ->capture_default_str();
       return [o] { return run(*o); };
     });
 

@@ -55,7 +55,8 @@ void bench_frontier(uint64_t urls, uint64_t hosts, const std::filesystem::path& 
   uint64_t added = 0;
   for (uint64_t i = 0; i < urls; ++i) {
     std::string host = "host" + std::to_string(i % hosts) + ".example.org";
-    std::string url = "http://" + host + "/section/" + std::to_string(i / hosts) + "/page.html?id=" + std::to_string(i);
+    std::string url = "http://" + host + "/section/" + std::to_string(i / hosts) +
+                      "/page.html?id=" + std::to_string(i);
     added += frontier.add({url, "", 1, Lane::link, 0, 0}, host, seen_key(url));
   }
   double add_s = cpu_seconds() - cpu0;
@@ -72,20 +73,23 @@ void bench_frontier(uint64_t urls, uint64_t hosts, const std::filesystem::path& 
   std::printf("frontier: %llu URLs added (%llu new) over %llu hosts, %llu handed out\n",
               static_cast<unsigned long long>(urls), static_cast<unsigned long long>(added),
               static_cast<unsigned long long>(hosts), static_cast<unsigned long long>(handed));
-  std::printf("frontier: memory %.1f bytes/URL (anonymous RSS), disk %.1f bytes/URL (state folder)\n",
-              static_cast<double>(anon_after - anon_before) / static_cast<double>(urls),
-              static_cast<double>(disk) / static_cast<double>(urls));
+  std::printf(
+      "frontier: memory %.1f bytes/URL (anonymous RSS), disk %.1f bytes/URL (state folder)\n",
+      static_cast<double>(anon_after - anon_before) / static_cast<double>(urls),
+      static_cast<double>(disk) / static_cast<double>(urls));
   std::printf("frontier: add %.0f URLs/s CPU, hand out + done %.0f URLs/s CPU\n",
               static_cast<double>(urls) / add_s, static_cast<double>(handed) / drain_s);
 }
 
 strata::testing::WebResponse page(const std::string& host, const std::string& path, int pages) {
   if (path == "/robots.txt") return {404, "text/plain", "", {}, 0};
-  if (path.find(".png") != std::string::npos) return {200, "image/png", "\x89PNG fake " + host + path, {}, 0};
+  if (path.find(".png") != std::string::npos)
+    return {200, "image/png", "\x89PNG fake " + host + path, {}, 0};
   int n = path == "/" ? 0 : std::atoi(path.c_str() + 3);
   std::string body = "<html><body><img src='/i" + std::to_string(n) + "a.png'><img src='/i" +
                      std::to_string(n) + "b.png'>";
-  for (int k = 1; k <= 3; ++k) body += "<a href='/p/" + std::to_string((n + k) % pages) + "'>next</a>";
+  for (int k = 1; k <= 3; ++k)
+    body += "<a href='/p/" + std::to_string((n + k) % pages) + "'>next</a>";
   return {200, "text/html", body + "</body></html>", {}, 0};
 }
 
@@ -105,11 +109,13 @@ void bench_loopback(int sites, int pages, const std::filesystem::path& dir) {
   auto report = strata::crawl::run_crawl(o, problems);
   double cpu = cpu_seconds() - cpu0;
   auto fetches = static_cast<double>(report.counters.get("fetches"));
-  std::printf("loopback: %d hosts, %.0f fetches (%lld responses, %lld revisits, %zu problems) in %.2f s wall, "
-              "%.2f s CPU: %.0f fetches/s wall, %.0f fetches per CPU second\n",
-              sites, fetches, static_cast<long long>(report.counters.get("responses")),
-              static_cast<long long>(report.counters.get("revisits")), problems.total(), report.seconds, cpu,
-              fetches / report.seconds, fetches / cpu);
+  std::printf(
+      "loopback: %d hosts, %.0f fetches (%lld responses, %lld revisits, %zu problems) in %.2f s "
+      "wall, "
+      "%.2f s CPU: %.0f fetches/s wall, %.0f fetches per CPU second\n",
+      sites, fetches, static_cast<long long>(report.counters.get("responses")),
+      static_cast<long long>(report.counters.get("revisits")), problems.total(), report.seconds,
+      cpu, fetches / report.seconds, fetches / cpu);
 }
 
 }  // namespace

@@ -19,13 +19,14 @@
 namespace strata::crawl {
 namespace {
 
-constexpr double kMaxIdleWait_s = 0.2;   // the loop looks at stop requests this often
-constexpr double kStopGrace_s = 5;       // transfers in flight may finish after a stop
+constexpr double kMaxIdleWait_s = 0.2;  // the loop looks at stop requests this often
+constexpr double kStopGrace_s = 5;      // transfers in flight may finish after a stop
 constexpr uint64_t kMaxParsedBytes = 32ull << 20;
 
 bool contains_ignore_case(std::string_view haystack, std::string_view needle) {
-  auto it = std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end(),
-                        [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
+  auto it =
+      std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end(),
+                  [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
   return it != haystack.end();
 }
 
@@ -37,7 +38,8 @@ std::string decoded_body(const FetchResult& r) {
     body.swap(decoded);
   std::string encodings = r.header("Content-Encoding");
   decoded.clear();
-  if (!encodings.empty() && archive::decode_content(encodings, body, decoded, kMaxParsedBytes) == archive::DecodeResult::ok)
+  if (!encodings.empty() && archive::decode_content(encodings, body, decoded, kMaxParsedBytes) ==
+                                archive::DecodeResult::ok)
     body.swap(decoded);
   return body;
 }
@@ -59,7 +61,8 @@ std::optional<double> retry_after_s(const FetchResult& r, double now_epoch) {
 
 std::string robots_url(std::string_view url) {
   std::size_t authority = url.find("://");
-  std::size_t end = url.find_first_of("/?#", authority == std::string_view::npos ? 0 : authority + 3);
+  std::size_t end =
+      url.find_first_of("/?#", authority == std::string_view::npos ? 0 : authority + 3);
   return std::string(url.substr(0, end)) + "/robots.txt";
 }
 
@@ -139,17 +142,20 @@ class Crawl {
   }
 
   double epoch_now() const {
-    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
   }
 
   bool limit_reached() const { return o_.max_fetches && fetches_ >= o_.max_fetches; }
 
   void seed_or_resume() {
     for (const auto& seed : o_.seeds)
-      if (auto n = normalize_url("", seed); n && scope_.seed_hosts) scope_.hosts.push_back(url::host(*n));
+      if (auto n = normalize_url("", seed); n && scope_.seed_hosts)
+        scope_.hosts.push_back(url::host(*n));
     if (store_.seen_count() > 0) {
-      report_.counters.add("resumed_urls", static_cast<int64_t>(frontier_.restore(
-                                               [](const QueuedUrl& u) { return politeness_host(u.url); })));
+      report_.counters.add("resumed_urls",
+                           static_cast<int64_t>(frontier_.restore(
+                               [](const QueuedUrl& u) { return politeness_host(u.url); })));
       return;
     }
     for (const auto& seed : o_.seeds) {
@@ -161,7 +167,8 @@ class Crawl {
     }
   }
 
-  void enqueue(std::string_view reference, const std::string& via, Lane lane, uint32_t depth, uint32_t redirects) {
+  void enqueue(std::string_view reference, const std::string& via, Lane lane, uint32_t depth,
+               uint32_t redirects) {
     auto n = normalize_url(via, reference);
     if (!n) return report_.counters.add("invalid_urls");
     if (lane == Lane::link && depth > o_.max_depth) return report_.counters.add("beyond_depth");
@@ -170,7 +177,8 @@ class Crawl {
       return report_.counters.add("trap_" + std::string(trap));
     if (!in_scope(scope_, *n, lane == Lane::embed)) return report_.counters.add("out_of_scope");
     QueuedUrl url{*n, via, depth, lane, 0, redirects};
-    report_.counters.add(frontier_.add(url, politeness_host(*n), seen_key(*n)) ? "queued" : "duplicate_urls");
+    report_.counters.add(frontier_.add(url, politeness_host(*n), seen_key(*n)) ? "queued"
+                                                                               : "duplicate_urls");
   }
 
   void start_ready() {
@@ -233,10 +241,11 @@ class Crawl {
     } else {
       robots.rules = RobotsTxt::disallow_all();
       report_.counters.add("robots_unreachable");
-      problems_.report({r.url, 0, "robots_unreachable",
-                        r.ok ? "status " + std::to_string(r.status) : r.error});
+      problems_.report(
+          {r.url, 0, "robots_unreachable", r.ok ? "status " + std::to_string(r.status) : r.error});
     }
-    if (auto delay = robots.rules.crawl_delay(o_.agent)) frontier_.set_crawl_delay(ticket.host, *delay);
+    if (auto delay = robots.rules.crawl_delay(o_.agent))
+      frontier_.set_crawl_delay(ticket.host, *delay);
     if (r.ok) warc_.write(r, QueuedUrl{r.url, "", 0, Lane::link, 0, 0}, {});
     frontier_.put_back(ticket, now() + frontier_.host_delay(ticket.host, r.seconds));
   }
@@ -247,9 +256,11 @@ class Crawl {
     if (retryable && ticket.url.attempts + 1 < o_.max_attempts) {
       ++ticket.url.attempts;
       report_.counters.add(r.ok ? "backoffs_" + std::to_string(r.status) : "retries_network");
-      double wait = r.ok ? retry_after_s(r, epoch_now()).value_or(o_.politeness.default_retry_after_s)
-                         : o_.politeness.default_retry_after_s * ticket.url.attempts;
-      wait = std::clamp(wait, frontier_.host_delay(ticket.host, r.seconds), o_.politeness.max_retry_after_s);
+      double wait =
+          r.ok ? retry_after_s(r, epoch_now()).value_or(o_.politeness.default_retry_after_s)
+               : o_.politeness.default_retry_after_s * ticket.url.attempts;
+      wait = std::clamp(wait, frontier_.host_delay(ticket.host, r.seconds),
+                        o_.politeness.max_retry_after_s);
       frontier_.put_back(ticket, t + wait);
       return;
     }
@@ -264,6 +275,7 @@ class Crawl {
       outlinks = page_outlinks(r.url, decoded_body(r), report_.counters);
     CaptureKind kind = warc_.write(r, ticket.url, outlinks);
     report_.counters.add(kind == CaptureKind::revisit ? "revisits" : "responses");
+    if (kind == CaptureKind::duplicate) report_.counters.add("duplicate_payloads");
     report_.counters.add("status_" + std::to_string(r.status / 100) + "xx");
     report_.counters.add("bytes", static_cast<int64_t>(r.body.size()));
     if (r.truncated) report_.counters.add("truncated");
@@ -274,16 +286,18 @@ class Crawl {
         enqueue(location, r.url, ticket.url.lane, ticket.url.depth, ticket.url.redirects + 1);
     }
     for (const Outlink& link : outlinks)
-      enqueue(link.url, r.url, link.lane, link.lane == Lane::link ? ticket.url.depth + 1 : ticket.url.depth, 0);
+      enqueue(link.url, r.url, link.lane,
+              link.lane == Lane::link ? ticket.url.depth + 1 : ticket.url.depth, 0);
   }
 
   std::string progress_line() const {
     char line[200];
     double elapsed = now();
-    std::snprintf(line, sizeof line, "%lld fetched  %.1f/s  queued %zu  hosts %zu  active %zu",
-                  static_cast<long long>(report_.counters.get("fetches")),
-                  elapsed > 0 ? static_cast<double>(report_.counters.get("fetches")) / elapsed : 0.0,
-                  frontier_.queued(), frontier_.hosts(), frontier_.busy_hosts());
+    std::snprintf(
+        line, sizeof line, "%lld fetched  %.1f/s  queued %zu  hosts %zu  active %zu",
+        static_cast<long long>(report_.counters.get("fetches")),
+        elapsed > 0 ? static_cast<double>(report_.counters.get("fetches")) / elapsed : 0.0,
+        frontier_.queued(), frontier_.hosts(), frontier_.busy_hosts());
     return line;
   }
 

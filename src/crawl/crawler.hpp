@@ -26,17 +26,17 @@ struct CrawlOptions {
   uint64_t max_warc_bytes = 1000ull * 1000 * 1000;
   Scope scope;
   TrapLimits traps;
-  uint32_t max_depth = 3;            // link hops from a seed
-  uint64_t max_pages_per_host = 0;   // link-lane fetches per host; 0 = no limit
-  uint64_t max_fetches = 0;          // in this run; 0 = no limit
-  uint32_t max_redirects = 5;        // per chain
-  uint32_t max_attempts = 3;         // per URL, for 429/503 and network failures
+  uint32_t max_depth = 3;           // link hops from a seed
+  uint64_t max_pages_per_host = 0;  // link-lane fetches per host; 0 = no limit
+  uint64_t max_fetches = 0;         // in this run; 0 = no limit
+  uint32_t max_redirects = 5;       // per chain
+  uint32_t max_attempts = 3;        // per URL, for 429/503 and network failures
   Politeness politeness;
-  FetchOptions fetch;                // fetch.user_agent is set from agent/contact when empty
-  std::string agent = "StrataBot";   // robots.txt product token
-  std::string contact_url;           // in the User-Agent, "+URL"
-  std::size_t connections = 8;       // transfers at once (one per host)
-  std::size_t max_back_queues = 0;   // 0 = 3 × connections (Mercator)
+  FetchOptions fetch;               // fetch.user_agent is set from agent/contact when empty
+  std::string agent = "StrataBot";  // robots.txt product token
+  std::string contact_url;          // in the User-Agent, "+URL"
+  std::size_t connections = 8;      // transfers at once (one per host)
+  std::size_t max_back_queues = 0;  // 0 = 3 × connections (Mercator)
   double robots_max_age_s = 24 * 3600;
   std::function<bool()> stop_requested;
   std::function<void(const std::string& line)> on_progress;  // about once a second

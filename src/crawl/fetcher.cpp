@@ -48,7 +48,8 @@ size_t on_body(char* data, size_t size, size_t count, void* user) {
 }
 
 int on_debug(CURL*, curl_infotype type, char* data, size_t size, void* user) {
-  if (type == CURLINFO_HEADER_OUT) static_cast<Transfer*>(user)->result.request_head.assign(data, size);
+  if (type == CURLINFO_HEADER_OUT)
+    static_cast<Transfer*>(user)->result.request_head.assign(data, size);
   return 0;
 }
 
@@ -67,10 +68,12 @@ std::string FetchResult::header(std::string_view name) const {
     head = end == std::string_view::npos ? std::string_view() : head.substr(end + 1);
     std::size_t colon = line.find(':');
     if (colon != name.size()) continue;
-    if (!std::equal(name.begin(), name.end(), line.begin(), [](char a, char b) { return lower(a) == lower(b); }))
+    if (!std::equal(name.begin(), name.end(), line.begin(),
+                    [](char a, char b) { return lower(a) == lower(b); }))
       continue;
     std::string_view value = line.substr(colon + 1);
-    while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+    while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
+      value.remove_prefix(1);
     while (!value.empty() && (value.back() == '\r' || value.back() == ' ')) value.remove_suffix(1);
     return std::string(value);
   }
@@ -113,7 +116,8 @@ void Fetcher::start(FetchRequest request) {
   t->result.url = request.url;
   t->result.date = now_14();
   t->max_body = o.max_body_bytes;
-  for (const auto& rule : o.connect_to) t->connect_to = curl_slist_append(t->connect_to, rule.c_str());
+  for (const auto& rule : o.connect_to)
+    t->connect_to = curl_slist_append(t->connect_to, rule.c_str());
   t->headers = curl_slist_append(t->headers, "Accept: */*");
   CURL* easy = curl_easy_init();
   if (!easy) throw std::runtime_error("libcurl could not start a transfer");
@@ -129,7 +133,8 @@ void Fetcher::start(FetchRequest request) {
   curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(o.connect_timeout_s * 1000));
   curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, static_cast<long>(o.total_timeout_s * 1000));
   curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
-  curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, std::max(1L, static_cast<long>(o.stall_timeout_s)));
+  curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME,
+                   std::max(1L, static_cast<long>(o.stall_timeout_s)));
   curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, o.verify_tls ? 1L : 0L);
   curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
   if (t->connect_to) curl_easy_setopt(easy, CURLOPT_CONNECT_TO, t->connect_to);
@@ -167,7 +172,8 @@ std::vector<FetchResult> Fetcher::poll(double max_wait_s) {
     char* ip = nullptr;
     if (curl_easy_getinfo(easy, CURLINFO_PRIMARY_IP, &ip) == CURLE_OK && ip) r.ip = ip;
     char* final_url = nullptr;
-    if (curl_easy_getinfo(easy, CURLINFO_EFFECTIVE_URL, &final_url) == CURLE_OK && final_url) r.final_url = final_url;
+    if (curl_easy_getinfo(easy, CURLINFO_EFFECTIVE_URL, &final_url) == CURLE_OK && final_url)
+      r.final_url = final_url;
     curl_off_t micros = 0;
     curl_easy_getinfo(easy, CURLINFO_TOTAL_TIME_T, &micros);
     r.seconds = static_cast<double>(micros) / 1e6;

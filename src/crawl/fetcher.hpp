@@ -18,7 +18,7 @@ struct FetchOptions {
   double stall_timeout_s = 20;  // no byte for this long (first byte included): give up
   double total_timeout_s = 120;
   uint64_t max_body_bytes = 32ull << 20;  // kept; the rest is cut (WARC-Truncated: length)
-  std::vector<std::string> connect_to;  // "HOST:PORT:CONNECT-HOST:CONNECT-PORT" (curl syntax)
+  std::vector<std::string> connect_to;    // "HOST:PORT:CONNECT-HOST:CONNECT-PORT" (curl syntax)
   bool verify_tls = true;
 };
 
@@ -30,13 +30,13 @@ struct FetchRequest {
 
 struct FetchResult {
   uint64_t id = 0;
-  std::string url;            // as requested
-  std::string final_url;      // after followed redirects
-  std::string date;           // 14 digits, when the request started
-  bool ok = false;            // a whole HTTP response arrived (any status)
-  std::string error;          // curl's message otherwise ("" when ok)
+  std::string url;        // as requested
+  std::string final_url;  // after followed redirects
+  std::string date;       // 14 digits, when the request started
+  bool ok = false;        // a whole HTTP response arrived (any status)
+  std::string error;      // curl's message otherwise ("" when ok)
   bool timed_out = false;
-  bool truncated = false;     // body cut at max_body_bytes
+  bool truncated = false;  // body cut at max_body_bytes
   long status = 0;
   std::string request_head;   // the last request as sent
   std::string response_head;  // the last response's status line and headers, CRLF CRLF

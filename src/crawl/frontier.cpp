@@ -6,7 +6,8 @@
 namespace strata::crawl {
 
 double politeness_delay(const Politeness& rules, double fetch_seconds, double crawl_delay_s) {
-  double delay = std::clamp(rules.delay_factor * fetch_seconds, rules.min_delay_s, rules.max_delay_s);
+  double delay =
+      std::clamp(rules.delay_factor * fetch_seconds, rules.min_delay_s, rules.max_delay_s);
   return std::max(delay, std::min(crawl_delay_s, rules.max_crawl_delay_s));
 }
 

@@ -31,16 +31,19 @@ void collect_links(const GumboNode* node, std::string_view base, std::vector<Out
       if (!extract::is_tag(n, link.tag)) continue;
       std::string_view value = extract::attribute_or_empty(n, link.attribute);
       if (value.empty()) continue;
-      if (auto resolved = url::resolve(base, value)) out.push_back({*resolved, Lane::link, link.context});
+      if (auto resolved = url::resolve(base, value))
+        out.push_back({*resolved, Lane::link, link.context});
     }
     const GumboVector& kids = extract::children(n);
-    for (unsigned i = kids.length; i > 0; --i) stack.push_back(static_cast<const GumboNode*>(kids.data[i - 1]));
+    for (unsigned i = kids.length; i > 0; --i)
+      stack.push_back(static_cast<const GumboNode*>(kids.data[i - 1]));
   }
 }
 
 }  // namespace
 
-std::vector<Outlink> page_outlinks(std::string_view page_url, std::string_view html, Counters& counters) {
+std::vector<Outlink> page_outlinks(std::string_view page_url, std::string_view html,
+                                   Counters& counters) {
   extract::RefOptions options;
   extract::PageRefs refs = extract::find_references(page_url, html, options, counters);
   std::vector<Outlink> out;

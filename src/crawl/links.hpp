@@ -17,6 +17,7 @@ struct Outlink {
   std::string context;  // Heritrix style: "img/@src", "a/@href"
 };
 
-std::vector<Outlink> page_outlinks(std::string_view page_url, std::string_view html, Counters& counters);
+std::vector<Outlink> page_outlinks(std::string_view page_url, std::string_view html,
+                                   Counters& counters);
 
 }  // namespace strata::crawl

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 
@@ -28,8 +28,8 @@ char lower(char c) {
 }
 
 bool equals_ignore_case(std::string_view a, std::string_view b) {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return lower(x) == lower(y); });
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(),
+                                            [](char x, char y) { return lower(x) == lower(y); });
 }
 
 bool starts_with_ignore_case(std::string_view s, std::string_view prefix) {
@@ -46,7 +46,8 @@ enum class Key { user_agent, allow, disallow, sitemap, crawl_delay, unknown };
 Key key_kind(std::string_view key) {
   if (starts_with_any(key, {"user-agent", "useragent", "user agent"})) return Key::user_agent;
   if (starts_with_ignore_case(key, "allow")) return Key::allow;
-  if (starts_with_any(key, {"disallow", "dissallow", "dissalow", "disalow", "diasllow", "disallaw"}))
+  if (starts_with_any(key,
+                      {"disallow", "dissallow", "dissalow", "disalow", "diasllow", "disallaw"}))
     return Key::disallow;
   if (starts_with_any(key, {"sitemap", "site-map"})) return Key::sitemap;
   if (starts_with_any(key, {"crawl-delay", "crawldelay", "crawl delay"})) return Key::crawl_delay;
@@ -75,7 +76,8 @@ std::string escape_pattern(std::string_view value) {
   out.reserve(value.size());
   for (std::size_t i = 0; i < value.size(); ++i) {
     auto c = static_cast<unsigned char>(value[i]);
-    if (c == '%' && i + 2 < value.size() && std::isxdigit(static_cast<unsigned char>(value[i + 1])) &&
+    if (c == '%' && i + 2 < value.size() &&
+        std::isxdigit(static_cast<unsigned char>(value[i + 1])) &&
         std::isxdigit(static_cast<unsigned char>(value[i + 2]))) {
       out += '%';
       out += static_cast<char>(std::toupper(static_cast<unsigned char>(value[i + 1])));
@@ -134,11 +136,11 @@ int best_match(const std::vector<const RobotsGroup*>& groups, std::string_view p
       } else if (allow) {
         // ".../index.htm(l)" allows the folder itself ("/dir/$"), as Google's parser does.
         std::size_t slash = rule.pattern.rfind('/');
-        if (slash == std::string::npos ||
-            rule.pattern.compare(slash, 10, "/index.htm") != 0)
+        if (slash == std::string::npos || rule.pattern.compare(slash, 10, "/index.htm") != 0)
           continue;
         std::string folder = rule.pattern.substr(0, slash + 1) + '$';
-        if (robots_pattern_matches(path, folder)) best = std::max(best, static_cast<int>(folder.size()));
+        if (robots_pattern_matches(path, folder))
+          best = std::max(best, static_cast<int>(folder.size()));
       }
     }
   }

@@ -90,7 +90,8 @@ std::string_view trap_of(std::string_view url, const TrapLimits& limits) {
   std::vector<std::string_view> segments;
   for (std::size_t i = 0; i < path.size();) {
     std::size_t next = path.find('/', i + 1);
-    std::string_view segment = path.substr(i + 1, next == std::string_view::npos ? path.size() : next - i - 1);
+    std::string_view segment =
+        path.substr(i + 1, next == std::string_view::npos ? path.size() : next - i - 1);
     if (!segment.empty()) segments.push_back(segment);
     i = next == std::string_view::npos ? path.size() : next;
   }
@@ -101,8 +102,8 @@ std::string_view trap_of(std::string_view url, const TrapLimits& limits) {
       return "repeated_segment";
   std::string_view query = query_of(url);
   if (query.size() > limits.max_query_length) return "query_length";
-  if (!query.empty() &&
-      static_cast<std::size_t>(std::count(query.begin(), query.end(), '&')) + 1 > limits.max_query_params)
+  if (!query.empty() && static_cast<std::size_t>(std::count(query.begin(), query.end(), '&')) + 1 >
+                            limits.max_query_params)
     return "query_params";
   return "";
 }
@@ -112,8 +113,10 @@ std::string politeness_host(std::string_view u) {
   if (authority == std::string_view::npos) return url::host(u);
   authority += 3;
   std::size_t end = u.find_first_of("/?#", authority);
-  std::string_view hostport = u.substr(authority, end == std::string_view::npos ? u.size() - authority : end - authority);
-  if (std::size_t at = hostport.rfind('@'); at != std::string_view::npos) hostport.remove_prefix(at + 1);
+  std::string_view hostport =
+      u.substr(authority, end == std::string_view::npos ? u.size() - authority : end - authority);
+  if (std::size_t at = hostport.rfind('@'); at != std::string_view::npos)
+    hostport.remove_prefix(at + 1);
   return to_lower(hostport);
 }
 

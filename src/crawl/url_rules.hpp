@@ -21,8 +21,8 @@ std::string seen_key(std::string_view normalized_url);
 
 struct TrapLimits {
   std::size_t max_url_length = 2083;
-  std::size_t max_path_depth = 16;       // path segments
-  std::size_t max_segment_repeats = 2;   // occurrences of one segment in a path
+  std::size_t max_path_depth = 16;      // path segments
+  std::size_t max_segment_repeats = 2;  // occurrences of one segment in a path
   std::size_t max_query_params = 12;
   std::size_t max_query_length = 512;
 };

@@ -14,7 +14,8 @@ namespace {
 constexpr size_t kMapSize = size_t{1} << 40;
 
 void check(int rc, const char* what) {
-  if (rc != MDB_SUCCESS) throw std::runtime_error(std::string("crawl state: ") + what + ": " + mdb_strerror(rc));
+  if (rc != MDB_SUCCESS)
+    throw std::runtime_error(std::string("crawl state: ") + what + ": " + mdb_strerror(rc));
 }
 
 MDB_val view(std::string_view s) {
@@ -23,20 +24,23 @@ MDB_val view(std::string_view s) {
 
 std::string seq_key(uint64_t seq) {  // big-endian, so LMDB's byte order is sequence order
   std::string key(8, '\0');
-  for (int i = 7; i >= 0; --i, seq >>= 8) key[static_cast<size_t>(i)] = static_cast<char>(seq & 0xFF);
+  for (int i = 7; i >= 0; --i, seq >>= 8)
+    key[static_cast<size_t>(i)] = static_cast<char>(seq & 0xFF);
   return key;
 }
 
 uint64_t seq_of(const MDB_val& key) {
   uint64_t seq = 0;
-  for (size_t i = 0; i < key.mv_size; ++i) seq = seq << 8 | static_cast<unsigned char>(static_cast<const char*>(key.mv_data)[i]);
+  for (size_t i = 0; i < key.mv_size; ++i)
+    seq = seq << 8 | static_cast<unsigned char>(static_cast<const char*>(key.mv_data)[i]);
   return seq;
 }
 
 // depth, lane, attempts, redirects, then url and via separated by '\n' (neither holds one).
 std::string encode(const QueuedUrl& u) {
   return std::to_string(u.depth) + ' ' + std::to_string(static_cast<int>(u.lane)) + ' ' +
-         std::to_string(u.attempts) + ' ' + std::to_string(u.redirects) + '\n' + u.url + '\n' + u.via;
+         std::to_string(u.attempts) + ' ' + std::to_string(u.redirects) + '\n' + u.url + '\n' +
+         u.via;
 }
 
 QueuedUrl decode(std::string_view s) {
@@ -108,7 +112,8 @@ UrlStore::UrlStore(const std::filesystem::path& dir) : impl_(new Impl) {
       MDB_cursor* cursor = nullptr;
       check(mdb_cursor_open(txn, impl_->queue, &cursor), "cursor");
       MDB_val key, value;
-      if (mdb_cursor_get(cursor, &key, &value, MDB_LAST) == MDB_SUCCESS) impl_->next_seq = seq_of(key) + 1;
+      if (mdb_cursor_get(cursor, &key, &value, MDB_LAST) == MDB_SUCCESS)
+        impl_->next_seq = seq_of(key) + 1;
       mdb_cursor_close(cursor);
     });
   } catch (...) {

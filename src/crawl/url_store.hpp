@@ -17,7 +17,7 @@ enum class Lane : uint8_t { embed = 0, link = 1 };  // front-queue priorities, e
 
 struct QueuedUrl {
   std::string url;
-  std::string via;  // the page that linked or embedded it; "" for seeds
+  std::string via;     // the page that linked or embedded it; "" for seeds
   uint32_t depth = 0;  // link hops from a seed (embeds and redirects add none)
   Lane lane = Lane::link;
   uint32_t attempts = 0;   // fetches that ended in a retryable failure

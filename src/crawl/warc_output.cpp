@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "core/timestamp.hpp"
+#include "crawl/url_rules.hpp"
 
 namespace strata::crawl {
 namespace {
@@ -25,14 +26,16 @@ unsigned existing_files(const std::filesystem::path& dir, const std::string& pre
 }
 
 // Heritrix's hop letters: L link, E embed, R redirect.
-std::string metadata_block(const FetchResult& fetch, const QueuedUrl& url, const std::vector<Outlink>& outlinks) {
+std::string metadata_block(const FetchResult& fetch, const QueuedUrl& url,
+                           const std::vector<Outlink>& outlinks) {
   std::string block;
   if (!url.via.empty()) block += "via: " + url.via + "\r\n";
   block += "hopsFromSeed: " + std::string(url.depth, 'L') + std::string(url.redirects, 'R') +
            (url.lane == Lane::embed ? "E" : "") + "\r\n";
   block += "fetchTimeMs: " + std::to_string(static_cast<long long>(fetch.seconds * 1000)) + "\r\n";
   for (const auto& link : outlinks)
-    block += "outlink: " + link.url + (link.lane == Lane::embed ? " E " : " L ") + link.context + "\r\n";
+    block +=
+        "outlink: " + link.url + (link.lane == Lane::embed ? " E " : " L ") + link.context + "\r\n";
   return block;
 }
 
@@ -56,9 +59,11 @@ archive::WarcWriter& WarcOutput::writer() {
   std::string name = options_.prefix + "-" + now_14() + "-" + serial + ".warc.gz";
   files_.push_back(options_.dir / name);
   writer_ = std::make_unique<archive::WarcWriter>(files_.back());
-  std::vector<archive::Header> fields{{"software", "Strata crawl"},
-                                      {"format", "WARC File Format 1.1"},
-                                      {"conformsTo", "https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/"}};
+  std::vector<archive::Header> fields{
+      {"software", "Strata crawl"},
+      {"format", "WARC File Format 1.1"},
+      {"conformsTo",
+       "https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/"}};
   fields.insert(fields.end(), options_.warcinfo.begin(), options_.warcinfo.end());
   writer_->write_warcinfo(fields, name);
   return *writer_;
@@ -69,9 +74,12 @@ CaptureKind WarcOutput::write(const FetchResult& fetch, const QueuedUrl& url,
   archive::WarcWriter& out = writer();
   std::string block = fetch.response_head + fetch.body;
   std::string digest = archive::http_payload_digest(block);
-  auto original = is_success(fetch.status) && !fetch.body.empty() && !fetch.truncated
-                      ? store_.capture_of(digest)
-                      : std::nullopt;
+  // Revisits only of the same URL: the index resolves a revisit under its original's URL, so
+  // a copy at another URL is written whole to stay findable with the page that shows it.
+  bool dedupable = is_success(fetch.status) && !fetch.body.empty() && !fetch.truncated;
+  std::string url_digest = digest + ' ' + seen_key(fetch.url);
+  auto original = dedupable ? store_.capture_of(url_digest) : std::nullopt;
+  bool seen_elsewhere = dedupable && !original && store_.capture_of(digest);
   archive::WarcRecordSpec response;
   response.target_uri = fetch.url;
   response.date = fetch.date;
@@ -89,8 +97,11 @@ CaptureKind WarcOutput::write(const FetchResult& fetch, const QueuedUrl& url,
     response.block = std::move(block);
   }
   archive::WrittenRecord written = out.write(response);
-  if (!original && is_success(fetch.status) && !fetch.body.empty() && !fetch.truncated)
-    store_.remember_capture(digest, {written.record_id, fetch.url, fetch.date});
+  if (dedupable && !original) {
+    CaptureRef capture{written.record_id, fetch.url, fetch.date};
+    store_.remember_capture(url_digest, capture);
+    if (!seen_elsewhere) store_.remember_capture(digest, capture);
+  }
 
   archive::WarcRecordSpec request;
   request.type = archive::RecordType::request;
@@ -109,7 +120,8 @@ CaptureKind WarcOutput::write(const FetchResult& fetch, const QueuedUrl& url,
   metadata.extra_headers.push_back({"WARC-Concurrent-To", written.record_id});
   out.write(metadata);
   out.flush();
-  return original ? CaptureKind::revisit : CaptureKind::response;
+  if (original) return CaptureKind::revisit;
+  return seen_elsewhere ? CaptureKind::duplicate : CaptureKind::response;
 }
 
 }  // namespace strata::crawl

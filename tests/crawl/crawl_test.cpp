@@ -11,8 +11,8 @@
 
 #include "archive/reader.hpp"
 #include "core/json.hpp"
-#include "extract/extractor.hpp"
 #include "crawl/crawler.hpp"
+#include "extract/extractor.hpp"
 #include "sample/canvas.hpp"
 #include "sample/encode.hpp"
 #include "test_web.hpp"
@@ -30,7 +30,11 @@ std::string png(uint8_t shade) {
 }
 
 WebResponse html(std::string body) {
-  return {200, "text/html", "<html><head><title>t</title></head><body>" + body + "</body></html>", {}, 0};
+  return {200,
+          "text/html",
+          "<html><head><title>t</title></head><body>" + body + "</body></html>",
+          {},
+          0};
 }
 
 WebResponse not_found() {
@@ -39,18 +43,25 @@ WebResponse not_found() {
 
 WebResponse site_a(const std::string& path, int) {
   if (path == "/robots.txt")
-    return {200, "text/plain", "User-agent: *\nDisallow: /private/\n\nUser-agent: OtherBot\nDisallow: /\n", {}, 0};
+    return {200,
+            "text/plain",
+            "User-agent: *\nDisallow: /private/\n\nUser-agent: OtherBot\nDisallow: /\n",
+            {},
+            0};
   if (path == "/")
     return html(
         "<a href='/page1'>one</a><a href='/private/secret'>no</a><a href='/trap/x/'>trap</a>"
-        "<a href='/deep/1'>deep</a><a href='/loop1'>loop</a><a href='/dup1'>d1</a><a href='/dup2'>d2</a>"
-        "<a href='http://other.test/'>elsewhere</a><a href='/q?a=1&b=2&c=3&d=4&e=5&f=6&g=7&h=8&i=9&j=10&k=11&l=12&m=13'>q</a>"
+        "<a href='/deep/1'>deep</a><a href='/loop1'>loop</a><a href='/dup1'>d1</a><a "
+        "href='/dup2'>d2</a>"
+        "<a href='http://other.test/'>elsewhere</a><a "
+        "href='/q?a=1&b=2&c=3&d=4&e=5&f=6&g=7&h=8&i=9&j=10&k=11&l=12&m=13'>q</a>"
         "<img src='/img/a.png' alt='red square'><img src='http://img.test/b.png' alt='offsite'>"
         "<img src='http://img.test/private/c.png'>");
   if (path == "/page1")
-    return html("<img src='/img/a.png' alt='again'><img src='/img/copy.png' alt='same bytes'>"
-                "<a href='http://slow.test/'>slow</a><a href='http://busy.test/'>busy</a>"
-                "<a href='http://down.test/'>down</a>");
+    return html(
+        "<img src='/img/a.png' alt='again'><img src='/img/copy.png' alt='same bytes'>"
+        "<a href='http://slow.test/'>slow</a><a href='http://busy.test/'>busy</a>"
+        "<a href='http://down.test/'>down</a>");
   if (path.rfind("/trap/", 0) == 0) return html("<a href='x/'>deeper</a>");
   if (path.rfind("/deep/", 0) == 0)
     return html("<a href='/deep/" + std::to_string(std::stoi(path.substr(6)) + 1) + "'>next</a>");
@@ -64,7 +75,8 @@ WebResponse site_a(const std::string& path, int) {
 WebResponse route(const std::string& host, const std::string& path, int seen) {
   if (host == "a.test") return site_a(path, seen);
   if (host == "img.test") {
-    if (path == "/robots.txt") return {200, "text/plain", "User-agent: *\nDisallow: /private/\n", {}, 0};
+    if (path == "/robots.txt")
+      return {200, "text/plain", "User-agent: *\nDisallow: /private/\n", {}, 0};
     if (path == "/b.png" || path == "/private/c.png") return {200, "image/png", png(100), {}, 0};
   }
   if (host == "slow.test") {
@@ -74,7 +86,8 @@ WebResponse route(const std::string& host, const std::string& path, int seen) {
   if (host == "busy.test") {
     if (path == "/" && seen == 0) return {429, "text/plain", "later", {{"Retry-After", "1"}}, 0};
     if (path == "/") return html("<a href='/again'>again</a>");
-    if (path == "/again" && seen == 0) return {503, "text/plain", "later", {{"Retry-After", "1"}}, 0};
+    if (path == "/again" && seen == 0)
+      return {503, "text/plain", "later", {{"Retry-After", "1"}}, 0};
     if (path == "/again") return html("finally");
   }
   if (host == "down.test" && path == "/robots.txt") return {500, "text/plain", "broken", {}, 0};
@@ -105,7 +118,8 @@ std::map<std::string, std::vector<strata::testing::LoggedRequest>> by_host(
   return hosts;
 }
 
-std::map<std::string, int> warc_record_types(const std::vector<std::filesystem::path>& warcs, size_t& problems) {
+std::map<std::string, int> warc_record_types(const std::vector<std::filesystem::path>& warcs,
+                                             size_t& problems) {
   std::map<std::string, int> types;
   strata::ProblemLog log;
   for (const auto& path : warcs) {
@@ -130,7 +144,8 @@ void expect_images_with_their_pages(const std::vector<std::filesystem::path>& wa
     std::ostringstream out;
     strata::extract::ExtractOptions options;
     options.collection = "crawl";
-    ASSERT_TRUE(strata::extract::extract_archive(path, path.string(), options, out, counters, problems.sink()));
+    ASSERT_TRUE(strata::extract::extract_archive(path, path.string(), options, out, counters,
+                                                 problems.sink()));
     std::istringstream lines(out.str());
     for (std::string line; std::getline(lines, line);) {
       auto j = strata::Json::parse(line);
@@ -199,13 +214,14 @@ TEST(Crawl, PoliteScopedTrapFreeAndReadable) {
   EXPECT_EQ(report.counters.get("robots_unreachable"), 1);
   EXPECT_EQ(report.queued_left, 0u);
 
-  // Duplicate content: /dup2, copy.png and /trap/x/x/ are revisits of /dup1, a.png, /trap/x/.
-  EXPECT_EQ(report.counters.get("revisits"), 3);
+  // Duplicate content at other URLs (/dup2, copy.png, /trap/x/x/) is written whole, counted.
+  EXPECT_EQ(report.counters.get("duplicate_payloads"), 3);
+  EXPECT_EQ(report.counters.get("revisits"), 0);
   size_t warc_problems = 0;
   auto types = warc_record_types(report.warcs, warc_problems);
   EXPECT_EQ(warc_problems, 0u);
   EXPECT_EQ(types["warcinfo"], 1);
-  EXPECT_EQ(types["revisit"], 3);
+  EXPECT_EQ(types["revisit"], 0);
   EXPECT_EQ(types["request"], types["response"] + types["revisit"]);
   EXPECT_EQ(types["metadata"], types["request"]);
   expect_images_with_their_pages(report.warcs);

@@ -59,12 +59,18 @@ class TextProto {
   Expectation expectation() {
     Expectation e;
     message([&](const std::string& field) {
-      if (field == "testurl") e.url = strings();
-      else if (field == "useragent") e.agent = strings();
-      else if (field == "expected_outcome") e.outcome = identifier();
-      else if (field == "additional_explanation") e.explanation = strings();
-      else if (field == "test_type") e.type = identifier();
-      else throw std::runtime_error("unexpected field " + field);
+      if (field == "testurl")
+        e.url = strings();
+      else if (field == "useragent")
+        e.agent = strings();
+      else if (field == "expected_outcome")
+        e.outcome = identifier();
+      else if (field == "additional_explanation")
+        e.explanation = strings();
+      else if (field == "test_type")
+        e.type = identifier();
+      else
+        throw std::runtime_error("unexpected field " + field);
     });
     return e;
   }
@@ -109,9 +115,12 @@ class TextProto {
         continue;
       }
       char e = text_[pos_++];
-      if (e == 'n') out += '\n';
-      else if (e == 'r') out += '\r';
-      else if (e == 't') out += '\t';
+      if (e == 'n')
+        out += '\n';
+      else if (e == 'r')
+        out += '\r';
+      else if (e == 't')
+        out += '\t';
       else if (e == 'x') {
         out += static_cast<char>(std::stoi(text_.substr(pos_, 2), nullptr, 16));
         pos_ += 2;
@@ -126,7 +135,8 @@ class TextProto {
   std::string identifier() {
     skip_space();
     std::size_t start = pos_;
-    while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
+    while (pos_ < text_.size() &&
+           (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
       ++pos_;
     if (start == pos_) throw std::runtime_error("identifier expected at " + std::to_string(pos_));
     return text_.substr(start, pos_ - start);
@@ -134,7 +144,8 @@ class TextProto {
 
   void expect(char c) {
     skip_space();
-    if (peek() != c) throw std::runtime_error(std::string("expected ") + c + " at " + std::to_string(pos_));
+    if (peek() != c)
+      throw std::runtime_error(std::string("expected ") + c + " at " + std::to_string(pos_));
     ++pos_;
   }
   char peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }

@@ -33,8 +33,10 @@ class TestWeb {
   // Answers (host, path with query, how many times this host+path was asked before).
   using Handler = std::function<WebResponse(const std::string&, const std::string&, int)>;
 
-  explicit TestWeb(Handler handler) : handler_(std::move(handler)), start_(std::chrono::steady_clock::now()) {
-    server_.Get(R"(.*)", [this](const httplib::Request& req, httplib::Response& res) { serve(req, res); });
+  explicit TestWeb(Handler handler)
+      : handler_(std::move(handler)), start_(std::chrono::steady_clock::now()) {
+    server_.Get(R"(.*)",
+                [this](const httplib::Request& req, httplib::Response& res) { serve(req, res); });
     port_ = server_.bind_to_any_port("127.0.0.1");
     thread_ = std::thread([this] { server_.listen_after_bind(); });
     for (int i = 0; i < 200 && !server_.is_running(); ++i)
@@ -59,7 +61,9 @@ class TestWeb {
     int seen;
     {
       std::lock_guard lock(mutex_);
-      log_.push_back({host, path, std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count()});
+      log_.push_back(
+          {host, path,
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count()});
       seen = counts_[host + path]++;
     }
     WebResponse r = handler_(host, path, seen);
