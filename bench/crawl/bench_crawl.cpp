@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <deque>
+#include <unordered_set>
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -45,6 +47,24 @@ uint64_t folder_bytes(const std::filesystem::path& dir) {
   return total;
 }
 
+std::string bench_url(uint64_t i, uint64_t hosts) {
+  return "http://host" + std::to_string(i % hosts) + ".example.org/section/" +
+         std::to_string(i / hosts) + "/page.html?id=" + std::to_string(i);
+}
+
+// The baseline: the naive in-memory frontier, every URL in a hash set and a queue.
+void bench_in_memory(uint64_t urls, uint64_t hosts) {
+  uint64_t before = anonymous_bytes();
+  std::unordered_set<std::string> seen;
+  std::deque<std::string> queue;
+  for (uint64_t i = 0; i < urls; ++i) {
+    std::string url = bench_url(i, hosts);
+    if (seen.insert(url).second) queue.push_back(std::move(url));
+  }
+  std::printf("baseline: in-memory set + queue %.1f bytes/URL (anonymous RSS)\n",
+              static_cast<double>(anonymous_bytes() - before) / static_cast<double>(urls));
+}
+
 void bench_frontier(uint64_t urls, uint64_t hosts, const std::filesystem::path& dir) {
   using namespace strata::crawl;
   UrlStore store(dir);
@@ -54,9 +74,8 @@ void bench_frontier(uint64_t urls, uint64_t hosts, const std::filesystem::path& 
   double cpu0 = cpu_seconds();
   uint64_t added = 0;
   for (uint64_t i = 0; i < urls; ++i) {
-    std::string host = "host" + std::to_string(i % hosts) + ".example.org";
-    std::string url = "http://" + host + "/section/" + std::to_string(i / hosts) +
-                      "/page.html?id=" + std::to_string(i);
+    std::string url = bench_url(i, hosts);
+    std::string host = politeness_host(url);
     added += frontier.add({url, "", 1, Lane::link, 0, 0}, host, seen_key(url));
   }
   double add_s = cpu_seconds() - cpu0;
@@ -85,7 +104,7 @@ strata::testing::WebResponse page(const std::string& host, const std::string& pa
   if (path == "/robots.txt") return {404, "text/plain", "", {}, 0};
   if (path.find(".png") != std::string::npos)
     return {200, "image/png", "\x89PNG fake " + host + path, {}, 0};
-  int n = path == "/" ? 0 : std::atoi(path.c_str() + 3);
+  int n = path == "/" ? 0 : std::atoi(path.c_str() + 2);
   std::string body = "<html><body><img src='/i" + std::to_string(n) + "a.png'><img src='/i" +
                      std::to_string(n) + "b.png'>";
   for (int k = 1; k <= 3; ++k)
@@ -128,6 +147,7 @@ int main(int argc, char** argv) {
   auto root = std::filesystem::temp_directory_path() / ("bench_crawl." + std::to_string(getpid()));
   bench_frontier(urls, hosts, root / "frontier");
   bench_loopback(sites, pages, root / "loopback");
+  bench_in_memory(urls, hosts);  // last: its memory is not given back to the system
   std::filesystem::remove_all(root);
   return 0;
 }

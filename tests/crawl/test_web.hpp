@@ -35,6 +35,8 @@ class TestWeb {
 
   explicit TestWeb(Handler handler)
       : handler_(std::move(handler)), start_(std::chrono::steady_clock::now()) {
+    // A worker per connection: the crawler keeps one alive per host, and slow hosts sleep.
+    server_.new_task_queue = [] { return new httplib::ThreadPool(64); };
     server_.Get(R"(.*)",
                 [this](const httplib::Request& req, httplib::Response& res) { serve(req, res); });
     port_ = server_.bind_to_any_port("127.0.0.1");
