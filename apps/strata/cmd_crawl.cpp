@@ -38,8 +38,13 @@ bool read_seeds(const std::string& path, std::vector<std::string>& seeds) {
   return true;
 }
 
-strata::Json counters_json(const strata::Counters& counters) {
-  return counters.to_json();
+// A repeatable option taking one value per use, so seed URLs after it stay seeds.
+CLI::Option* add_repeatable(CLI::App& app, const std::string& name,
+                            std::vector<std::string>& values, const std::string& description) {
+  return app.add_option(name, values, description)
+      ->expected(1)
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 }
 
 int run(Options& o) {
@@ -75,7 +80,7 @@ int run(Options& o) {
                                {"queued left", report.queued_left},
                                {"stopped", report.stopped},
                                {"seconds", report.seconds}}},
-                             {"counters", counters_json(report.counters)},
+                             {"counters", report.counters.to_json()},
                              {"warcs", warcs},
                              {"problems", strata::problems_json(problems)}});
   if (c.seeds.empty() && report.counters.get("resumed_urls") == 0)
@@ -95,12 +100,12 @@ const bool registered = strata::cli::register_command(
       app.add_option("--prefix", c.warc_prefix, "WARC file name prefix")->capture_default_str();
       strata::cli::add_size_option(app, "--warc-size", c.max_warc_bytes,
                                    "rotate WARC files past this size (1GB)");
-      app.add_option("--host", c.scope.hosts,
+      add_repeatable(app, "--host", c.scope.hosts,
                      "host in scope (repeatable; seeds' hosts always are)");
-      app.add_option("--domain", c.scope.domains,
+      add_repeatable(app, "--domain", c.scope.domains,
                      "domain in scope, with its subdomains (repeatable)");
-      app.add_option("--surt", c.scope.surt_prefixes, "SURT prefix in scope (repeatable)");
-      app.add_option("--path", c.scope.path_prefixes,
+      add_repeatable(app, "--surt", c.scope.surt_prefixes, "SURT prefix in scope (repeatable)");
+      add_repeatable(app, "--path", c.scope.path_prefixes,
                      "pages only under these path prefixes (repeatable)");
       app.add_flag("!--no-offsite-embeds", c.scope.embeds_anywhere,
                    "fetch images only from hosts in scope");
@@ -124,7 +129,7 @@ const bool registered = strata::cli::register_command(
       app.add_option("--agent", c.agent, "robots.txt product token, also in the User-Agent")
           ->capture_default_str();
       app.add_option("--contact", c.contact_url, "contact URL for the User-Agent (+URL)");
-      app.add_option("--connect-to", c.fetch.connect_to,
+      add_repeatable(app, "--connect-to", c.fetch.connect_to,
                      "curl CONNECT_TO rule HOST:PORT:TO-HOST:TO-PORT (tests)");
       app.add_option("--timeout", c.fetch.total_timeout_s, "seconds for a whole fetch")
           ->capture_default_str();
