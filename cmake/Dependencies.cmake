@@ -33,6 +33,8 @@ strata_pkg_dep(xxhash libxxhash)
 strata_pkg_dep(simdjson simdjson)
 strata_pkg_dep(expat expat)
 strata_pkg_dep(openjp2 libopenjp2)
+strata_pkg_dep(curl libcurl)
+strata_pkg_dep(lmdb lmdb)
 
 # Debian's cpp-httplib is built in split mode: the header needs libcpp-httplib.so. Only the
 # tests' and benchmarks' HTTP clients use it; the server is Boost.Beast (header-only).
