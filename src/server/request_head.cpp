@@ -43,7 +43,7 @@ std::string raw_head_problem(std::string_view head) {
 }
 
 bool is_upload(const http::request<http::empty_body>& h) {
-  std::string_view target = h.target();
+  const std::string_view target(h.target().data(), h.target().size());
   return h.method() == http::verb::post && target.substr(0, target.find('?')) == kUploadPath;
 }
 

@@ -188,6 +188,9 @@ TEST_F(SimilarImages, ServedOverHttpAndFollowsTheGrowingIndex) {
   EXPECT_EQ(post->status, 200) << post->body;
   EXPECT_EQ(Json::parse(post->body)["responseItems"][0]["imgDigest"], "query");
   EXPECT_EQ(c.Post("/imagesearch", *png_, "image/png")->status, 405);
+  const Json spec = Json::parse(c.Get("/imagesearch/openapi.json")->body);
+  EXPECT_TRUE(spec["paths"]["/imagesearch/similar"].contains("get"));
+  EXPECT_TRUE(spec["paths"]["/imagesearch/similar"].contains("post"));
 
   add({{"added3", 3}});  // a later `strata index`: the next request sees it
   auto again = c.Get("/imagesearch/similar?digest=query&distance=3");
