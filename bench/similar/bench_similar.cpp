@@ -5,8 +5,8 @@
 // picked at random from the set, as "more like this" on a result is. Reports the index's
 // build time and peak RSS, per query the wall time and the thread's CPU time (p50, p99, max:
 // on a shared machine the wall's tail is the scheduler's, the CPU time the search's), and the
-// hits returned; the baseline is a linear POPCNT scan of all N hashes for the first B queries (default 200),
-// whose hits must be the same.
+// hits returned; the baseline is a linear POPCNT scan of all N hashes for the first B queries
+// (default 200), whose hits must be the same.
 #include <time.h>
 
 #include <algorithm>
@@ -135,8 +135,8 @@ int main(int argc, char** argv) {
     return pass;
   });
   const Pass& p = figures.pass;
-  std::printf("images %zu distance %d: index built in %.2f s (cpu %.2f s), peak RSS %.0f MiB\n",
-              n, distance, p.build_seconds, p.build_cpu, figures.max_rss_kib / 1024.0);
+  std::printf("images %zu distance %d: index built in %.2f s (cpu %.2f s), peak RSS %.0f MiB\n", n,
+              distance, p.build_seconds, p.build_cpu, figures.max_rss_kib / 1024.0);
   auto print = [](const char* name, size_t queries, const Latency& l) {
     std::printf(
         "%s: %zu queries, wall p50 %.3f ms p99 %.3f ms max %.3f ms; cpu p50 %.3f ms p99 %.3f ms "

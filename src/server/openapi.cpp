@@ -45,12 +45,11 @@ std::string openapi_json() {
       param("prettyPrint", "true: indented JSON"),
   });
   Json by_digest = similar_params;
-  by_digest.insert(by_digest.begin(),
-                   Json{{"name", "digest"},
-                        {"in", "query"},
-                        {"required", true},
-                        {"description", "imgDigest of an indexed image"},
-                        {"schema", {{"type", "string"}}}});
+  by_digest.insert(by_digest.begin(), Json{{"name", "digest"},
+                                           {"in", "query"},
+                                           {"required", true},
+                                           {"description", "imgDigest of an indexed image"},
+                                           {"schema", {{"type", "string"}}}});
   const Json similar_responses = {
       {"200",
        {{"description",

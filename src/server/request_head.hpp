@@ -4,7 +4,8 @@
 // control bytes, an unsupported version, a missing or repeated Host on HTTP/1.1, a repeated
 // Content-Length, Content-Length with Transfer-Encoding or a target that is not a path; 405
 // for methods other than GET and HEAD (and POST to kUploadPath); 411 for chunked bodies; 413
-// for bodies over kMaxRequestBody (kMaxUploadBody for an upload). Never throws: any bytes give an accepted head or a refusal with a reason.
+// for bodies over kMaxRequestBody (kMaxUploadBody for an upload). Never throws: any bytes give an
+// accepted head or a refusal with a reason.
 #include <cstddef>
 #include <cstdint>
 #include <string>

@@ -45,9 +45,9 @@ int parse_distance(const Params& params) {
   auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), d);
   if (v.empty() || ec != std::errc() || ptr != v.data() + v.size() || d < 0 ||
       d > similar::kNearDuplicateRadius)
-    throw Refusal{400, "distance",
-                  "distance must be an integer from 0 to " +
-                      std::to_string(similar::kNearDuplicateRadius)};
+    throw Refusal{
+        400, "distance",
+        "distance must be an integer from 0 to " + std::to_string(similar::kNearDuplicateRadius)};
   return d;
 }
 
@@ -113,8 +113,7 @@ QueryImage uploaded_query(std::string_view bytes) {
       throw Refusal{415, "body", "not an image Strata can decode (JPEG, PNG, GIF, WebP, ...)"};
   }
   QueryImage q;
-  q.phash = analyze::phash_rgb(thumb.decoded.rgb.data(), thumb.decoded.width,
-                               thumb.decoded.height);
+  q.phash = analyze::phash_rgb(thumb.decoded.rgb.data(), thumb.decoded.width, thumb.decoded.height);
   try {
     check_gate(q.phash);
   } catch (Refusal& r) {
@@ -136,7 +135,7 @@ std::vector<Found> visible_matches(const SimilarSnapshot& snapshot, const QueryI
   for (const auto& m : snapshot.index.all_within(q.phash, distance)) {
     const SimilarEntry& e = snapshot.entries[m.entry];
     if (q.own_documents.count(e.doc)) continue;
-    if (request.safe && !search::safe_search_shows(e.safe)) continue;
+    if (request.safe && !e.shown_under_safe_search) continue;
     if (e.decorative && !request.show_decorative) continue;
     out.push_back({m.entry, m.distance});
   }
@@ -168,8 +167,8 @@ Json page_items(Xapian::Database& db, const SimilarSnapshot& snapshot,
 }
 
 Reply answer(Xapian::Database& db, const SimilarSnapshot& snapshot, const QueryImage& q,
-             const ApiRequest& req, int distance, const Params& params,
-             const RequestContext& ctx, const ApiConfig& config, bool links) {
+             const ApiRequest& req, int distance, const Params& params, const RequestContext& ctx,
+             const ApiConfig& config, bool links) {
   const auto found = visible_matches(snapshot, q, distance, req.search);
   const unsigned offset = req.search.offset, max = req.search.max_items;
   Json j = Json::object();
@@ -179,7 +178,8 @@ Reply answer(Xapian::Database& db, const SimilarSnapshot& snapshot, const QueryI
   if (links) {  // an upload cannot be repeated by a link
     uint64_t next = std::min<uint64_t>(uint64_t{offset} + max, found.size());
     j["nextPage"] = api_link(ctx, params, "offset", std::to_string(next));
-    j["previousPage"] = api_link(ctx, params, "offset", std::to_string(offset > max ? offset - max : 0));
+    j["previousPage"] =
+        api_link(ctx, params, "offset", std::to_string(offset > max ? offset - max : 0));
   }
   j["totalItems"] = found.size();
   j["offset"] = offset;
@@ -190,9 +190,9 @@ Reply answer(Xapian::Database& db, const SimilarSnapshot& snapshot, const QueryI
   for (const auto& f : req.fields) returnability[f] = true;
   returnability["distance"] = true;
   j["fieldReturnability"] = returnability;
-  Json items = page_items(db, snapshot, found, req, config.replay_prefix.empty()
-                                                        ? ctx.base + "/wayback/"
-                                                        : config.replay_prefix);
+  Json items =
+      page_items(db, snapshot, found, req,
+                 config.replay_prefix.empty() ? ctx.base + "/wayback/" : config.replay_prefix);
   j["numberOfResponseItems"] = items.size();
   j["responseItems"] = std::move(items);
   return api_reply(200, j, req.pretty);
@@ -226,8 +226,8 @@ Reply similar(Xapian::Database& db, const SimilarSnapshot& snapshot, const std::
 
 }  // namespace
 
-Reply similar_by_digest(Xapian::Database& db, const SimilarSnapshot& snapshot,
-                        const Params& params, const RequestContext& ctx, const ApiConfig& config) {
+Reply similar_by_digest(Xapian::Database& db, const SimilarSnapshot& snapshot, const Params& params,
+                        const RequestContext& ctx, const ApiConfig& config) {
   return similar(db, snapshot, nullptr, params, ctx, config);
 }
 

@@ -21,8 +21,8 @@ namespace strata::server {
 // before any pixel is decoded. Its bytes are bounded by the listener (kMaxUploadBody).
 inline constexpr uint64_t kMaxUploadPixels = 25'000'000;
 
-Reply similar_by_digest(Xapian::Database& db, const SimilarSnapshot& snapshot,
-                        const Params& params, const RequestContext& ctx, const ApiConfig& config);
+Reply similar_by_digest(Xapian::Database& db, const SimilarSnapshot& snapshot, const Params& params,
+                        const RequestContext& ctx, const ApiConfig& config);
 
 Reply similar_by_upload(Xapian::Database& db, const SimilarSnapshot& snapshot,
                         std::string_view image_bytes, const Params& params,

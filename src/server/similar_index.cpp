@@ -4,6 +4,7 @@
 
 #include "analyze/phash.hpp"
 #include "index/schema.hpp"
+#include "search/request.hpp"
 #include "similar/groups.hpp"
 
 namespace strata::server {
@@ -41,10 +42,11 @@ std::shared_ptr<const SimilarSnapshot> build_similar_snapshot(Xapian::Database& 
       ++degenerate;
       continue;
     }
-    SimilarEntry entry{doc, -1, has_term(decorative, decorative_end, doc)};
+    SimilarEntry entry{doc, false, has_term(decorative, decorative_end, doc)};
     if (safe != safe_end && safe.get_docid() < doc) safe.skip_to(doc);
     if (safe != safe_end && safe.get_docid() == doc)
-      entry.safe = static_cast<float>(Xapian::sortable_unserialise(*safe));
+      entry.shown_under_safe_search =
+          search::safe_search_shows(Xapian::sortable_unserialise(*safe));
     entries.push_back(entry);
     hashes.push_back(*hash);
   }

@@ -23,7 +23,7 @@ namespace strata::server {
 
 struct SimilarEntry {
   Xapian::docid doc = 0;
-  float safe = -1;  // safe-search score; -1 = not classified
+  bool shown_under_safe_search = false;  // classified, and safe search shows it
   bool decorative = false;
 };
 

@@ -96,7 +96,7 @@ Grouping group_near_duplicates(std::span<const Image> images, int radius, unsign
   // batches (in parallel; those precede any leader of its own batch), and only when none is
   // within the radius among the batch's own new leaders, in visiting order.
   const int r = std::clamp(radius, 0, 63);
-  HammingIndex index(r);  // the leaders found so far
+  HammingIndex index(r);               // the leaders found so far
   std::vector<uint32_t> leader_image;  // leader number -> input index
   std::vector<uint32_t> found(kBatch);
   std::vector<uint64_t> batch_leaders;

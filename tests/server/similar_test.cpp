@@ -59,8 +59,13 @@ class SimilarImages : public ::testing::Test {
     png_ = new std::string(textured_png());
     query_ = analysis_phash(*png_);
     dir_ = new std::filesystem::path(strata::testing::scratch_dir() / "index");
-    add({{"query", 0}, {"near2", 2}, {"near6", 6}, {"far10", 10}, {"nsfw1", 1, 0.9},
-         {"blocked1", 1, 0.1, true}, {"flat", -1}});
+    add({{"query", 0},
+         {"near2", 2},
+         {"near6", 6},
+         {"far10", 10},
+         {"nsfw1", 1, 0.9},
+         {"blocked1", 1, 0.1, true},
+         {"flat", -1}});
   }
   static void TearDownTestSuite() {
     delete dir_;
@@ -89,8 +94,8 @@ class SimilarImages : public ::testing::Test {
   }
   Reply by_digest(const Params& p) {
     Xapian::Database db(dir_->string());
-    return similar_by_digest(db, *build_similar_snapshot(db), p, {"http://x", "/imagesearch/similar"},
-                             {});
+    return similar_by_digest(db, *build_similar_snapshot(db), p,
+                             {"http://x", "/imagesearch/similar"}, {});
   }
   Reply by_upload(const std::string& bytes, const Params& p = {}) {
     Xapian::Database db(dir_->string());
