@@ -137,11 +137,11 @@ int main(int argc, char** argv) {
   const Pass& p = figures.pass;
   std::printf("images %zu distance %d: index built in %.2f s (cpu %.2f s), peak RSS %.0f MiB\n", n,
               distance, p.build_seconds, p.build_cpu, figures.max_rss_kib / 1024.0);
-  auto print = [](const char* name, size_t queries, const Latency& l) {
+  auto print = [](const char* name, size_t count, const Latency& l) {
     std::printf(
         "%s: %zu queries, wall p50 %.3f ms p99 %.3f ms max %.3f ms; cpu p50 %.3f ms p99 %.3f ms "
         "max %.3f ms; hits %zu, queries with a near-duplicate %zu\n",
-        name, queries, l.wall.p50, l.wall.p99, l.wall.max, l.cpu.p50, l.cpu.p99, l.cpu.max, l.hits,
+        name, count, l.wall.p50, l.wall.p99, l.wall.max, l.cpu.p50, l.cpu.p99, l.cpu.max, l.hits,
         l.queries_with_hits);
   };
   print("index", picked.size(), p.indexed);

@@ -106,7 +106,8 @@ class SimilarImages : public ::testing::Test {
   static std::vector<std::pair<std::string, int>> found(const Reply& r) {
     EXPECT_EQ(r.status, 200) << r.body;
     std::vector<std::pair<std::string, int>> out;
-    for (const auto& i : Json::parse(r.body)["responseItems"])
+    const Json reply = Json::parse(r.body);
+    for (const auto& i : reply["responseItems"])
       out.emplace_back(i["imgDigest"], i["distance"]);
     return out;
   }
