@@ -5,8 +5,6 @@
 // Reports the median of R runs (default 3) of grouping alone: wall and CPU seconds, peak
 // RSS of the process (input included), groups and images grouped. T: search threads (default:
 // all cores).
-#include <sys/resource.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <random>
@@ -16,6 +14,7 @@
 
 #include "../common/measure.hpp"
 #include "../common/synthetic.hpp"
+#include "phashes.hpp"
 #include "similar/groups.hpp"
 
 using namespace strata;
@@ -27,19 +26,6 @@ struct Pass {
   size_t groups = 0, grouped = 0, gated = 0;
 };
 
-double cpu_seconds() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
-         (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-}
-
-uint64_t balanced_hash(std::mt19937_64& rng) {
-  uint64_t hash = 0;
-  while (std::popcount(hash) < 32) hash |= uint64_t{1} << (rng() % 64);
-  return hash;
-}
-
 std::vector<similar::Image> synthetic_images(size_t n, int radius) {
   std::mt19937_64 rng(42);
   std::vector<similar::Image> images;
@@ -50,14 +36,11 @@ std::vector<similar::Image> synthetic_images(size_t n, int radius) {
     size_t kind = rng() % 100;
     if (kind < 10 && i > 0) {  // a smaller near-copy of an earlier image
       const auto& original = images[rng() % i];
-      uint64_t mask = 0;
-      int bits = 1 + int(rng() % radius);
-      while (std::popcount(mask) < bits) mask |= uint64_t{1} << (rng() % 64);
-      image.phash = original.phash ^ mask;
+      image.phash = bench::near_copy(original.phash, 1 + int(rng() % radius), rng);
       image.width = original.width / 2;
       image.height = original.height / 2;
     } else {
-      image.phash = kind == 10 ? 0 : balanced_hash(rng);
+      image.phash = kind == 10 ? 0 : bench::balanced_hash(rng);
     }
     images.push_back(std::move(image));
   }
@@ -88,9 +71,9 @@ int main(int argc, char** argv) {
   }
   auto images = synthetic_images(n, radius);
   auto figures = bench::measure_in_child<Pass>(runs, [&] {
-    double cpu0 = cpu_seconds();
+    double cpu0 = bench::cpu_seconds();
     auto g = similar::group_near_duplicates(images, radius, threads);
-    return Pass{cpu_seconds() - cpu0, g.groups, g.grouped, g.degenerate + g.too_small};
+    return Pass{bench::cpu_seconds() - cpu0, g.groups, g.grouped, g.degenerate + g.too_small};
   });
   std::printf(
       "images %zu radius %d threads %u: wall %.2f s, cpu %.2f s, peak RSS %.0f MiB, groups %zu, "

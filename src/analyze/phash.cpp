@@ -138,6 +138,10 @@ std::array<double, kSize * kSize> dct_2d(const std::array<double, kSize * kSize>
   return out;
 }
 
+// Largest |AC coefficient| of a flat picture: luma is rounded to integers, so any real
+// variation gives coefficients of order 0.01 and more; rounding noise stays near 1e-13.
+constexpr double kFlatAc = 1e-6;
+
 }  // namespace
 
 uint64_t phash_rgb(const uint8_t* rgb, int width, int height) {
@@ -155,6 +159,11 @@ uint64_t phash_rgb(const uint8_t* rgb, int width, int height) {
   std::array<double, 64> block{};
   for (int i = 0; i < 8; ++i)
     for (int j = 0; j < 8; ++j) block[i * 8 + j] = dct[(i + 1) * kSize + (j + 1)];
+  // A flat picture has no AC signal: its coefficients are rounding noise whose signs would
+  // make a pseudo-random hash shared by every picture of that grey level. Its hash is 0, which
+  // similar::gate() recognises.
+  if (std::all_of(block.begin(), block.end(), [](double c) { return std::abs(c) < kFlatAc; }))
+    return 0;
   auto sorted = block;
   std::sort(sorted.begin(), sorted.end());
   const double median = (sorted[31] + sorted[32]) / 2.0;

@@ -5,6 +5,7 @@
 #include "core/json.hpp"
 #include "cover/expr.hpp"
 #include "search/searcher.hpp"
+#include "server/api_items.hpp"
 #include "server/api_params.hpp"
 #include "server/url_encode.hpp"
 #include "url/url.hpp"
@@ -144,6 +145,20 @@ Reply image_search(Xapian::Database& db, const Params& params, const RequestCont
   j["responseItems"] = std::move(items);
   if (res.redundancy) j["redundancy"] = redundancy_json(*res.redundancy, *req.search.redundancy);
   return json_reply(200, j, req.pretty);
+}
+
+Json api_item(const search::Hit& hit, const std::vector<std::string>& fields,
+              const std::string& wayback) {
+  return item(hit, fields, wayback);
+}
+
+std::string api_link(const RequestContext& ctx, const Params& params, const std::string& name,
+                     const std::string& value) {
+  return link_with(ctx, params, name, value);
+}
+
+Reply api_reply(int status, const Json& body, bool pretty) {
+  return json_reply(status, body, pretty);
 }
 
 }  // namespace strata::server

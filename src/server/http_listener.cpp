@@ -65,6 +65,7 @@ struct HttpListener::Impl {
   AccessLogger log;
   std::mutex mutex;  // guards the counts
   size_t open = 0;
+  size_t uploads = 0;
   std::map<std::string, size_t> per_client;
   std::optional<net::thread_pool> workers;
   net::io_context ioc;
@@ -80,6 +81,17 @@ struct HttpListener::Impl {
     }
     ++open, ++per_client[client];
     return true;
+  }
+  // Counts an upload whose body is being read or handled; false when max_uploads are.
+  bool admit_upload() {
+    std::lock_guard lock(mutex);
+    if (uploads >= limits.max_uploads) return false;
+    ++uploads;
+    return true;
+  }
+  void release_upload() {
+    std::lock_guard lock(mutex);
+    --uploads;
   }
   void release(const std::string& client) {
     std::lock_guard lock(mutex);
@@ -110,6 +122,7 @@ class Session : public std::enable_shared_from_this<Session> {
         client_(std::move(client)),
         admitted_(admitted) {}
   ~Session() {
+    release_upload();
     if (admitted_) owner_->release(client_);
   }
 
@@ -157,25 +170,34 @@ class Session : public std::enable_shared_from_this<Session> {
     head_ = parse_request_head(head);
     if (head_.status) return refuse(head_.status, head_.problem);
     keep_alive_ = head_.keep_alive;
-    skip_body(head_.content_length);
+    if (head_.keeps_body) {
+      if (!owner_->admit_upload()) return refuse(503, "too many uploads at once");
+      holds_upload_ = true;
+    }
+    read_body(head_.content_length);
   }
 
-  // Request bodies are not used: read and drop them, within the body deadline.
-  void skip_body(uint64_t length) {
-    if (length <= buf_.size()) {
-      buf_.erase(0, length);
-      return dispatch();
-    }
-    length -= buf_.size();
-    buf_.clear();
+  // Reads the request body within the body deadline: an upload's is kept for the handler,
+  // any other is dropped.
+  void read_body(uint64_t length) {
+    const size_t have = std::min<uint64_t>(length, buf_.size());
+    body_.assign(head_.keeps_body ? buf_.substr(0, have) : std::string());
+    buf_.erase(0, have);
+    if (have == length) return dispatch();
+    const size_t kept = body_.size();
+    body_.resize(kept + (length - have));
     stream_.expires_after(limits().body_timeout);
-    body_.resize(length);
-    net::async_read(stream_, net::buffer(body_),
+    net::async_read(stream_, net::buffer(body_.data() + kept, length - have),
                     [self = shared_from_this()](beast::error_code ec, size_t) {
                       if (ec) return self->close();
-                      self->body_.clear();
+                      if (!self->head_.keeps_body) self->body_.clear();
                       self->dispatch();
                     });
+  }
+
+  void release_upload() {
+    if (holds_upload_) owner_->release_upload();
+    holds_upload_ = false;
   }
 
   // Runs the handler on the worker pool; the reply is written back on this connection's strand.
@@ -183,10 +205,15 @@ class Session : public std::enable_shared_from_this<Session> {
   // a session is always destroyed on its strand, like every other access to it.
   void dispatch() {
     auto strand = stream_.get_executor();
+    HttpRequest request = to_request(head_, client_);
+    request.body = std::move(body_);
+    body_.clear();
     net::post(*owner_->workers,
-              [self = shared_from_this(), strand, req = to_request(head_, client_)]() mutable {
+              [self = shared_from_this(), strand, req = std::move(request)]() mutable {
                 HttpResponse res = self->owner_->answer(req);
+                req.body = {};  // an upload's bytes are never kept
                 net::post(strand, [self = std::move(self), res = std::move(res)]() mutable {
+                  self->release_upload();
                   self->reply(std::move(res), self->head_.method == "HEAD");
                 });
               });
@@ -264,6 +291,7 @@ class Session : public std::enable_shared_from_this<Session> {
   RequestHead head_;  // of the request being answered
   http::response<http::string_body> response_;
   bool keep_alive_ = false;
+  bool holds_upload_ = false;  // counted in owner_->uploads
   int status_ = 0;
   size_t sent_ = 0;
   Clock::time_point received_{};

@@ -6,8 +6,9 @@
 // client address (beyond: 503 and close). Request heads are parsed strictly: 400 for a
 // missing or repeated Host on HTTP/1.1, a repeated Content-Length, Content-Length with
 // Transfer-Encoding, NUL or other control bytes, obs-fold, bare LF or a target that is not a
-// path; 431 beyond 8 KiB; 405 for methods other than GET and HEAD; request bodies (up to
-// 64 KiB) are read and ignored. Handlers run on a worker pool: a client that reads its reply
+// path; 431 beyond 8 KiB; 405 for methods other than GET and HEAD, except a POST to
+// kUploadPath, whose body (up to kMaxUploadBody) goes to the handler; other request bodies
+// (up to 64 KiB) are read and ignored. Handlers run on a worker pool: a client that reads its reply
 // slowly holds a socket, not a worker. Each connection handles one request at a time, in
 // order, so pipelining works and no client can queue more than one request per connection.
 #include <chrono>
@@ -41,6 +42,9 @@ struct AccessEntry {
 struct ListenerLimits {
   size_t max_connections = 1024;
   size_t max_per_client = 64;
+  // Uploads (POST kUploadPath) read or handled at once, each up to kMaxUploadBody and one
+  // decoded image: beyond, 503 and close.
+  size_t max_uploads = 8;
   unsigned io_threads = 2;
   unsigned workers = 0;  // 0: twice the hardware threads, at least 8
   std::chrono::milliseconds head_timeout{10000};

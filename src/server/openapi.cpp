@@ -41,6 +41,33 @@ std::string openapi_json() {
       param("redundancyWindow", "results the cover is taken over (default 1000, 1-10000)"),
       param("expand", "with redundancy: the results this imgDigest (document id) covers"),
   });
+  Json similar_params = Json::array({
+      param("distance", "largest pHash Hamming distance, 0 to 8 (default 8)"),
+      param("offset", "first result (default 0, at most 10000)"),
+      param("maxItems", "results per page (default 50, at most 200)"),
+      param("safeSearch", "on or off, as for /imagesearch"),
+      param("decorative", "hide (default) or show"),
+      param("fields", "comma list of returned fields (replaces the default list)"),
+      param("more", "extra fields added to the default list"),
+      param("prettyPrint", "true: indented JSON"),
+  });
+  Json by_digest = similar_params;
+  by_digest.insert(by_digest.begin(), Json{{"name", "digest"},
+                                           {"in", "query"},
+                                           {"required", true},
+                                           {"description", "imgDigest of an indexed image"},
+                                           {"schema", {{"type", "string"}}}});
+  const Json similar_responses = {
+      {"200",
+       {{"description",
+         "the /imagesearch reply format; items nearest first, each with `distance`; `query` "
+         "gives the query's pHash and distance"}}},
+      {"400", {{"description", "invalid parameter (error.parameter names it)"}}},
+      {"404", {{"description", "no image with this digest"}}},
+      {"413", {{"description", "upload over 8 MiB or 25 megapixels"}}},
+      {"415", {{"description", "the upload is no decodable image"}}},
+      {"422", {{"description", "no usable pHash: not analysed, not decodable, or flat"}}},
+      {"503", {{"description", "too many uploads at once"}}}};
   Json doc = {
       {"openapi", "3.0.3"},
       {"info", {{"title", "Strata ImageSearch API"}, {"version", "1.1"}}},
@@ -52,6 +79,20 @@ std::string openapi_json() {
             {"responses",
              {{"200", {{"description", "results"}}},
               {"400", {{"description", "invalid parameter (error.parameter names it)"}}}}}}}}},
+        {"/imagesearch/similar",
+         {{"get",
+           {{"summary", "More like this: near-duplicates of an indexed image"},
+            {"parameters", by_digest},
+            {"responses", similar_responses}}},
+          {"post",
+           {{"summary", "Search by image: near-duplicates of the uploaded image (never stored)"},
+            {"parameters", similar_params},
+            {"requestBody",
+             {{"required", true},
+              {"content",
+               {{"application/octet-stream",
+                 {{"schema", {{"type", "string"}, {"format", "binary"}}}}}}}}},
+            {"responses", similar_responses}}}}},
         {"/imagesearch/healthcheck",
          {{"get", {{"responses", {{"200", {{"description", "index readable"}}}}}}}}},
         {"/cdx",

@@ -42,6 +42,11 @@ std::string raw_head_problem(std::string_view head) {
   return "";
 }
 
+bool is_upload(const http::request<http::empty_body>& h) {
+  const std::string_view target(h.target().data(), h.target().size());
+  return h.method() == http::verb::post && target.substr(0, target.find('?')) == kUploadPath;
+}
+
 // Why a parsed head is refused, or "" (status 400 unless `status` is changed).
 std::string head_problem(const Parser& p, int& status) {
   const auto& h = p.get();
@@ -53,15 +58,16 @@ std::string head_problem(const Parser& p, int& status) {
   if (h.count(http::field::transfer_encoding) && h.count(http::field::content_length))
     return "Content-Length together with Transfer-Encoding";
   if (h.target().empty() || h.target()[0] != '/') return "the target must be a path";
-  if (h.method() != http::verb::get && h.method() != http::verb::head) {
+  const bool upload = is_upload(h);
+  if (h.method() != http::verb::get && h.method() != http::verb::head && !upload) {
     status = 405;
-    return "only GET and HEAD are served";
+    return "only GET and HEAD are served (and POST to " + std::string(kUploadPath) + ")";
   }
   if (p.chunked()) {
     status = 411;
     return "request bodies must have a Content-Length";
   }
-  if (p.content_length().value_or(0) > kMaxRequestBody) {
+  if (p.content_length().value_or(0) > (upload ? kMaxUploadBody : kMaxRequestBody)) {
     status = 413;
     return "request body too large";
   }
@@ -99,6 +105,7 @@ RequestHead parse_request_head(std::string_view bytes) {
     return refused(std::move(head), status, why);
   head.keep_alive = h.keep_alive();
   head.content_length = parser.content_length().value_or(0);
+  head.keeps_body = is_upload(h);
   head.if_none_match = std::string(h[http::field::if_none_match]);
   head.accept_datetime = std::string(h["Accept-Datetime"]);
   return head;

@@ -11,6 +11,8 @@
 #include "server/openapi.hpp"
 #include "server/replay.hpp"
 #include "server/replay_captures.hpp"
+#include "server/replay_safety.hpp"
+#include "server/similar_api.hpp"
 #include "server/static_files.hpp"
 
 namespace strata::server {
@@ -87,6 +89,7 @@ struct Server::Impl {
   std::unique_ptr<AccessLog> access_log;
   std::string base;
   std::unique_ptr<ReplayCaptures> captures;
+  SimilarIndexCache similar_index;
   // Last, so destroyed first: its workers, which run handle() and read everything above, are
   // joined before any of it goes (a request in flight at shutdown read a freed `base`).
   std::unique_ptr<HttpListener> listener;
@@ -105,6 +108,7 @@ struct Server::Impl {
     if (p == "/imagesearch/healthcheck")
       return json_response(200, Json{{"index", "ok"}, {"documents", db().get_doccount()}}.dump());
     if (p == "/imagesearch/openapi.json") return json_response(200, openapi_json());
+    if (p == kUploadPath) return similar(req);
     if (starts_with(p, "/imagesearch")) return not_found();
     if (starts_with(req.target, "/wayback/")) return wayback(req);
     if (p == "/cdx") return cdx(req);
@@ -112,6 +116,17 @@ struct Server::Impl {
       if (starts_with(req.target, mode)) return thumb(req.target.substr(mode.size()), mode);
     if (starts_with(p, "/thumbnail/") || web_dir.empty()) return not_found();
     return static_file(req);
+  }
+
+  // More like this: by an indexed image's digest (GET) or an uploaded image (POST).
+  HttpResponse similar(const HttpRequest& req) {
+    auto& database = db();
+    auto snapshot = similar_index.get(database);
+    const RequestContext ctx{base, std::string(kUploadPath)};
+    Reply r = req.method == "POST"
+                  ? similar_by_upload(database, *snapshot, req.body, req.query, ctx, options.api)
+                  : similar_by_digest(database, *snapshot, req.query, ctx, options.api);
+    return json_response(r.status, r.body);
   }
 
   HttpResponse wayback(const HttpRequest& req) {
@@ -167,6 +182,11 @@ Server::Server(ServerOptions options) : impl_(std::make_unique<Impl>()) {
   auto& o = impl_->options;
   impl_->web_dir = o.web_dir.empty() ? default_web_dir() : o.web_dir;
   impl_->captures = std::make_unique<ReplayCaptures>(o.archive_roots);
+  try {
+    impl_->similar_index.get(impl_->db());  // built now rather than on the first request
+  } catch (const Xapian::Error& e) {
+    throw StartupError("index " + o.index_dir.string() + ": " + e.get_description());
+  }
   AccessLogger log;
   if (!o.access_log.empty()) {
     try {

@@ -8,95 +8,12 @@
 #include <numeric>
 #include <thread>
 
+#include "similar/hamming_index.hpp"
+
 namespace strata::similar {
 namespace {
 
-constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
-
-// Multi-index hashing (Norouzi et al.): the 64 bits cut into m substrings; if two hashes are
-// within r bits, one of their substrings is within floor(r/m) bits (pigeonhole). m grows with
-// r so that floor(r/m) <= 1: each table is probed at 1 + width keys, never the hundreds a
-// sub-radius of 2 needs.
-int tables_for(int radius) {
-  return std::max(4, radius / 2 + 1);
-}
-
-// The leaders found so far, searchable exactly by Hamming distance. A bucket keeps its
-// leaders' hashes contiguous (the scan reads only those) and their numbers beside them.
-// Lookups may run on several threads while no leader is being added.
-class LeaderIndex {
- public:
-  explicit LeaderIndex(int radius)
-      : radius_(radius), sub_radius_(radius / tables_for(radius)), tables_(tables_for(radius)) {
-    for (size_t t = 0; t < tables_.size(); ++t) {
-      tables_[t].shift = static_cast<int>(t * 64 / tables_.size());
-      int width = static_cast<int>((t + 1) * 64 / tables_.size()) - tables_[t].shift;
-      tables_[t].mask = (uint64_t{1} << width) - 1;
-      tables_[t].buckets.resize(size_t{1} << width);
-    }
-  }
-
-  // The number of the first leader (in visiting order) within the radius, or kNone.
-  // Compiled for POPCNT where the CPU has it (a table routine otherwise).
-  __attribute__((target_clones("popcnt", "default"))) uint32_t first_within(uint64_t hash) const {
-    // The probed buckets are scattered over tables larger than the caches: gather them all
-    // first and prefetch them, so that their memory reads overlap.
-    thread_local std::vector<const Bucket*> probed;
-    thread_local std::vector<uint32_t> keys;
-    probed.clear();
-    for (const Table& table : tables_) {
-      keys.clear();
-      keys_within(table.key(hash), sub_radius_, 0, std::bit_width(table.mask), keys);
-      for (uint32_t key : keys) {
-        const Bucket* bucket = &table.buckets[key];
-        __builtin_prefetch(bucket);
-        probed.push_back(bucket);
-      }
-    }
-    for (const Bucket* bucket : probed)
-      if (!bucket->hashes.empty()) __builtin_prefetch(bucket->hashes.data());
-    uint32_t best = kNone;
-    for (const Bucket* bucket : probed)
-      for (size_t k = 0; k < bucket->hashes.size(); ++k)
-        if (std::popcount(bucket->hashes[k] ^ hash) <= radius_)
-          best = std::min(best, bucket->leaders[k]);
-    return best;
-  }
-
-  void add(uint64_t hash) {
-    for (Table& table : tables_) {
-      Bucket& bucket = table.buckets[table.key(hash)];
-      bucket.hashes.push_back(hash);
-      bucket.leaders.push_back(leaders_);
-    }
-    ++leaders_;
-  }
-
- private:
-  struct Bucket {
-    std::vector<uint64_t> hashes;
-    std::vector<uint32_t> leaders;
-  };
-  struct Table {
-    int shift = 0;
-    uint64_t mask = 0;
-    std::vector<Bucket> buckets;
-    uint32_t key(uint64_t hash) const { return static_cast<uint32_t>((hash >> shift) & mask); }
-  };
-
-  // Every key of `width` bits within `radius` bits of `key`.
-  static void keys_within(uint32_t key, int radius, int from_bit, int width,
-                          std::vector<uint32_t>& out) {
-    out.push_back(key);
-    if (radius == 0) return;
-    for (int bit = from_bit; bit < width; ++bit)
-      keys_within(key ^ (1u << bit), radius - 1, bit + 1, width, out);
-  }
-
-  int radius_, sub_radius_;
-  uint32_t leaders_ = 0;
-  std::vector<Table> tables_;
-};
+constexpr uint32_t kNone = HammingIndex::kNone;
 
 // The position of the first of `hashes` within `radius` of `hash`, or kNone.
 __attribute__((target_clones("popcnt", "default"))) uint32_t first_within(
@@ -179,7 +96,7 @@ Grouping group_near_duplicates(std::span<const Image> images, int radius, unsign
   // batches (in parallel; those precede any leader of its own batch), and only when none is
   // within the radius among the batch's own new leaders, in visiting order.
   const int r = std::clamp(radius, 0, 63);
-  LeaderIndex index(r);
+  HammingIndex index(r);               // the leaders found so far
   std::vector<uint32_t> leader_image;  // leader number -> input index
   std::vector<uint32_t> found(kBatch);
   std::vector<uint64_t> batch_leaders;

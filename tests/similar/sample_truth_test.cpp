@@ -1,6 +1,7 @@
 // Near-duplicate groups against the sample generator's truth (docs/sample.md,
 // truth/near-duplicates.jsonl): the tiny sample through extraction, merge and analysis (no
-// NSFW model), then pair precision and recall of the groups. Prints the pHash distance
+// NSFW model), then pair precision and recall of the groups, and of "more like this" (the
+// range search the server runs). Prints the pHash distance
 // distributions of truth pairs and other pairs that docs/near-duplicates.md reports.
 #include <gtest/gtest.h>
 
@@ -18,6 +19,7 @@
 #include "merge/folder.hpp"
 #include "sample/sample.hpp"
 #include "similar/groups.hpp"
+#include "similar/hamming_index.hpp"
 
 namespace strata::similar {
 namespace {
@@ -128,6 +130,36 @@ TEST_F(SampleTruth, PairPrecisionAndRecallOfGroups) {
       "groups %zu, gated %zu flat + %zu small\n",
       images.size(), truth.size(), found.size(), precision, recall, g.groups, g.degenerate,
       g.too_small);
+  EXPECT_GE(precision, 0.98);
+  EXPECT_GE(recall, 0.95);
+}
+
+// "More like this" from every image with a truth partner: what the range search returns
+// beside the image itself, against its truth partners.
+TEST_F(SampleTruth, MoreLikeThisFindsTheTruthPartners) {
+  std::vector<Image> images;  // as the server indexes them: flat hashes left out
+  for (const auto& image : analysed_images())
+    if (gate({"", image.phash, 0, 0, 0}) == Gate::ok) images.push_back(image);
+  auto truth = truth_pairs(images);
+  std::vector<uint64_t> hashes;
+  for (const auto& image : images) hashes.push_back(image.phash);
+  const HammingIndex index(kNearDuplicateRadius, hashes);
+  size_t returned = 0, right = 0, partners = 0;
+  for (uint32_t i = 0; i < images.size(); ++i) {
+    for (uint32_t j = 0; j < images.size(); ++j)
+      partners += i != j && truth.count(ordered(images[i].digest, images[j].digest));
+    for (const auto& m : index.all_within(images[i].phash, kNearDuplicateRadius)) {
+      if (m.entry == i) continue;
+      ++returned;
+      right += truth.count(ordered(images[i].digest, images[m.entry].digest));
+    }
+  }
+  const double precision = returned ? double(right) / returned : 1.0;
+  const double recall = double(right) / partners;
+  std::printf(
+      "more like this: %zu returned, %zu right, %zu truth partners: precision %.3f, "
+      "recall %.3f\n",
+      returned, right, partners, precision, recall);
   EXPECT_GE(precision, 0.98);
   EXPECT_GE(recall, 0.95);
 }

@@ -5,6 +5,8 @@ import {
   queryToAdvanced, thumbUrl, replayImageUrl, capturesUrl, describe, FILTER_KEYS,
 } from './state.js';
 import { justify } from './layout.js';
+import { $, el } from './dom.js';
+import { initSimilar } from './similar.js';
 
 const PAGE = Number(window.__STRATA_PAGE_SIZE__) || 60;  // tests set a smaller page
 const MAX_OFFSET = 10000;  // the API refuses deeper pages (docs/api.md)
@@ -12,20 +14,6 @@ const SLOW_MS = 1500;
 // Queries that find images in the demo sample archive (`strata sample --scale demo`).
 const EXAMPLES = ['lighthouse storm', 'vintage tram', 'harbour sunset', 'castle ruins',
   'jazz trumpet', 'windmill meadow', 'festival fireworks', 'volcano eruption'];
-
-const $ = (sel) => document.querySelector(sel);
-const el = (tag, attrs = {}, ...children) => {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === 'class') e.className = v;
-    else if (k === 'text') e.textContent = v;
-    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v === true ? '' : v);
-  }
-  for (const c of children) if (c != null) e.append(c);
-  return e;
-};
 
 let state = readState();
 let lang = state.lang || localStorage.getItem('strata.lang') || defaultLang();
@@ -560,6 +548,18 @@ $('#viewer-copy').addEventListener('click', async () => {
     $('#viewer-copy').textContent = t('viewer.copied');
     setTimeout(() => { $('#viewer-copy').textContent = t('viewer.copy'); }, 1500);
   } catch { /* clipboard unavailable: the address bar has the link */ }
+});
+
+// ---------------------------------------------------------------- similar images
+const similar = initSimilar(() => ({ t, safe: state.safe }));
+$('#viewer-similar').addEventListener('click', () => {
+  if (viewerItem) similar.byDigest(viewerItem);
+});
+$('#upload-button').addEventListener('click', () => $('#upload-file').click());
+$('#upload-file').addEventListener('change', (e) => {
+  const file = e.target.files[0];
+  e.target.value = '';  // choosing the same file again searches again
+  if (file) similar.byUpload(file);
 });
 
 // ---------------------------------------------------------------- intro

@@ -1,0 +1,240 @@
+#include "server/similar_api.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <optional>
+#include <set>
+
+#include "analyze/phash.hpp"
+#include "analyze/thumbnail.hpp"
+#include "index/document_builder.hpp"
+#include "index/schema.hpp"
+#include "index/stored_data.hpp"
+#include "search/request.hpp"
+#include "server/api_items.hpp"
+#include "server/api_params.hpp"
+#include "similar/groups.hpp"
+
+namespace strata::server {
+namespace {
+
+// The query image: its pHash, and the documents it is (left out of its own results).
+struct QueryImage {
+  uint64_t phash = 0;
+  std::string digest;
+  std::set<Xapian::docid> own_documents;
+};
+
+// A refusal: `parameter` names what was wrong ("digest", "body", "distance", ...).
+struct Refusal {
+  int status;
+  std::string parameter, message;
+};
+
+Reply refuse(const Refusal& r, const ApiConfig& config) {
+  Reply reply = bad_request(r.parameter, r.message, config);
+  reply.status = r.status;
+  return reply;
+}
+
+int parse_distance(const Params& params) {
+  auto [first, end] = params.equal_range("distance");
+  if (first == end) return similar::kNearDuplicateRadius;
+  const std::string& v = std::prev(end)->second;
+  int d = -1;
+  auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), d);
+  if (v.empty() || ec != std::errc() || ptr != v.data() + v.size() || d < 0 ||
+      d > similar::kNearDuplicateRadius)
+    throw Refusal{
+        400, "distance",
+        "distance must be an integer from 0 to " + std::to_string(similar::kNearDuplicateRadius)};
+  return d;
+}
+
+// A flat picture's pHash matches every other flat picture: refused rather than answered.
+void check_gate(uint64_t phash) {
+  if (similar::gate({"", phash, 0, 0, 0}) != similar::Gate::ok)
+    throw Refusal{422, "digest",
+                  "a flat or nearly flat picture: its pHash has too little detail to compare"};
+}
+
+// The documents of `digest`: its id term (where the id is the digest) or its digest term.
+std::set<Xapian::docid> documents_of(Xapian::Database& db, const std::string& digest) {
+  std::set<Xapian::docid> docs;
+  for (const std::string& term :
+       {index::id_term(digest), std::string(index::prefix::digest) + digest})
+    for (auto it = db.postlist_begin(term); it != db.postlist_end(term); ++it) docs.insert(*it);
+  return docs;
+}
+
+bool is_blocked(Xapian::Database& db, Xapian::docid doc) {
+  const std::string term(index::prefix::blocked);
+  auto it = db.postlist_begin(term);
+  if (it != db.postlist_end(term)) it.skip_to(doc);
+  return it != db.postlist_end(term) && *it == doc;
+}
+
+// Blocked images are unknown here, as everywhere.
+QueryImage indexed_query(Xapian::Database& db, const Params& params) {
+  auto [first, end] = params.equal_range("digest");
+  if (first == end || std::prev(end)->second.empty())
+    throw Refusal{400, "digest", "digest is required (the imgDigest of an indexed image)"};
+  QueryImage q;
+  q.digest = std::prev(end)->second;
+  q.own_documents = documents_of(db, q.digest);
+  std::erase_if(q.own_documents, [&](Xapian::docid doc) { return is_blocked(db, doc); });
+  if (q.own_documents.empty()) throw Refusal{404, "digest", "no image with this digest"};
+  std::optional<uint64_t> phash;
+  for (Xapian::docid doc : q.own_documents)
+    if (!phash) phash = analyze::phash_from_hex(db.get_document(doc).get_value(index::slot::phash));
+  if (!phash)
+    throw Refusal{422, "digest", "this image has no pHash (not decodable, or not analysed yet)"};
+  q.phash = *phash;
+  check_gate(q.phash);
+  return q;
+}
+
+// Decoded and hashed as the analysis does (the thumbnail step's decode feeds the pHash), so an
+// upload of an indexed image's bytes gets that image's pHash.
+QueryImage uploaded_query(std::string_view bytes) {
+  if (bytes.empty()) throw Refusal{400, "body", "POST the image's bytes as the request body"};
+  analyze::ThumbnailOptions options;
+  options.keep_animation = false;
+  options.limits.max_pixels = kMaxUploadPixels;
+  options.limits.max_frames = 1;
+  analyze::Thumbnail thumb;
+  switch (analyze::make_thumbnail(bytes, options, thumb)) {
+    case analyze::DecodeStatus::ok:
+      break;
+    case analyze::DecodeStatus::too_large:
+      throw Refusal{413, "body",
+                    "the image is larger than " + std::to_string(kMaxUploadPixels) + " pixels"};
+    default:
+      throw Refusal{415, "body", "not an image Strata can decode (JPEG, PNG, GIF, WebP, ...)"};
+  }
+  QueryImage q;
+  q.phash = analyze::phash_rgb(thumb.decoded.rgb.data(), thumb.decoded.width, thumb.decoded.height);
+  try {
+    check_gate(q.phash);
+  } catch (Refusal& r) {
+    r.parameter = "body";
+    throw;
+  }
+  return q;
+}
+
+struct Found {
+  uint32_t entry;
+  int distance;
+};
+
+// The matches a client may see (safe search, decorative images), the query's own left out.
+std::vector<Found> visible_matches(const SimilarSnapshot& snapshot, const QueryImage& q,
+                                   int distance, const search::SearchRequest& request) {
+  std::vector<Found> out;
+  for (const auto& m : snapshot.index.all_within(q.phash, distance)) {
+    const SimilarEntry& e = snapshot.entries[m.entry];
+    if (q.own_documents.count(e.doc)) continue;
+    if (request.safe && !e.shown_under_safe_search) continue;
+    if (e.decorative && !request.show_decorative) continue;
+    out.push_back({m.entry, m.distance});
+  }
+  return out;
+}
+
+// The page's items, each with its distance; documents deleted since the snapshot are skipped.
+Json page_items(Xapian::Database& db, const SimilarSnapshot& snapshot,
+                const std::vector<Found>& found, const ApiRequest& req,
+                const std::string& wayback) {
+  const index::StoredData stored(db);
+  Json items = Json::array();
+  const size_t begin = std::min<size_t>(req.search.offset, found.size());
+  const size_t end = std::min<size_t>(begin + req.search.max_items, found.size());
+  for (size_t k = begin; k < end; ++k) {
+    search::Hit hit;
+    try {
+      Xapian::Document d = db.get_document(snapshot.entries[found[k].entry].doc);
+      if (!index::parse_document_data(stored.unpack(d.get_data()), hit.doc, hit.moderation))
+        continue;
+    } catch (const Xapian::DocNotFoundError&) {
+      continue;
+    }
+    Json item = api_item(hit, req.fields, wayback);
+    item["distance"] = found[k].distance;
+    items.push_back(std::move(item));
+  }
+  return items;
+}
+
+Reply answer(Xapian::Database& db, const SimilarSnapshot& snapshot, const QueryImage& q,
+             const ApiRequest& req, int distance, const Params& params, const RequestContext& ctx,
+             const ApiConfig& config, bool links) {
+  const auto found = visible_matches(snapshot, q, distance, req.search);
+  const unsigned offset = req.search.offset, max = req.search.max_items;
+  Json j = Json::object();
+  j["serviceName"] = config.service_name;
+  j["linkToService"] = ctx.base + ctx.path;
+  if (req.pretty) j["linkToDocumentation"] = config.documentation;
+  if (links) {  // an upload cannot be repeated by a link
+    uint64_t next = std::min<uint64_t>(uint64_t{offset} + max, found.size());
+    j["nextPage"] = api_link(ctx, params, "offset", std::to_string(next));
+    j["previousPage"] =
+        api_link(ctx, params, "offset", std::to_string(offset > max ? offset - max : 0));
+  }
+  j["totalItems"] = found.size();
+  j["offset"] = offset;
+  Json query = {{"phash", analyze::phash_hex(q.phash)}, {"distance", distance}};
+  if (!q.digest.empty()) query["digest"] = q.digest;
+  j["query"] = query;
+  Json returnability = Json::object();
+  for (const auto& f : req.fields) returnability[f] = true;
+  returnability["distance"] = true;
+  j["fieldReturnability"] = returnability;
+  Json items =
+      page_items(db, snapshot, found, req,
+                 config.replay_prefix.empty() ? ctx.base + "/wayback/" : config.replay_prefix);
+  j["numberOfResponseItems"] = items.size();
+  j["responseItems"] = std::move(items);
+  return api_reply(200, j, req.pretty);
+}
+
+// Parameters as /imagesearch reads them (fields, more, offset, maxItems, safeSearch,
+// decorative, prettyPrint); `q` and the filters do not apply here and are refused.
+ApiRequest parse_params(const Params& params, const ApiConfig& config) {
+  for (const char* name : {"q", "from", "to", "type", "size", "siteSearch", "collection"})
+    if (params.count(name))
+      throw Refusal{400, name, std::string(name) + " does not apply to similar images"};
+  try {
+    return parse_api_params(params, config);
+  } catch (const search::RequestError& e) {
+    throw Refusal{400, e.parameter, e.what()};
+  }
+}
+
+// `upload`: the uploaded bytes (POST), or null for a query by digest (GET).
+Reply similar(Xapian::Database& db, const SimilarSnapshot& snapshot, const std::string_view* upload,
+              const Params& params, const RequestContext& ctx, const ApiConfig& config) {
+  try {
+    const ApiRequest req = parse_params(params, config);
+    const int distance = parse_distance(params);
+    const QueryImage q = upload ? uploaded_query(*upload) : indexed_query(db, params);
+    return answer(db, snapshot, q, req, distance, params, ctx, config, upload == nullptr);
+  } catch (const Refusal& r) {
+    return refuse(r, config);
+  }
+}
+
+}  // namespace
+
+Reply similar_by_digest(Xapian::Database& db, const SimilarSnapshot& snapshot, const Params& params,
+                        const RequestContext& ctx, const ApiConfig& config) {
+  return similar(db, snapshot, nullptr, params, ctx, config);
+}
+
+Reply similar_by_upload(Xapian::Database& db, const SimilarSnapshot& snapshot,
+                        std::string_view image_bytes, const Params& params,
+                        const RequestContext& ctx, const ApiConfig& config) {
+  return similar(db, snapshot, &image_bytes, params, ctx, config);
+}
+
+}  // namespace strata::server

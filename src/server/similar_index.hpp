@@ -1,0 +1,52 @@
+#pragma once
+// The pHashes of the served index, searchable by Hamming distance (similar/hamming_index.hpp)
+// for "more like this" (similar_api.hpp). Built from the index's pHash value stream when the
+// server starts and again whenever the index's revision changes (a `strata index` run or a
+// block list change committed), so results follow the index without a restart. While one
+// request rebuilds, the others answer from the previous snapshot.
+//
+// Left out, as search leaves them out: blocked and inline images; and images whose pHash is
+// degenerate (flat pictures: similar::gate), which would all match one another.
+//
+// Failure contract: Xapian errors propagate (the server answers 500 and logs them); a stale
+// snapshot may name documents since deleted: readers skip those.
+#include <xapian.h>
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "similar/hamming_index.hpp"
+
+namespace strata::server {
+
+struct SimilarEntry {
+  Xapian::docid doc = 0;
+  bool shown_under_safe_search = false;  // classified, and safe search shows it
+  bool decorative = false;
+};
+
+struct SimilarSnapshot {
+  Xapian::rev revision = 0;
+  std::vector<SimilarEntry> entries;  // numbered as the index's entries
+  similar::HammingIndex index;
+  size_t degenerate = 0;  // documents left out for a flat pHash
+};
+
+// Every document with a pHash of `db`, at its current revision.
+std::shared_ptr<const SimilarSnapshot> build_similar_snapshot(Xapian::Database& db);
+
+class SimilarIndexCache {
+ public:
+  // The snapshot of `db`'s revision, built here when there is none yet or it is out of date
+  // and no other thread is building one (then the previous one).
+  std::shared_ptr<const SimilarSnapshot> get(Xapian::Database& db);
+
+ private:
+  std::mutex build_;    // held while building
+  std::mutex current_;  // guards snapshot_
+  std::shared_ptr<const SimilarSnapshot> snapshot_;
+};
+
+}  // namespace strata::server
