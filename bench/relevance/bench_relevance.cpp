@@ -32,6 +32,8 @@ std::vector<search::Hit> top10(Xapian::Database& db, const std::string& q, searc
   request.max_items = 10;
   request.years_facet = false;
   request.ranking = r;
+  // Strata collapses near-duplicates by default; Arquivo, the baseline, shows every image.
+  request.collapse = r == search::Ranking::strata;
   return search::search(db, request).hits;
 }
 

@@ -141,6 +141,19 @@ merge::ImageDocument Corpus::document(uint64_t i) const {
   return d;
 }
 
+// Real crawls: 11 % of the images are near-copies of another (issue 21). Here 11 % are
+// copies of one of kSharedPictures pictures, a resize or re-encoding away (0-3 bits flipped);
+// the others are pictures of their own (random hashes: 32 bits set on average, far apart).
+uint64_t Corpus::phash(const merge::ImageDocument& doc) const {
+  constexpr uint64_t kSharedPictures = 50'000;
+  Rng rng = Rng::derive(seed_, "phash:" + doc.id);
+  Rng picture = unit(rng) < 0.11 ? Rng::derive(seed_, "picture", rng.below(kSharedPictures))
+                                 : Rng::derive(seed_, "own picture:" + doc.id);
+  uint64_t hash = picture.next();
+  for (int flips = rng.range(0, 3); flips > 0; --flips) hash ^= uint64_t{1} << rng.below(64);
+  return hash;
+}
+
 index::Moderation Corpus::moderation(const merge::ImageDocument& doc) const {
   Rng rng = Rng::derive(seed_, "moderation:" + doc.id);
   const double verdict = unit(rng), score = unit(rng);
@@ -148,6 +161,7 @@ index::Moderation Corpus::moderation(const merge::ImageDocument& doc) const {
   if (verdict < 0.03) return m;
   m.analysis = "ok";
   m.safe = verdict < 0.93 ? score * search::kSafeThreshold : 0.5 + score * 0.5;
+  m.phash = phash(doc);
   return m;
 }
 

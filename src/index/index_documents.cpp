@@ -69,6 +69,7 @@ IndexStats index_documents(const IndexOptions& options) {
   try {
     for (const auto& path : options.inputs)
       index_file(writer, path, options.collection, options.progress, stats);
+    stats.near_duplicate_groups = writer.regroup_near_duplicates().groups;
     writer.commit();
   } catch (...) {
     writer.cancel();
@@ -79,8 +80,13 @@ IndexStats index_documents(const IndexOptions& options) {
 }
 
 Json to_json(const IndexStats& s) {
-  return Json{{"lines", s.lines},         {"added", s.added},         {"merged", s.merged},
-              {"unchanged", s.unchanged}, {"bad_lines", s.bad_lines}, {"bad_inputs", s.bad_inputs},
+  return Json{{"lines", s.lines},
+              {"added", s.added},
+              {"merged", s.merged},
+              {"unchanged", s.unchanged},
+              {"bad_lines", s.bad_lines},
+              {"bad_inputs", s.bad_inputs},
+              {"near_duplicate_groups", s.near_duplicate_groups},
               {"documents", s.documents}};
 }
 

@@ -26,9 +26,10 @@ struct IndexStats {
   uint64_t added = 0;
   uint64_t merged = 0;
   uint64_t unchanged = 0;
-  uint64_t bad_lines = 0;   // not JSON, not a document, or without id
-  uint64_t bad_inputs = 0;  // files that could not be opened
-  uint64_t documents = 0;   // documents in the index after the run
+  uint64_t bad_lines = 0;              // not JSON, not a document, or without id
+  uint64_t bad_inputs = 0;             // files that could not be opened
+  uint64_t near_duplicate_groups = 0;  // groups of two or more after the run
+  uint64_t documents = 0;              // documents in the index after the run
 };
 
 Json to_json(const IndexStats& stats);

@@ -77,6 +77,7 @@ uint64_t refresh_index(const fs::path& index_dir) {
   IndexWriter writer(index_dir);
   writer.begin();
   const uint64_t changed = writer.remoderate(moderation_of(index_dir));
+  writer.regroup_near_duplicates();  // late analysis brings pHashes
   writer.set_metadata(kMetaBlocklist, blocklist_text(index_dir));
   writer.commit();
   return changed;

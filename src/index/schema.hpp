@@ -54,6 +54,9 @@ inline constexpr std::string_view digest = "G";      // imgDigest, where the id 
 inline constexpr std::string_view drawing = "J";     // present only on drawings/illustrations
 // Present only on decorative images: spacers, bars, icons, emoji (index/decorative.hpp).
 inline constexpr std::string_view decorative = "L";
+// Z + the group leader's pHash (16 hex digits): members of a near-duplicate group of two or
+// more images (index/near_duplicate_groups.hpp).
+inline constexpr std::string_view near_duplicate_group = "Z";
 // Year, month and day of every capture after the first: Y + yyyy, Y + yyyyMM, Y + yyyyMMdd
 // (capture_dates.hpp).
 inline constexpr std::string_view capture = "Y";
@@ -68,6 +71,9 @@ inline constexpr Xapian::valueno area = 4;       // width * height, sortable_ser
 inline constexpr Xapian::valueno safe = 8;       // safe-search score; no value = not classified
 inline constexpr Xapian::valueno img_url = 14;   // tie-break key: the URL cut short
 inline constexpr Xapian::valueno phash = 16;     // 64-bit pHash, 16 hex digits (near duplicates)
+// The near-duplicate group's leader pHash, 8 bytes big-endian; only on members of a group of
+// two or more: the collapse key (index/near_duplicate_groups.hpp).
+inline constexpr Xapian::valueno group = 17;
 // The k-th distinct capture year (k from 0, oldest first; 2 packed bytes) is in slot
 // capture_year + k, for the years facet (capture_dates.hpp).
 inline constexpr Xapian::valueno capture_year = 20;

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "index/document_builder.hpp"
+#include "index/near_duplicate_groups.hpp"
 #include "index/stored_data.hpp"
 #include "merge/document.hpp"
 
@@ -52,6 +53,11 @@ class IndexWriter {
   // Runs `moderate` over every stored document and rewrites those it changes (late
   // analysis, block-list edits); returns how many changed.
   uint64_t remoderate(const ModerateFn& moderate);
+  // Regroups the near-duplicate images of the whole index (index/near_duplicate_groups.hpp):
+  // call it in the batch, after its documents are written, so the groups commit with them.
+  RegroupReport regroup_near_duplicates(unsigned threads = 1) {
+    return index::regroup_near_duplicates(db_, stored_, threads);
+  }
   std::optional<merge::ImageDocument> get(const std::string& id);
   // The docid of the stored document `id`; none when absent.
   std::optional<Xapian::docid> docid_of(const std::string& id);

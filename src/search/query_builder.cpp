@@ -173,6 +173,7 @@ Q apply_filters(const Xapian::Database& db, const Q& query, const SearchRequest&
   filters.push_back(size_query(r.size));
   if (!r.sites.empty()) filters.push_back(site_query(r.sites));
   if (!r.collections.empty()) filters.push_back(any_of(prefix::collection, r.collections));
+  if (!r.group.empty()) filters.push_back(term(prefix::near_duplicate_group, r.group));
   Q out = query;
   // Decorative images (spacers, bars, icons, emoji: index/decorative.hpp) are hidden unless
   // asked for; Arquivo's formula (the relevance baseline) shows everything.

@@ -70,6 +70,11 @@ bool apply_operator(const std::string& item, SearchRequest& r) {
     if (!r.safe_fixed) r.safe = safe;
   } else if (name == "decorative") {
     r.show_decorative = parse_decorative("q", value);
+  } else if (name == "collapse") {
+    const bool collapse = parse_collapse("q", value);  // checked even when the caller fixed it
+    if (!r.collapse_fixed) r.collapse = collapse;
+  } else if (name == "group") {
+    r.group = parse_group("q", value);
   } else if (name == "collection") {
     auto cols = parse_collections("q", value);
     r.collections.insert(r.collections.end(), cols.begin(), cols.end());
@@ -141,6 +146,23 @@ bool parse_decorative(const std::string& param, std::string_view value) {
   if (v == "show") return true;
   if (v == "hide" || v.empty()) return false;
   throw RequestError(param, "decorative must be show or hide");
+}
+
+bool parse_collapse(const std::string& param, std::string_view value) {
+  const std::string v = lower(value);
+  if (v == "on" || v == "true" || v == "groupid" || v == "phash" || v.empty()) return true;
+  // An image's digest is already one result: collapsing on it changes nothing.
+  if (v == "off" || v == "false" || v == "none" || v == "imgdigest" || v == "id") return false;
+  throw RequestError(param, "collapse must be on (groupId) or off (none, imgDigest)");
+}
+
+std::string parse_group(const std::string& param, std::string_view value) {
+  const std::string v = lower(value);
+  if (v.size() != 16 || !std::all_of(v.begin(), v.end(), [](unsigned char c) {
+        return std::isdigit(c) || (c >= 'a' && c <= 'f');
+      }))
+    throw RequestError(param, "group must be a groupId: 16 hex digits");
+  return v;
 }
 
 std::vector<std::string> parse_sites(const std::string& param, std::string_view value) {

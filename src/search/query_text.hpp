@@ -1,7 +1,7 @@
 #pragma once
 // Parsing of the q parameter: words (any may match), "exact phrases", -excluded words and
 // -"excluded phrases", and the inline operators site: type: size: safe: collection:
-// decorative:, whose
+// decorative: collapse: group:, whose
 // values are applied to the request (same validation as the matching parameters).
 #include <string>
 #include <string_view>
@@ -30,6 +30,11 @@ SizeClass parse_size(const std::string& param, std::string_view value);
 bool parse_safe(const std::string& param, std::string_view value);
 // "show" -> true (decorative images shown too), "hide" -> false.
 bool parse_decorative(const std::string& param, std::string_view value);
+// Near-duplicate collapse: "on", "groupId", "phash" -> true; "off", "none", "imgDigest" (Arquivo's
+// collapse:FIELD on the digest, already one result per image) -> false.
+bool parse_collapse(const std::string& param, std::string_view value);
+// A groupId (16 hex digits, case-insensitive) -> its lower-case form.
+std::string parse_group(const std::string& param, std::string_view value);
 std::vector<std::string> parse_sites(const std::string& param, std::string_view value);
 std::vector<std::string> parse_collections(const std::string& param, std::string_view value);
 

@@ -48,6 +48,11 @@ struct SearchRequest {
   bool years_facet = true;
   Ranking ranking = Ranking::strata;
   bool show_decorative = false;  // decorative images (spacers, bars, icons, emoji) too
+  // One result per near-duplicate group (docs/search.md, "Near-duplicate collapse").
+  bool collapse = true;
+  bool collapse_fixed = false;  // set by the caller: the inline collapse: operator is ignored
+  // group:HEX, only the members of that near-duplicate group (never collapsed).
+  std::string group;
 };
 
 inline constexpr unsigned kDefaultMaxItems = 50;

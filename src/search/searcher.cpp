@@ -8,6 +8,7 @@
 #include "index/capture_dates.hpp"
 #include "index/schema.hpp"
 #include "index/stored_data.hpp"
+#include "search/collapse.hpp"
 #include "search/query_builder.hpp"
 #include "search/query_text.hpp"
 #include "search/redundancy.hpp"
@@ -24,7 +25,9 @@ constexpr Xapian::doccount kExactMatches = 10'000;
 Hit to_hit(const Xapian::MSetIterator& it, const index::StoredData& stored) {
   Hit hit;
   hit.score = it.get_weight();
-  index::parse_document_data(stored.unpack(it.get_document().get_data()), hit.doc, hit.moderation);
+  const Xapian::Document document = it.get_document();
+  index::parse_document_data(stored.unpack(document.get_data()), hit.doc, hit.moderation);
+  hit.group = document.get_value(index::slot::group);
   return hit;
 }
 
@@ -126,7 +129,10 @@ SearchResult search(Xapian::Database& db, const SearchRequest& request) {
   ParsedQuery parsed = parse_q(request.q, effective);
   if (request.redundancy) effective.offset = 0, effective.max_items = request.redundancy_window;
   Xapian::Enquire enquire(db);
-  enquire.set_query(build_query(db, parsed, effective));
+  const Xapian::Query query = build_query(db, parsed, effective);
+  enquire.set_query(query);
+  const bool collapse = effective.collapse && effective.group.empty();
+  if (collapse) enquire.set_collapse_key(index::slot::group);
   enquire.set_weighting_scheme(Xapian::BM25Weight(1.2, 0, 1, 0.75, 0.5));
   std::optional<YearsFacet> years;
   if (effective.years_facet) years.emplace(db, enquire);
@@ -135,7 +141,7 @@ SearchResult search(Xapian::Database& db, const SearchRequest& request) {
   Xapian::MSet mset = enquire.get_mset(0, fetch, kExactMatches);
   SearchResult result;
   result.total = mset.get_matches_estimated();
-  if (years) result.years = years->counts(result.total);
+  if (years) result.years = years->counts(mset.get_uncollapsed_matches_estimated());
   TieBreak tie_break;
   auto page = tie_break.page(mset, effective.offset, effective.max_items, mset.size() < fetch);
   if (!page) {
@@ -147,6 +153,8 @@ SearchResult search(Xapian::Database& db, const SearchRequest& request) {
   }
   const index::StoredData stored(db);
   for (const auto& it : *page) result.hits.push_back(to_hit(it, stored));
+  if (collapse) show_best_members(db, query, result.hits, stored);
+  count_group_sizes(db, result.hits);
   if (request.redundancy) cover_results(result, request);
   return result;
 }

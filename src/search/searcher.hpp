@@ -1,7 +1,8 @@
 #pragma once
 // Runs a search against an open index: BM25 (k1 1.2, b 0.75, as Solr), the query of
 // query_builder.hpp, results sorted by score, then oldest capture, then image URL; plus the
-// years facet (matching images in every year they were captured).
+// years facet (matching images in every year they were captured); near-duplicates collapsed
+// unless the request turns it off (search/collapse.hpp).
 #include <xapian.h>
 
 #include <cstdint>
@@ -21,6 +22,9 @@ struct Hit {
   merge::ImageDocument doc;
   index::Moderation moderation;
   uint32_t covers = 0;  // with redundancy: the results of the window this one covers
+  std::string group;           // slot::group value: the near-duplicate group; "" when alone
+  uint64_t group_size = 1;     // images of the group in the index
+  uint64_t group_matches = 0;  // collapsed results: members among the query's matches
 };
 
 // What a redundancy request's cover did (search/redundancy.hpp).
@@ -33,8 +37,8 @@ struct RedundancySummary {
 };
 
 struct SearchResult {
-  uint64_t total = 0;                                   // all matching images
-  std::vector<Hit> hits;                                // [offset, offset + max_items)
+  uint64_t total = 0;     // all matching images (a near-duplicate group once when collapsed)
+  std::vector<Hit> hits;  // [offset, offset + max_items)
   std::vector<std::pair<std::string, uint64_t>> years;  // "yyyy" -> images captured that year
   std::optional<RedundancySummary> redundancy;
 };

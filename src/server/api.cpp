@@ -2,8 +2,10 @@
 
 #include <algorithm>
 
+#include "analyze/phash.hpp"
 #include "core/json.hpp"
 #include "cover/expr.hpp"
+#include "index/near_duplicate_groups.hpp"
 #include "search/searcher.hpp"
 #include "server/api_items.hpp"
 #include "server/api_params.hpp"
@@ -51,6 +53,14 @@ Json item_field(const search::Hit& hit, const std::string& f, const std::string&
   if (f == "matchingPages") return d.matchingPages;
   if (f == "imageMetadataChanges") return d.imageMetadataChanges;
   if (f == "pageMetadataChanges") return d.pageMetadataChanges;
+  if (f == "groupId") {
+    const auto leader = index::group_leader(hit.group);
+    return leader ? Json(analyze::phash_hex(*leader)) : Json();
+  }
+  if (f == "groupSize") return hit.group_size;
+  if (f == "collapsedImages") return hit.group_matches > 1 ? hit.group_matches - 1 : 0;
+  if (f == "phash")
+    return hit.moderation.phash ? Json(analyze::phash_hex(*hit.moderation.phash)) : Json();
   if (f == "safe") return hit.moderation.safe < 0 ? Json() : Json(1.0 - hit.moderation.safe);
   if (f == "imgLinkToArchive")
     return d.imgUrl.empty() ? Json() : Json(wayback + d.imgCrawlTimestamp + "im_/" + d.imgUrl);

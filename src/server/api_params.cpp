@@ -81,6 +81,10 @@ void parse_filters(const Params& p, search::SearchRequest& r) {
   }
   if (const auto* v = get(p, "decorative"))
     r.show_decorative = search::parse_decorative("decorative", *v);
+  if (const auto* v = get(p, "collapse")) {
+    r.collapse = search::parse_collapse("collapse", *v);
+    r.collapse_fixed = true;
+  }
 }
 
 // redundancy=EXPR (the coverage language, errors name their column), redundancyWindow=N,
@@ -117,9 +121,9 @@ const std::vector<std::string>& default_fields() {
 const std::vector<std::string>& known_fields() {
   static const std::vector<std::string> f = [] {
     std::vector<std::string> all = default_fields();
-    for (const char* extra :
-         {"pageHost", "pageImages", "safe", "matchingImages", "matchingPages",
-          "imageMetadataChanges", "pageMetadataChanges", "imgTstampLatest", "imgSurt"})
+    for (const char* extra : {"pageHost", "pageImages", "safe", "matchingImages", "matchingPages",
+                              "imageMetadataChanges", "pageMetadataChanges", "imgTstampLatest",
+                              "imgSurt", "groupId", "groupSize", "collapsedImages", "phash"})
       all.emplace_back(extra);
     return all;
   }();

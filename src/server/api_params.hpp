@@ -22,7 +22,8 @@ const std::vector<std::string>& known_fields();
 // on (so a front proxy that appends safeSearch=on cannot be bypassed). A safeSearch parameter,
 // and the operator's lock, win over the inline safe: operator of q. offset above kMaxOffset
 // and maxItems above search::kMaxMaxItems are errors, as are more than kMaxQueryTerms
-// distinct words and phrases in q. Throws search::RequestError.
+// distinct words and phrases in q. A collapse parameter wins over the inline collapse:
+// operator. Throws search::RequestError.
 inline constexpr unsigned kMaxOffset = 10000;
 inline constexpr size_t kMaxQueryBytes = 2048;
 ApiRequest parse_api_params(const Params& params, const ApiConfig& config = {});

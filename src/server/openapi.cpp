@@ -15,7 +15,7 @@ std::string openapi_json() {
   Json params = Json::array({
       param("q",
             "words (any may match), \"phrases\", -exclusions, site: type: size: safe: collection: "
-            "decorative:"),
+            "decorative: collapse: (Arquivo's: groupId collapses, off/imgDigest does not)"),
       param("from", "capture date lower bound: yyyy, yyyyMM, yyyyMMdd ... yyyyMMddHHmmss"),
       param("to", "capture date upper bound (inclusive), same formats"),
       param("type", "comma list of image types: jpg,png,gif,..."),
@@ -28,10 +28,19 @@ std::string openapi_json() {
       param("collection", "comma list of collections"),
       param("decorative",
             "hide (default: no spacers, bars, tiny icons, emoji) or show (every image)"),
+      param("collapse",
+            "on (default: one result per near-duplicate group, its largest matching image, with "
+            "collapsedImages = other members matching; totalItems counts a group once) or off"),
       param("offset", "first result (default 0, at most 10000; beyond: 400)"),
       param("maxItems", "results per page (default 50, at most 200; beyond: 400)"),
       param("fields", "comma list of returned fields (replaces the default list)"),
-      param("more", "extra fields added to the default list"),
+      param("more",
+            "extra fields added to the default list; besides the default fields: pageHost "
+            "pageImages safe matchingImages matchingPages imageMetadataChanges "
+            "pageMetadataChanges imgTstampLatest imgSurt groupId (near-duplicate group: its "
+            "leader's pHash, 16 hex digits; absent when alone) groupSize (images of the group, "
+            "1 when alone) collapsedImages (other members of the group matching the query, "
+            "folded into this result) phash (64-bit pHash, 16 hex digits)"),
       param("prettyPrint", "true: indented JSON"),
       param("cover", "a named cover (strata cover --name): the documents it covers are left out"),
       param("redundancy",

@@ -152,6 +152,9 @@ void write_index(const IncrementalOptions& options, const fs::path& documents,
     }
   }
   for (const auto& digest : deleted) report.deleted += writer.remove(digest);
+  const auto groups = writer.regroup_near_duplicates(options.jobs);
+  report.near_duplicate_groups = groups.groups;
+  report.regrouped = groups.changed;
   writer.set_metadata(std::string(index::kMetaStoreApplied), std::to_string(applied));
   if (options.before_index_commit) options.before_index_commit();
   writer.commit();
@@ -201,6 +204,8 @@ Json to_json(const ApplyReport& r) {
               {"written", r.written},
               {"unchanged", r.unchanged},
               {"deleted", r.deleted},
+              {"near_duplicate_groups", r.near_duplicate_groups},
+              {"regrouped", r.regrouped},
               {"merge", r.merge.to_json()},
               {"documents", r.documents}};  // last: scripts/demo reads the last "documents"
 }

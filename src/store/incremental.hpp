@@ -38,10 +38,12 @@ struct ApplyReport {
   Affected affected;
   uint64_t records_merged = 0;
   Counters merge;
-  uint64_t written = 0;    // documents added or changed
-  uint64_t unchanged = 0;  // rebuilt, equal to the stored one
-  uint64_t deleted = 0;    // digests left without a document
-  uint64_t documents = 0;  // documents in the index afterwards
+  uint64_t written = 0;                // documents added or changed
+  uint64_t unchanged = 0;              // rebuilt, equal to the stored one
+  uint64_t deleted = 0;                // digests left without a document
+  uint64_t near_duplicate_groups = 0;  // groups of two or more in the index afterwards
+  uint64_t regrouped = 0;              // documents whose group changed
+  uint64_t documents = 0;              // documents in the index afterwards
 };
 
 struct AddReport {

@@ -192,7 +192,7 @@ TEST_P(Locations, EveryImageReadAnalysedFoundAndReplayedByteExact) {
   ASSERT_EQ(visible.size(), 23u);
 
   Running s(options_for(site_ / "index"));
-  const Json all = s.search("q=archive&safeSearch=off&decorative=show");
+  const Json all = s.search("q=archive&safeSearch=off&decorative=show&collapse=off");
   ASSERT_EQ(all.size(), 23u);
   size_t shown = 0;
   for (const Json& item : all) {

@@ -21,11 +21,12 @@
 namespace strata::testing {
 
 // Extracts each archive under the collection its folder is named after (as
-// `strata index --collection <folder>` does) and adds them all as one batch.
-inline store::AddReport add_archives(const std::filesystem::path& index_dir,
-                                     const std::vector<std::filesystem::path>& archives,
-                                     const std::filesystem::path& work,
-                                     std::function<void()> before_index_commit = {}) {
+// `strata index --collection <folder>` does) and adds them all as one batch; `analyse` as in
+// store::IncrementalOptions.
+inline store::AddReport add_archives(
+    const std::filesystem::path& index_dir, const std::vector<std::filesystem::path>& archives,
+    const std::filesystem::path& work, std::function<void()> before_index_commit = {},
+    std::function<bool(const std::filesystem::path&)> analyse = {}) {
   namespace fs = std::filesystem;
   fs::remove_all(work);
   const fs::path batch = work / "batch";
@@ -42,6 +43,7 @@ inline store::AddReport add_archives(const std::filesystem::path& index_dir,
   options.index_dir = index_dir;
   options.work_dir = work / "apply";
   options.before_index_commit = std::move(before_index_commit);
+  options.analyse = std::move(analyse);
   return store::add_batch(options, "test", batch);
 }
 

@@ -2,7 +2,7 @@
 import { defaultLang, translator, formatNumber, formatTimestamp } from './i18n.js';
 import {
   readState, stateToSearch, searchKey, hasSearch, hasFilters, apiUrl, advancedToQuery,
-  queryToAdvanced, thumbUrl, replayImageUrl, capturesUrl, describe, FILTER_KEYS,
+  queryToAdvanced, thumbUrl, replayImageUrl, capturesUrl, describe, FILTER_KEYS, groupUrl,
 } from './state.js';
 import { justify } from './layout.js';
 import { $, el } from './dom.js';
@@ -279,6 +279,10 @@ function appendTiles(items, start) {
     const a = el('a', { class: 'tile', href: viewerHref(n, item), 'data-index': String(n),
       title: alt },
     img);
+    // Near-duplicates folded into this result (the viewer lists them).
+    if (item.collapsedImages > 0) {
+      a.append(el('span', { class: 'similar-badge', text: t('results.similar', { n: formatNumber(lang, item.collapsedImages) }) }));
+    }
     a.addEventListener('click', (e) => {
       if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
       e.preventDefault();
@@ -499,6 +503,11 @@ function renderViewer(item, n) {
   if (item.matchingPages) row(t('viewer.otherPages'), t('viewer.otherPagesValue', { n: formatNumber(lang, item.matchingPages) }));
   row(t('viewer.imageUrl'), el('span', { class: 'url', text: item.imgSrc }));
   row(t('viewer.collections'), (item.collection || []).join(', '));
+  if (item.groupId && item.groupSize > 1) {
+    const members = el('span', { class: 'group-members', id: 'viewer-group' });
+    row(t('viewer.group'), members);
+    renderGroup(item, members, viewerToken);
+  }
   $('#viewer-page-link').href = item.pageLinkToArchive || '#';
   $('#viewer-img-link').href = item.imgLinkToArchive || replayImageUrl(item);
   // The byte size is not an API field: ask the replay for the record's length.
@@ -506,6 +515,27 @@ function renderViewer(item, n) {
     const len = +r.headers.get('Content-Length');
     bytes.textContent = r.ok && len ? formatBytes(len) : '—';
   }).catch(() => { bytes.textContent = '—'; });
+}
+
+// The near-duplicate group of the viewer's image: every member safe search lets through, each
+// a thumbnail linking to its archived copy (docs/ui.md).
+const GROUP_SHOWN = 24;
+async function renderGroup(item, box, token) {
+  let body;
+  try {
+    body = await fetchJson(groupUrl(item.groupId, state.safe, GROUP_SHOWN));
+  } catch {
+    return;
+  }
+  if (token !== viewerToken) return;
+  box.replaceChildren(el('span', { class: 'group-count', text: t('viewer.groupValue', { n: formatNumber(lang, body.totalItems) }) }));
+  for (const m of body.responseItems || []) {
+    const label = `${m.imgWidth} × ${m.imgHeight} px · ${formatTimestamp(lang, m.imgTstamp, true)} · ${m.imgSrc}`;
+    const thumb = el('img', { src: thumbUrl(m, state.safe), alt: describe(m), loading: 'lazy' });
+    box.append(el('a', { class: 'group-member', href: m.imgLinkToArchive || replayImageUrl(m), target: '_blank',
+      rel: 'noopener noreferrer', title: label, 'data-digest': m.imgDigest,
+      'aria-current': m.imgDigest === item.imgDigest ? 'true' : undefined }, thumb));
+  }
 }
 
 function formatBytes(n) {

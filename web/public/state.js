@@ -50,7 +50,16 @@ export const API_FIELDS = [
   'imgDigest', 'imgSrc', 'imgMimeType', 'imgHeight', 'imgWidth', 'imgTstamp', 'imgTstampLatest',
   'imgTitle', 'imgAlt', 'imgCaption', 'pageURL', 'pageTstamp', 'pageTitle', 'pageHost',
   'collection', 'imgLinkToArchive', 'pageLinkToArchive', 'matchingImages', 'matchingPages',
+  'groupId', 'groupSize', 'collapsedImages',
 ];
+
+// The members of a near-duplicate group (docs/api.md, group: and collapse).
+export function groupUrl(groupId, safe, maxItems) {
+  const p = new URLSearchParams({ q: `group:${groupId}`, collapse: 'off', decorative: 'show',
+    safeSearch: safe === 'off' ? 'off' : 'on', maxItems: String(maxItems),
+    fields: API_FIELDS.join(',') });
+  return `/imagesearch?${p.toString()}`;
+}
 
 export function apiUrl(s, offset, maxItems) {
   const p = new URLSearchParams();

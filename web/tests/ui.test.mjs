@@ -182,6 +182,43 @@ describe('search page', { skip: reason || false }, () => {
     assert.match(await page.textContent('#viewer-position'), /3 of/);
   });
 
+  it('near-duplicates: one tile per group with "+N similar"; the viewer lists the group', async (t) => {
+    // A result standing for several copies of one picture, among the first 24 of a query.
+    const fields = 'imgDigest,collapsedImages,groupId,groupSize';
+    const queries = fs.readFileSync(path.join(data.sample, 'truth/queries.jsonl'), 'utf8')
+      .split('\n').filter(Boolean).map((l) => JSON.parse(l).query);
+    let q = null;
+    let k = -1;
+    let item = null;
+    for (const candidate of ['', ...queries]) {
+      const items = (await api({ q: candidate, maxItems: 24, fields })).responseItems;
+      k = items.findIndex((i) => i.collapsedImages > 0);
+      if (k >= 0) { q = candidate; item = items[k]; break; }
+    }
+    assert.ok(item, 'the sample has near-duplicates collapsed in some query\'s first results');
+    const digests = (r) => r.responseItems.map((i) => i.imgDigest);
+    // Collapsed: no other member of the group on the page; off: they are all there.
+    // As the viewer asks: every member safe search shows, decorative or not.
+    const members = await api({ q: `group:${item.groupId}`, maxItems: 200, fields, decorative: 'show' });
+    assert.ok(members.totalItems >= 2 && members.totalItems <= item.groupSize);
+    const collapsed = digests(await api({ q, maxItems: 200, fields }));
+    assert.equal(collapsed.filter((d) => digests(members).includes(d)).length, 1);
+    const page = await newPage(t, { pageSize: 24 });
+    await page.goto(`${server.base}/?q=${encodeURIComponent(q)}`);
+    await results(page);
+    const tile = page.locator('.tile').nth(k);
+    assert.equal(await tile.locator('.similar-badge').textContent(), `+${item.collapsedImages} similar`);
+    assert.equal(await page.locator('.similar-badge').count(),
+      (await api({ q, maxItems: 24, fields })).responseItems.filter((i) => i.collapsedImages > 0).length);
+    await tile.click();
+    await page.waitForSelector('#viewer[open]');
+    await page.waitForFunction((n) => document.querySelectorAll('#viewer-group .group-member').length === n,
+      members.responseItems.length);
+    assert.match(await page.textContent('#viewer-group'), new RegExp(`${members.totalItems} copies`));
+    assert.equal(await page.getAttribute(`#viewer-group [data-digest="${item.imgDigest}"]`, 'aria-current'), 'true');
+    await shot(page, 'viewer-group');
+  });
+
   it('filters: size, type, site, collection, dates — each in the URL and applied', async (t) => {
     const page = await newPage(t);
     const all = await api({ q: '', maxItems: 50, fields: 'imgSrc,pageURL,collection,imgMimeType' });

@@ -1,0 +1,131 @@
+// Near-duplicate groups kept right as collections are added (docs/near-duplicates.md, "In the
+// index"): the tiny sample, analysed (pHash, no NSFW model) and indexed in one batch, then
+// collection by collection in reverse date order and in random batches of three files, stores
+// the same group on every document, and its groups are the truth's near-duplicate groups.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <random>
+
+#include "analyze/run.hpp"
+#include "index/near_duplicate_groups.hpp"
+#include "index/schema.hpp"
+#include "sample/sample.hpp"
+#include "testing/incremental.hpp"
+#include "testing/shared_data.hpp"
+
+namespace strata {
+namespace {
+
+namespace fs = std::filesystem;
+
+class IncrementalGroups : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    sample_ = new fs::path(fs::temp_directory_path() /
+                           ("strata-incremental-groups-" + std::to_string(getpid())) / "sample");
+    fs::remove_all(*sample_);
+    sample::Options options;
+    ASSERT_TRUE(sample::apply_scale("tiny", options));
+    sample::generate(options, sample_->string(), 2);
+  }
+  static void TearDownTestSuite() {
+    fs::remove_all(sample_->parent_path());
+    delete sample_;
+  }
+
+  // The collections' archives in date order (folders sort by crawl date).
+  static std::vector<std::vector<fs::path>> collections() {
+    std::vector<fs::path> folders;
+    for (const auto& entry : fs::directory_iterator(*sample_))
+      if (entry.is_directory() && entry.path().filename() != "truth") folders.push_back(entry);
+    std::sort(folders.begin(), folders.end());
+    std::vector<std::vector<fs::path>> result;
+    for (const auto& folder : folders) {
+      std::vector<fs::path> files;
+      for (const auto& file : fs::directory_iterator(folder)) files.push_back(file.path());
+      std::sort(files.begin(), files.end());
+      result.push_back(files);
+    }
+    return result;
+  }
+
+  // digest -> group leader's pHash value ("" alone) after indexing `batches` in turn.
+  std::map<std::string, std::string> groups_after(
+      const std::vector<std::vector<fs::path>>& batches) {
+    const fs::path dir = testing::scratch_dir();
+    const fs::path index_dir = dir / "index";
+    auto analyse = [&](const fs::path& documents) {
+      analyze::RunOptions options;
+      options.documents = documents;
+      options.out = index_dir;
+      options.archive_roots = {*sample_};
+      options.classify = false;
+      options.jobs = 2;
+      analyze::run_analysis(options);
+      return true;
+    };
+    for (const auto& batch : batches)
+      testing::add_archives(index_dir, batch, dir / "work", {}, analyse);
+    Xapian::Database db(index_dir.string());
+    index::StoredData stored(db);
+    std::map<std::string, std::string> groups;
+    for (auto it = db.postlist_begin(""); it != db.postlist_end(""); ++it) {
+      const Xapian::Document xd = db.get_document(*it);
+      merge::ImageDocument doc;
+      index::Moderation m;
+      EXPECT_TRUE(index::parse_document_data(stored.unpack(xd.get_data()), doc, m));
+      groups[doc.imgDigest.empty() ? doc.id : doc.imgDigest] = xd.get_value(index::slot::group);
+    }
+    return groups;
+  }
+
+  static fs::path* sample_;
+};
+
+fs::path* IncrementalGroups::sample_ = nullptr;
+
+// Every pair of grouped documents is a pair of one truth group (the sample's near-duplicates).
+void expect_truth_pairs(const std::map<std::string, std::string>& groups, const fs::path& truth) {
+  std::map<std::string, size_t> truth_group;
+  std::ifstream in(truth);
+  size_t n = 0;
+  for (std::string line; std::getline(in, line); ++n) {
+    const Json group = Json::parse(line);  // kept alive: the loop reads into it
+    for (const auto& digest : group["digests"]) truth_group[digest.get<std::string>()] = n;
+  }
+  ASSERT_GT(truth_group.size(), 10u) << truth;
+  size_t grouped = 0;
+  for (const auto& [a, ga] : groups)
+    for (const auto& [b, gb] : groups)
+      if (a < b && !ga.empty() && ga == gb) {
+        ++grouped;
+        ASSERT_TRUE(truth_group.count(a) && truth_group.count(b)) << a << " " << b;
+        EXPECT_EQ(truth_group[a], truth_group[b]) << a << " " << b;
+      }
+  EXPECT_GE(grouped, 5u);
+}
+
+TEST_F(IncrementalGroups, EveryBatchOrderGivesTheOneRunGroups) {
+  const auto batches = collections();
+  ASSERT_GE(batches.size(), 3u);
+  std::vector<fs::path> all;
+  for (const auto& files : batches) all.insert(all.end(), files.begin(), files.end());
+  const auto one_run = groups_after({all});
+  expect_truth_pairs(one_run, *sample_ / "truth" / "near-duplicates.jsonl");
+
+  auto reversed = batches;
+  std::reverse(reversed.begin(), reversed.end());
+  EXPECT_EQ(groups_after(reversed), one_run);
+  std::mt19937 rng(21);
+  std::shuffle(all.begin(), all.end(), rng);
+  std::vector<std::vector<fs::path>> threes;
+  for (size_t i = 0; i < all.size(); i += 3)
+    threes.emplace_back(all.begin() + i, all.begin() + std::min(all.size(), i + 3));
+  EXPECT_EQ(groups_after(threes), one_run);
+}
+
+}  // namespace
+}  // namespace strata
