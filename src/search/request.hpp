@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "index/schema.hpp"
+
 namespace strata::search {
 
 enum class SizeClass { any, sm, md, lg };  // sm <= 65536 px^2, md <= 810000, lg > 810000
@@ -41,14 +43,9 @@ struct SearchRequest {
 
 inline constexpr unsigned kDefaultMaxItems = 50;
 inline constexpr unsigned kMaxMaxItems = 200;
-inline constexpr double kSafeThreshold = 0.49;
+using index::kSafeThreshold;
 // Cost bound of q: distinct words and phrases (repeats are dropped), beyond which it is refused.
 inline constexpr size_t kMaxQueryTerms = 32;
-
-// Shown under safe search: classified, with a safe-search score (analyze/safe_policy.hpp) of
-// at most kSafeThreshold.
-inline bool safe_search_shows(double nsfw) {
-  return nsfw >= 0 && nsfw <= kSafeThreshold;
-}
+using index::safe_search_shows;
 
 }  // namespace strata::search
