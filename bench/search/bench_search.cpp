@@ -1,6 +1,7 @@
 // bench_search [--docs N] [--work DIR] [--queries FILE] [--subset N] [--http-queries N]
 //              [--sample-scale SCALE] [--new-connections] [--compact] [--reuse] [--build-only]
 //              [--jobs N] [--batch N] [--no-fts5] [--in-process-only] [--slowest N]
+//              [--hits FILE]
 // Builds an N-document image index (default 1M; --docs 10000000 for the 10M run) from the
 // sample generator's text model through the real index code, and the same documents into
 // SQLite FTS5; reports build rate and bytes per document (--compact: also after a Xapian
@@ -11,7 +12,8 @@
 // measures the ranking quality on its judged queries. docs/BENCHMARKS.md, "Search".
 // Queries run as a user's do by default (safe search on, totals, the years facet, phrase
 // boosts); every load prints its mean hits per query, and the run exits 1 when a load
-// returned no result at all (a latency of empty answers measures nothing).
+// returned no result at all (a latency of empty answers measures nothing). --hits writes what
+// each in-process query returned, to compare two builds' answers.
 #include <httplib.h>
 #include <sys/resource.h>
 #include <CLI/CLI.hpp>
@@ -21,6 +23,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <thread>
@@ -56,6 +59,7 @@ struct Config {
   bool build_only = false;
   bool in_process_only = false;
   size_t slowest = 0;
+  std::string hits_file;  // each query's total, years facet and hit ids, as served
   bool fts5 = true;
   uint64_t seed = 1;
   uint64_t batch = 10'000;  // documents per transaction
@@ -240,6 +244,23 @@ Latency in_process(const fs::path& dir, const std::vector<std::string>& qs,
   });
 }
 
+// One line per query, as served: the query, its total, the years facet and the page's ids in
+// order (two builds answer alike when their files are equal).
+void write_hits(const fs::path& dir, const std::vector<std::string>& qs, const fs::path& file) {
+  Xapian::Database db(dir.string());
+  std::ofstream out(file);
+  for (const auto& q : qs) {
+    search::SearchRequest r;
+    r.q = q;
+    const search::SearchResult res = search::search(db, r);
+    out << q << '\t' << res.total << '\t';
+    for (const auto& [year, n] : res.years) out << year << ':' << n << ' ';
+    for (const auto& hit : res.hits) out << '\t' << hit.doc.id;
+    out << '\n';
+  }
+  if (!out) throw std::runtime_error("cannot write " + file.string());
+}
+
 // The number of items in an /imagesearch reply (0 when it has none or is not one).
 size_t response_items(const std::string& body) {
   static const std::string key = "\"numberOfResponseItems\":";
@@ -374,6 +395,7 @@ int main(int argc, char** argv) {
   app.add_flag("--reuse", c.reuse, "keep existing indexes of the same size");
   app.add_flag("--build-only", c.build_only, "stop after building (and compacting) the index");
   app.add_option("--slowest", c.slowest, "print the N slowest queries in process");
+  app.add_option("--hits", c.hits_file, "write each in-process query's answer to FILE");
   app.add_flag("--in-process-only", c.in_process_only,
                "stop after the in-process comparison (for profiling)");
   app.add_option("--seed", c.seed, "generator seed");
@@ -407,6 +429,7 @@ int main(int argc, char** argv) {
     build_fts5(fts_file, c.docs, corpus);
   }
   Report report;
+  if (!c.hits_file.empty()) write_hits(dir, every_kth(queries, c.subset), c.hits_file);
   compare_in_process(dir, fts_file, every_kth(queries, c.subset), c.slowest, report);
   if (c.in_process_only) return report.exit_code();
   run_http(dir, every_kth(queries, c.http_queries), !c.new_connections, report);

@@ -83,7 +83,6 @@ void add_number(Xapian::Document& xd, Xapian::valueno slot, double v) {
 void add_values(Xapian::Document& xd, const merge::ImageDocument& d, const Moderation& m) {
   xd.add_value(slot::timestamp, pack_timestamp(d.imgCrawlTimestamp));
   add_number(xd, slot::area, static_cast<double>(d.imgWidth) * d.imgHeight);
-  // No value = not classified: safe search's value range leaves such documents out.
   if (m.classified()) add_number(xd, slot::safe, m.safe);
   xd.add_value(slot::img_url, tie_break_key(d.imgUrl));
   if (m.phash) xd.add_value(slot::phash, analyze::phash_hex(*m.phash));
@@ -101,6 +100,7 @@ void add_filter_terms(Xapian::Document& xd, const merge::ImageDocument& d, const
   for (const auto& c : d.collection)
     if (!c.empty() && c.size() < kMaxTermBytes) xd.add_boolean_term(term(prefix::collection, c));
   if (m.blocked) xd.add_boolean_term(std::string(prefix::blocked));
+  if (!safe_search_shows(m.safe)) xd.add_boolean_term(std::string(prefix::safe_hidden));
   if (m.drawing) xd.add_boolean_term(std::string(prefix::drawing));
   if (!decorative_reason(d).empty()) xd.add_boolean_term(std::string(prefix::decorative));
   if (!d.imgDigest.empty() && d.imgDigest != d.id && d.imgDigest.size() < kMaxTermBytes)

@@ -8,7 +8,7 @@
 
 namespace strata::index {
 
-inline constexpr std::string_view kSchemaVersion = "7";
+inline constexpr std::string_view kSchemaVersion = "8";
 
 // Ranked text fields, one combined field (docs/search.md, "Analysis"). Every word, stop
 // words included, is indexed once, as its folded Portuguese stem (no prefix), wdf x field
@@ -57,6 +57,10 @@ inline constexpr std::string_view decorative = "L";
 // Z + the group leader's pHash (16 hex digits): members of a near-duplicate group of two or
 // more images (index/near_duplicate_groups.hpp).
 inline constexpr std::string_view near_duplicate_group = "Z";
+// Present only on images safe search hides: not classified, or scored above kSafeThreshold.
+// A posting list of ~10 % of the documents, where the safe slot's value range made every
+// match read its value (a quarter of a query's CPU at 1M: docs/BENCHMARKS.md, "Search").
+inline constexpr std::string_view safe_hidden = "S";
 // Year, month and day of every capture after the first: Y + yyyy, Y + yyyyMM, Y + yyyyMMdd
 // (capture_dates.hpp).
 inline constexpr std::string_view capture = "Y";
@@ -83,6 +87,14 @@ inline constexpr Xapian::valueno capture_year = 20;
 inline constexpr size_t kTieBreakKeyBytes = 24;
 
 inline constexpr double kSafeNotClassified = -1.0;
+
+// Safe search shows only classified images whose safe-search score (analyze/safe_policy.hpp)
+// is at most kSafeThreshold; the others get prefix::safe_hidden when indexed, so changing
+// the threshold means reindexing.
+inline constexpr double kSafeThreshold = 0.49;
+inline bool safe_search_shows(double safe) {
+  return safe >= 0 && safe <= kSafeThreshold;
+}
 
 // Metadata keys.
 inline constexpr std::string_view kMetaSchema = "strata:schema";

@@ -164,11 +164,6 @@ Q text_query(const ParsedQuery& parsed) {
 Q apply_filters(const Xapian::Database& db, const Q& query, const SearchRequest& r) {
   using namespace index;
   std::vector<Q> filters;
-  // Safe search shows classified images only: unclassified ones (-1, or no value at all)
-  // stay hidden until classified.
-  if (r.safe)
-    filters.emplace_back(Q::OP_VALUE_RANGE, slot::safe, Xapian::sortable_serialise(0.0),
-                         Xapian::sortable_serialise(kSafeThreshold));
   if (!r.types.empty()) filters.push_back(any_of(prefix::mime, r.types));
   filters.push_back(size_query(r.size));
   if (!r.sites.empty()) filters.push_back(site_query(r.sites));
@@ -184,8 +179,10 @@ Q apply_filters(const Xapian::Database& db, const Q& query, const SearchRequest&
   if (!r.cover.empty()) out = Q(Q::OP_AND_NOT, out, Q(index::covered_term(r.cover)));
   for (const Q& f : filters)
     if (!f.empty()) out = Q(Q::OP_FILTER, out, f);
-  Q hidden(Q::OP_OR, Q(std::string(prefix::blocked)), Q(std::string(prefix::inline_img)));
-  return Q(Q::OP_AND_NOT, out, hidden);
+  std::vector<Q> hidden{Q(std::string(prefix::blocked)), Q(std::string(prefix::inline_img))};
+  // Safe search shows classified images only: unclassified ones stay hidden until classified.
+  if (r.safe) hidden.emplace_back(std::string(prefix::safe_hidden));
+  return Q(Q::OP_AND_NOT, out, Q(Q::OP_OR, hidden.begin(), hidden.end()));
 }
 
 Q build_query(const Xapian::Database& db, const ParsedQuery& parsed, const SearchRequest& request) {

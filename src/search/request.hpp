@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "index/schema.hpp"
+
 namespace strata::cover {
 struct Expr;  // cover/expr.hpp
 }
@@ -59,14 +61,9 @@ inline constexpr unsigned kDefaultMaxItems = 50;
 inline constexpr unsigned kMaxMaxItems = 200;
 inline constexpr unsigned kDefaultRedundancyWindow = 1000;
 inline constexpr unsigned kMaxRedundancyWindow = 10'000;
-inline constexpr double kSafeThreshold = 0.49;
+using index::kSafeThreshold;
 // Cost bound of q: distinct words and phrases (repeats are dropped), beyond which it is refused.
 inline constexpr size_t kMaxQueryTerms = 32;
-
-// Shown under safe search: classified, with a safe-search score (analyze/safe_policy.hpp) of
-// at most kSafeThreshold.
-inline bool safe_search_shows(double nsfw) {
-  return nsfw >= 0 && nsfw <= kSafeThreshold;
-}
+using index::safe_search_shows;
 
 }  // namespace strata::search

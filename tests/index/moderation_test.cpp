@@ -100,22 +100,27 @@ TEST(Moderation, AnalysisValuesLandInTheIndexJoinedByDigest) {
   EXPECT_EQ(cat.xd.get_value(slot::phash), "8f373714acfcf4d0");
   EXPECT_NEAR(Xapian::sortable_unserialise(cat.xd.get_value(slot::safe)), score, 1e-6);
   EXPECT_TRUE(has_term(cat.xd, std::string(prefix::drawing)));
+  EXPECT_FALSE(has_term(cat.xd, std::string(prefix::safe_hidden)));  // shown by safe search
 
   const Stored dog = stored(dir, kDog);
   EXPECT_EQ(dog.m.analysis, "corrupt");
   EXPECT_FALSE(dog.m.classified());
   EXPECT_TRUE(dog.m.thumbnail.empty());
   EXPECT_FALSE(has_term(dog.xd, std::string(prefix::drawing)));
+  EXPECT_TRUE(has_term(dog.xd, std::string(prefix::safe_hidden)));  // not classified
 }
 
 TEST(Moderation, LateAnalysisReachesAnExistingIndexWithoutReindexing) {
   const fs::path dir = strata::testing::scratch_dir() / "idx";
   index_docs(dir, {doc(kCat, "http://x.pt/cat.png")});
   EXPECT_EQ(stored(dir, kCat).m, Moderation{});
+  const std::string hidden(prefix::safe_hidden);
+  EXPECT_TRUE(has_term(stored(dir, kCat).xd, hidden));
   append(dir, drawing_record(kCat));
   EXPECT_EQ(refresh_index(dir), 1u);
   EXPECT_EQ(stored(dir, kCat).m.analysis, "ok");
-  EXPECT_EQ(refresh_index(dir), 0u);  // nothing new
+  EXPECT_FALSE(has_term(stored(dir, kCat).xd, hidden));  // safe search shows it now
+  EXPECT_EQ(refresh_index(dir), 0u);                     // nothing new
 }
 
 TEST(Moderation, ReindexingKeepsAnalysisWhenTheRecordIsGone) {
