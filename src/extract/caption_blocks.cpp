@@ -223,9 +223,13 @@ Neighbours CaptionBlocks::neighbours(const GumboNode* container, const GumboNode
   size_t first = item.group_first, last = item.group_last, n = idx.items.size();
   if (first > 0) out.before = &idx.items[first - 1].block;
   if (last + 1 < n) out.after = &idx.items[last + 1].block;
-  // A text right after another image is that image's (a logo and its name, a cover and its
-  // title), not this one's.
-  if (out.before && first >= 2 && idx.items[first - 2].image) out.before = nullptr;
+  // A label ("Average rating:") introduces what follows it: it is this group's even right
+  // after another image, and the text after the group is the next item's.
+  bool label = out.before && out.before->text.back() == ':';
+  if (label) out.after = nullptr;
+  // Otherwise a text right after another image is that image's (a logo and its name, a cover
+  // and its title), not this one's.
+  if (out.before && !label && first >= 2 && idx.items[first - 2].image) out.before = nullptr;
   if (out.before && boilerplate(*out.before)) out.before = nullptr;
   if (out.after && boilerplate(*out.after)) out.after = nullptr;
   return out;
