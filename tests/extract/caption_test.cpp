@@ -139,7 +139,8 @@ TEST(CaptionBoilerplate, OnePictureRepeatedKeepsItsText) {
   Counters c;
   PageRefs p = find_references("http://ex.com/", tweets, {}, c);
   ASSERT_EQ(p.refs.size(), 4u);
-  for (const HtmlRef& r : p.refs) EXPECT_EQ(r.caption, "IIPC @NetPreserve");
+  for (size_t i = 0; i < 4; ++i)
+    EXPECT_EQ(p.refs[i].caption, "IIPC @NetPreserve Tweet " + std::to_string(i) + " text");
   EXPECT_EQ(c.get("html_captions_shared_dropped"), 0);
 }
 
