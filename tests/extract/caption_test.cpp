@@ -156,8 +156,7 @@ TEST(CaptionNeighbourhood, LabelIntroducesTheGroupAfterIt) {
   PageRefs p = find_references("http://ex.com/", list, {}, c);
   ASSERT_EQ(p.refs.size(), 5u);
   for (size_t i = 0; i < 3; ++i) EXPECT_EQ(p.refs[i].caption, "Adobe Reader Average rating:");
-  for (size_t i = 3; i < 5; ++i)
-    EXPECT_EQ(p.refs[i].caption, "Leisure Suit Larry Average rating:");
+  for (size_t i = 3; i < 5; ++i) EXPECT_EQ(p.refs[i].caption, "Leisure Suit Larry Average rating:");
 }
 
 // cdnow.com 2000: spacers carry the promotion line next to them.
