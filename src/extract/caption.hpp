@@ -10,7 +10,8 @@
 //  * the ancestor's whole text only when it is short (<= 250 chars), holds no other image
 //    and no boilerplate; otherwise, and on flat pages, the nearest text block before and
 //    after the image (caption_blocks.hpp), boilerplate left out.
-// Text given to 3 or more images of a page is dropped by the page's reference finder.
+// Text given to 4 or more different pictures of a page is dropped by the page's reference
+// finder.
 #include <gumbo.h>
 
 #include <chrono>

@@ -114,28 +114,32 @@ class BlockBuilder {
 
 }  // namespace
 
-bool CaptionBlocks::in_boilerplate(const GumboNode* element) {
+const GumboNode* CaptionBlocks::furniture_of(const GumboNode* element) {
   std::vector<const GumboNode*> chain;
-  bool inside = false;
+  const GumboNode* nearest = nullptr;
   for (const GumboNode* n = element; n && is_element(n); n = n->parent) {
-    if (auto known = inside_.find(n); known != inside_.end()) {
-      inside = known->second;
+    if (auto known = furniture_of_.find(n); known != furniture_of_.end()) {
+      nearest = known->second;
       break;
     }
     chain.push_back(n);
   }
   for (size_t i = chain.size(); i-- > 0;) {
-    inside = inside || furniture(chain[i]);
-    inside_[chain[i]] = inside;
+    if (furniture(chain[i])) nearest = chain[i];
+    furniture_of_[chain[i]] = nearest;
   }
-  return inside;
+  return nearest;
 }
 
-bool CaptionBlocks::boilerplate(const TextBlock& block) {
+bool CaptionBlocks::boilerplate(const TextBlock& block, const GumboNode* own_furniture) {
   // Navigation is nearly all link text ("Web | Moving Images | Texts": 76 %); prose with
   // links (a tweet's mentions and tags, a wiki paragraph) is about half or less.
   bool link_list = block.links >= kMinLinksInList && 10 * block.link_chars >= 7 * block.chars;
-  return link_list || (block.element && in_boilerplate(block.element));
+  if (link_list || !block.element) return link_list;
+  // A box (<aside>) holding the container holds its pictures' own text: a sidebar box, a
+  // card. A menu or header holding both a logo and links is still the page's.
+  const GumboNode* furniture = furniture_of(block.element);
+  return furniture && !(furniture == own_furniture && is_tag(furniture, GUMBO_TAG_ASIDE));
 }
 
 const CaptionBlocks::Index& CaptionBlocks::index(const GumboNode* container) {
@@ -171,6 +175,13 @@ const CaptionBlocks::Index& CaptionBlocks::index(const GumboNode* container) {
     if (element &&
         (is_tag(n, GUMBO_TAG_SCRIPT) || is_tag(n, GUMBO_TAG_STYLE) || is_tag(n, GUMBO_TAG_HEAD)))
       continue;
+    // A drop-down's options (archive.org's "Search: All Media Types | Wayback Machine | ...")
+    // are a form's, never a picture's words.
+    if (element && is_tag(n, GUMBO_TAG_SELECT)) {
+      flush();
+      idx.boilerplate_seen = true;
+      continue;
+    }
     if (element && is_tag(n, GUMBO_TAG_IMG)) {
       flush();
       Item item;
@@ -195,9 +206,10 @@ const CaptionBlocks::Index& CaptionBlocks::index(const GumboNode* container) {
   flush();
   indexed_items_ += idx.items.size();
   // Groups of images with no text between them, in one pass.
+  idx.furniture = furniture_of(container);
   for (size_t i = 0; i < idx.items.size();) {
     if (!idx.items[i].image) {
-      if (boilerplate(idx.items[i].block)) idx.boilerplate_seen = true;
+      if (boilerplate(idx.items[i].block, idx.furniture)) idx.boilerplate_seen = true;
       ++i;
       continue;
     }
@@ -223,11 +235,15 @@ Neighbours CaptionBlocks::neighbours(const GumboNode* container, const GumboNode
   size_t first = item.group_first, last = item.group_last, n = idx.items.size();
   if (first > 0) out.before = &idx.items[first - 1].block;
   if (last + 1 < n) out.after = &idx.items[last + 1].block;
-  // A text right after another image is that image's (a logo and its name, a cover and its
-  // title), not this one's.
-  if (out.before && first >= 2 && idx.items[first - 2].image) out.before = nullptr;
-  if (out.before && boilerplate(*out.before)) out.before = nullptr;
-  if (out.after && boilerplate(*out.after)) out.after = nullptr;
+  // A label ("Average rating:") introduces what follows it: it is this group's even right
+  // after another image, and the text after the group is the next item's.
+  bool label = out.before && out.before->text.back() == ':';
+  if (label) out.after = nullptr;
+  // Otherwise a text right after another image is that image's (a logo and its name, a cover
+  // and its title), not this one's.
+  if (out.before && !label && first >= 2 && idx.items[first - 2].image) out.before = nullptr;
+  if (out.before && boilerplate(*out.before, idx.furniture)) out.before = nullptr;
+  if (out.after && boilerplate(*out.after, idx.furniture)) out.after = nullptr;
   return out;
 }
 

@@ -9,7 +9,9 @@
 //
 // Boilerplate blocks are left out: link lists (>= 3 links making up 70 % of the text or more)
 // and text inside navigation, menus, headers and footers, asides and ads (by element, ARIA
-// role, or class/id words; a <header> or <footer> inside an <article> is the article's own).
+// role, or class/id words; a <header> or <footer> inside an <article> is the article's own),
+// unless an aside holds the container too (a sidebar box's or card's own text); a
+// drop-down's options are never read.
 // Never throws; each container is read once per page (memoised), so many images sharing one
 // container stay linear.
 #include <gumbo.h>
@@ -48,9 +50,9 @@ class CaptionBlocks {
     return indexed_chars_ > kMaxIndexedChars || indexed_items_ > kMaxIndexedItems;
   }
 
-  // True when `element` or an ancestor is navigation, a menu, a header or footer, an aside
-  // or an ad (tag, ARIA role, class/id words).
-  bool in_boilerplate(const GumboNode* element);
+  // The nearest of `element` and its ancestors that is navigation, a menu, a header or
+  // footer, an aside or an ad (tag, ARIA role, class/id words), or nullptr.
+  const GumboNode* furniture_of(const GumboNode* element);
 
  private:
   struct Item {
@@ -63,15 +65,18 @@ class CaptionBlocks {
     std::unordered_map<const GumboNode*, size_t> image_at;
     size_t images = 0;
     bool boilerplate_seen = false;
+    const GumboNode* furniture = nullptr;  // furniture_of(container)
   };
   const Index& index(const GumboNode* container);
-  bool boilerplate(const TextBlock& block);
+  // A link list, or text inside furniture other than the aside holding the container
+  // (`own_furniture`): a sidebar box's or card's (<aside class="item">) text is its pictures'.
+  bool boilerplate(const TextBlock& block, const GumboNode* own_furniture);
 
   static constexpr size_t kMaxIndexedChars = 16 << 20, kMaxIndexedItems = 500000;
   size_t indexed_chars_ = 0, indexed_items_ = 0;
   std::pmr::monotonic_buffer_resource arena_;
   std::pmr::unordered_map<const GumboNode*, Index> indexes_{&arena_};
-  std::pmr::unordered_map<const GumboNode*, bool> inside_{&arena_};
+  std::pmr::unordered_map<const GumboNode*, const GumboNode*> furniture_of_{&arena_};
 };
 
 }  // namespace strata::extract

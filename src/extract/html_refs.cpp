@@ -210,17 +210,23 @@ void Finder::add(HtmlRef ref, const GumboNode* described_by) {
   described_by_.push_back(described_by);
 }
 
-// A text given to kSharedCaptionImages or more image elements of the page is the page's
-// (a navigation bar, a list's heading, a row of rating stars), not any one image's.
+// A text given to kSharedCaptionPictures or more different pictures of the page is the
+// page's (layout slices, a row of icons, a list's heading), not any one picture's. One picture
+// repeated beside its text keeps it: an author's avatar on each tweet, a rating's stars
+// (full, half and empty: three pictures). Each element counts by its first URL (srcset
+// candidates are one picture).
 void Finder::drop_shared_captions() {
-  constexpr size_t kSharedCaptionImages = 3;
-  std::map<std::string_view, std::set<const GumboNode*>> elements_by_caption;
+  constexpr size_t kSharedCaptionPictures = 4;
+  std::map<const GumboNode*, std::string_view> picture_of;
+  for (size_t i = 0; i < refs_.size(); ++i)
+    if (described_by_[i]) picture_of.emplace(described_by_[i], refs_[i].url);
+  std::map<std::string_view, std::set<std::string_view>> pictures_by_caption;
   for (size_t i = 0; i < refs_.size(); ++i)
     if (described_by_[i] && !refs_[i].caption.empty())
-      elements_by_caption[refs_[i].caption].insert(described_by_[i]);
+      pictures_by_caption[refs_[i].caption].insert(picture_of[described_by_[i]]);
   std::set<std::string> shared;  // copies: the captions viewed above are cleared below
-  for (const auto& [caption, elements] : elements_by_caption)
-    if (elements.size() >= kSharedCaptionImages) shared.emplace(caption);
+  for (const auto& [caption, pictures] : pictures_by_caption)
+    if (pictures.size() >= kSharedCaptionPictures) shared.emplace(caption);
   if (shared.empty()) return;
   size_t dropped = 0;
   for (size_t i = 0; i < refs_.size(); ++i) {

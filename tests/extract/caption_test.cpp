@@ -114,19 +114,49 @@ TEST(CaptionBoilerplate, MenuAndFooterClassesAreNotCaptions) {
             "");
 }
 
-// archive.org: five rating stars share "Average rating:"; twitter avatars share the name.
-TEST(CaptionBoilerplate, TextOfThreeImagesIsThePages) {
-  std::string stars =
-      "<div><nobr>Average rating: <img src='/star.png'><img src='/star.png'>"
-      "<img src='/no_star.png'></nobr></div><p>Other text</p>";
+// commoncrawl.org: seven layout boxes share the text after them; it is the page's.
+TEST(CaptionBoilerplate, TextOfFourPicturesIsThePages) {
+  std::string boxes =
+      "<div><p>Need data?</p><img src='/box-1.png'><img src='/box-2.png'><img src='/box-3.png'>"
+      "<img src='/box-4.png'><p>Please donate</p></div>";
   Counters c;
-  PageRefs p = find_references("http://ex.com/", stars, {}, c);
-  ASSERT_EQ(p.refs.size(), 3u);
+  PageRefs p = find_references("http://ex.com/", boxes, {}, c);
+  ASSERT_EQ(p.refs.size(), 4u);
   for (const HtmlRef& r : p.refs) EXPECT_EQ(r.caption, "");
-  EXPECT_EQ(c.get("html_captions_shared_dropped"), 3);
-  // Two images sharing a text keep it.
-  EXPECT_EQ(first_caption("<p>Two icons <img src='a.png'><img src='b.png'></p><p>x</p>"),
-            "Two icons");
+  EXPECT_EQ(c.get("html_captions_shared_dropped"), 4);
+  // Three pictures sharing a text keep it.
+  EXPECT_EQ(first_caption("<p>Icons <img src='a.png'><img src='b.png'><img src='c.png'></p>"),
+            "Icons");
+}
+
+// archive.org: a rating's stars (full, half, empty) after their label; twitter: one avatar
+// beside the account's name on every tweet. One picture repeated keeps its own text.
+TEST(CaptionBoilerplate, OnePictureRepeatedKeepsItsText) {
+  std::string tweets;
+  for (int i = 0; i < 4; ++i)
+    tweets += "<div class='tweet'><img src='/avatar.jpg'><b>IIPC @NetPreserve</b><p>Tweet " +
+              std::to_string(i) + " text</p></div>";
+  Counters c;
+  PageRefs p = find_references("http://ex.com/", tweets, {}, c);
+  ASSERT_EQ(p.refs.size(), 4u);
+  for (size_t i = 0; i < 4; ++i)
+    EXPECT_EQ(p.refs[i].caption, "IIPC @NetPreserve Tweet " + std::to_string(i) + " text");
+  EXPECT_EQ(c.get("html_captions_shared_dropped"), 0);
+}
+
+// archive.org: "Title<br>Average rating: [stars] Next title<br>Average rating: [stars]". A
+// label ending in ':' introduces the stars after it, even right after the previous row; the
+// text after the stars is the next item's.
+TEST(CaptionNeighbourhood, LabelIntroducesTheGroupAfterIt) {
+  std::string list =
+      "<div>Adobe Reader<br>Average rating: <img src='/star.png'><img src='/star.png'>"
+      "<img src='/half_star.png'> Leisure Suit Larry<br>Average rating: "
+      "<img src='/star.png'><img src='/no_star.png'></div><p>Other text</p>";
+  Counters c;
+  PageRefs p = find_references("http://ex.com/", list, {}, c);
+  ASSERT_EQ(p.refs.size(), 5u);
+  for (size_t i = 0; i < 3; ++i) EXPECT_EQ(p.refs[i].caption, "Adobe Reader Average rating:");
+  for (size_t i = 3; i < 5; ++i) EXPECT_EQ(p.refs[i].caption, "Leisure Suit Larry Average rating:");
 }
 
 // cdnow.com 2000: spacers carry the promotion line next to them.

@@ -71,6 +71,7 @@ function syncControls() {
   $('#f-site').value = state.site;
   $('#f-collection').value = state.collection;
   $('#f-safe').checked = state.safe !== 'off';
+  $('#f-decorative').checked = state.decorative === 'show';
   $('#f-reset').disabled = !hasFilters(state);
   const adv = queryToAdvanced(state.q);
   const f = $('#advanced-form');
@@ -104,6 +105,9 @@ $('#f-safe').addEventListener('change', (e) => {
   // Clear the grid before anything else so no image of the old setting stays on screen.
   clearGrid();
   filterChange('safe', e.target.checked ? 'on' : 'off');
+});
+$('#f-decorative').addEventListener('change', (e) => {
+  filterChange('decorative', e.target.checked ? 'show' : 'hide');
 });
 $('#f-reset').addEventListener('click', () => {
   const patch = { view: '', img: '' };
@@ -249,6 +253,9 @@ function noResults() {
   if (state.safe === 'on' && state.q)
     ul.append(el('li', {}, el('button', { type: 'button', class: 'link', text: t('results.suggest.safe'),
       onclick: () => { clearGrid(); navigate({ safe: 'off' }); } })));
+  if (state.decorative !== 'show' && state.q)
+    ul.append(el('li', {}, el('button', { type: 'button', class: 'link', text: t('results.suggest.decorative'),
+      onclick: () => navigate({ decorative: 'show' }) })));
   ul.append(el('li', { text: t('results.suggest.words') }));
   for (const q of EXAMPLES.slice(0, 3))
     ul.append(el('li', {}, el('a', { href: stateToSearch({ ...state, q, from: '', to: '', view: '', img: '' }),

@@ -1,10 +1,11 @@
 // The page state lives in the URL query string, so every search, filter and open image is a
 // shareable link and back/forward work:
-//   q, from, to (years), size, type, site, collection, safe=off (on is the default), lang,
+//   q, from, to (years), size, type, site, collection, safe=off (on is the default),
+//   decorative=show (spacers, bars, icons and emoji too; hidden by default), lang,
 //   view=<result position, 0-based> and img=<imgDigest> for the open viewer.
 export const DEFAULTS = {
   q: '', from: '', to: '', size: '', type: '', site: '', collection: '', safe: 'on',
-  lang: '', view: '', img: '', go: '',
+  decorative: 'hide', lang: '', view: '', img: '', go: '',
 };
 // go='1' means "a search was made" (an empty query lists every image); it is written as q=.
 const KEYS = Object.keys(DEFAULTS).filter((k) => k !== 'go');
@@ -16,6 +17,7 @@ export function readState(search = location.search) {
   for (const k of KEYS) if (p.has(k)) s[k] = p.get(k).trim();
   s.go = p.has('q') ? '1' : '';
   if (s.safe !== 'off') s.safe = 'on';
+  if (s.decorative !== 'show') s.decorative = 'hide';
   if (!/^\d{4}$/.test(s.from)) s.from = '';
   if (!/^\d{4}$/.test(s.to)) s.to = '';
   if (!['sm', 'md', 'lg'].includes(s.size)) s.size = '';
@@ -35,7 +37,7 @@ export function stateToSearch(s) {
 
 // The search itself (not lang/viewer): two states with the same key show the same results.
 export function searchKey(s) {
-  return JSON.stringify([s.q, ...FILTER_KEYS.map((k) => s[k]), s.safe]);
+  return JSON.stringify([s.q, ...FILTER_KEYS.map((k) => s[k]), s.safe, s.decorative]);
 }
 
 export function hasSearch(s) {
@@ -71,6 +73,7 @@ export function apiUrl(s, offset, maxItems) {
   if (s.site) p.set('siteSearch', s.site);
   if (s.collection) p.set('collection', s.collection);
   p.set('safeSearch', s.safe === 'off' ? 'off' : 'on');
+  if (s.decorative === 'show') p.set('decorative', 'show');
   p.set('offset', String(offset));
   p.set('maxItems', String(maxItems));
   p.set('fields', API_FIELDS.join(','));

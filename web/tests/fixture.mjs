@@ -65,11 +65,28 @@ async function waitFor(url, ms = 20000) {
   throw new Error(`server did not start: ${last}`);
 }
 
+// A gradient bar (1800x89: decorative, hidden unless asked for) whose alt is this word: the
+// sample's first document under another digest, URL, size and texts.
+export const DECORATIVE_WORD = 'webtestgradientbar';
+function addDecorativeImage(strata, work, sample, index) {
+  const first = fs.readFileSync(path.join(sample, 'truth/documents.jsonl'), 'utf8').split('\n')[0];
+  const digest = 'f'.repeat(64);
+  const doc = {
+    ...JSON.parse(first), id: digest, imgDigest: digest, imgUrl: 'http://webtest.example/img/blendbar.jpg',
+    imgSurt: '(example,webtest,)/img/blendbar.jpg', imgUrlTokens: 'webtest example img blendbar jpg',
+    imgWidth: 1800, imgHeight: 89, imgAlt: [DECORATIVE_WORD], imgTitle: [], imgCaption: [],
+  };
+  const file = path.join(work, 'decorative.jsonl');
+  fs.writeFileSync(file, `${JSON.stringify(doc)}\n`);
+  execFileSync(strata, ['index-docs', '--index', index, '--collection', 'webtest', '--no-analysis', file],
+    { stdio: 'pipe' });
+}
+
 // Builds (once per binary) a sample archive + index; returns paths and the data's facts.
 export function prepareData({ scale = '400' } = {}) {
   const strata = findStrata();
   const stamp = fs.statSync(strata).mtimeMs.toFixed(0);
-  const work = path.join(process.env.STRATA_WEB_WORK || path.join(os.tmpdir(), 'strata-web-test'), `${scale}-${stamp}`);
+  const work = path.join(process.env.STRATA_WEB_WORK || path.join(os.tmpdir(), 'strata-web-test'), `${scale}-${stamp}-2`);
   const sample = path.join(work, 'sample');
   const index = path.join(work, 'index');
   const done = path.join(work, 'ready.json');
@@ -79,6 +96,7 @@ export function prepareData({ scale = '400' } = {}) {
     execFileSync(strata, ['sample', '--out', sample, '--scale', scale, '--seed', '7'], { stdio: 'pipe' });
     execFileSync(strata, ['index-docs', '--index', index, '--collection', 'webtest',
       path.join(sample, 'truth/documents.jsonl')], { stdio: 'pipe' });
+    addDecorativeImage(strata, work, sample, index);
     const docs = fs.readFileSync(path.join(sample, 'truth/documents.jsonl'), 'utf8')
       .split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((d) => !d.isInline);
     // One image is marked NSFW (safe search must hide it): the one with the most alt text.

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { skipReason, prepareData, startServer, launchBrowser, screenshotsDir } from './fixture.mjs';
+import { skipReason, prepareData, startServer, launchBrowser, screenshotsDir, DECORATIVE_WORD } from './fixture.mjs';
 
 const reason = await skipReason();
 if (reason) console.log(`# SKIP web UI browser tests: ${reason}`);
@@ -352,6 +352,28 @@ describe('search page', { skip: reason || false }, () => {
     await page.check('#f-safe');
     await page.waitForFunction((id) => ![...document.querySelectorAll('.tile')]
       .some((a) => new URL(a.href).searchParams.get('img') === id), data.nsfwId);
+  });
+
+  it('decorative images: hidden by default, shown by the filter and its suggestion', async (t) => {
+    const page = await newPage(t);
+    const asked = [];
+    page.on('request', (req) => { if (req.url().includes('/imagesearch?')) asked.push(new URL(req.url())); });
+    await page.goto(`${server.base}/?q=${DECORATIVE_WORD}&safe=off`);
+    await page.waitForSelector('.empty');
+    assert.equal(await page.isChecked('#f-decorative'), false);
+    assert.equal(asked.at(-1).searchParams.get('decorative'), null);
+    await page.click('.empty button:has-text("Show decorative images")');
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('decorative') === 'show');
+    await page.waitForSelector('.tile');
+    assert.equal(await page.locator('.tile').count(), 1);
+    assert.equal(await page.isChecked('#f-decorative'), true);
+    assert.equal(asked.at(-1).searchParams.get('decorative'), 'show');
+    await page.uncheck('#f-decorative');
+    await page.waitForFunction(() => !new URL(location.href).searchParams.has('decorative'));
+    await page.waitForSelector('.empty');
+    await page.check('#f-decorative');
+    await page.waitForSelector('.tile');
+    assert.equal(await page.locator('.tile').count(), 1);
   });
 
   it('no results: message with suggestions', async (t) => {
