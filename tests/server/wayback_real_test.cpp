@@ -75,6 +75,15 @@ TEST_F(WaybackReal, PartialAndDistantTimestampsRedirectToTheCaptureServed) {
   }
 }
 
+TEST_F(WaybackReal, CacheBustingQueriesLandOnTheCapturedUrl) {
+  auto r =
+      get(std::string("/wayback/") + kHomeTs + "/http://www.archive.org/index.php?_=1209588506");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 302);
+  EXPECT_EQ(r->get_header_value("Location"),
+            std::string("/wayback/") + kHomeTs + "/http://www.archive.org/index.php");
+}
+
 TEST_F(WaybackReal, PageIsRewrittenWithBannerAndMementoHeaders) {
   auto r = get(std::string("/wayback/") + kHomeTs + "/" + kHome);
   ASSERT_TRUE(r);
