@@ -159,9 +159,9 @@ uint64_t phash_rgb(const uint8_t* rgb, int width, int height) {
   std::array<double, 64> block{};
   for (int i = 0; i < 8; ++i)
     for (int j = 0; j < 8; ++j) block[i * 8 + j] = dct[(i + 1) * kSize + (j + 1)];
-  // A flat picture has no AC signal: its coefficients are rounding noise whose signs would
-  // make a pseudo-random hash shared by every picture of that grey level. Its hash is 0, which
-  // similar::gate() recognises.
+  // A flat picture (or one that varies along one axis only) has no signal in this block: its
+  // coefficients are rounding noise whose signs would make a pseudo-random hash shared by
+  // every such picture. Its hash is 0, which similar::gate() recognises.
   if (std::all_of(block.begin(), block.end(), [](double c) { return std::abs(c) < kFlatAc; }))
     return 0;
   auto sorted = block;

@@ -183,7 +183,8 @@ Server::Server(ServerOptions options) : impl_(std::make_unique<Impl>()) {
   impl_->web_dir = o.web_dir.empty() ? default_web_dir() : o.web_dir;
   impl_->captures = std::make_unique<ReplayCaptures>(o.archive_roots);
   try {
-    impl_->similar_index.get(impl_->db());  // built now rather than on the first request
+    Xapian::Database db(o.index_dir.string());  // built now rather than on the first request
+    impl_->similar_index.get(db);
   } catch (const Xapian::Error& e) {
     throw StartupError("index " + o.index_dir.string() + ": " + e.get_description());
   }

@@ -18,9 +18,13 @@ bool has_term(Xapian::PostingIterator& it, const Xapian::PostingIterator& end, X
 
 }  // namespace
 
+IndexVersion version_of(const Xapian::Database& db) {
+  return {db.get_uuid(), db.get_revision()};
+}
+
 std::shared_ptr<const SimilarSnapshot> build_similar_snapshot(Xapian::Database& db) {
   namespace prefix = index::prefix;
-  const Xapian::rev revision = db.get_revision();
+  const IndexVersion version = version_of(db);
   std::vector<SimilarEntry> entries;
   std::vector<uint64_t> hashes;
   size_t degenerate = 0;
@@ -52,7 +56,7 @@ std::shared_ptr<const SimilarSnapshot> build_similar_snapshot(Xapian::Database& 
   }
   similar::HammingIndex index(similar::kNearDuplicateRadius, hashes);
   return std::make_shared<const SimilarSnapshot>(
-      SimilarSnapshot{revision, std::move(entries), std::move(index), degenerate});
+      SimilarSnapshot{version, std::move(entries), std::move(index), degenerate});
 }
 
 std::shared_ptr<const SimilarSnapshot> SimilarIndexCache::get(Xapian::Database& db) {
@@ -61,7 +65,8 @@ std::shared_ptr<const SimilarSnapshot> SimilarIndexCache::get(Xapian::Database& 
     std::lock_guard lock(current_);
     current = snapshot_;
   }
-  if (current && current->revision == db.get_revision()) return current;
+  const IndexVersion version = version_of(db);
+  if (current && current->version == version) return current;
   std::unique_lock building(build_, std::defer_lock);
   if (!current)
     building.lock();  // the first: wait for it
@@ -69,7 +74,7 @@ std::shared_ptr<const SimilarSnapshot> SimilarIndexCache::get(Xapian::Database& 
     return current;  // another request is rebuilding it
   {
     std::lock_guard lock(current_);  // built while this one waited?
-    if (snapshot_ && snapshot_->revision == db.get_revision()) return snapshot_;
+    if (snapshot_ && snapshot_->version == version) return snapshot_;
   }
   auto fresh = build_similar_snapshot(db);
   std::lock_guard lock(current_);

@@ -1,9 +1,9 @@
 #pragma once
 // The pHashes of the served index, searchable by Hamming distance (similar/hamming_index.hpp)
 // for "more like this" (similar_api.hpp). Built from the index's pHash value stream when the
-// server starts and again whenever the index's revision changes (a `strata index` run or a
-// block list change committed), so results follow the index without a restart. While one
-// request rebuilds, the others answer from the previous snapshot.
+// server starts and again whenever the index's version (UUID and revision) changes (a `strata
+// index` run or a block list change committed), so results follow the index without a restart.
+// While one request rebuilds, the others answer from the previous snapshot.
 //
 // Left out, as search leaves them out: blocked and inline images; and images whose pHash is
 // degenerate (flat pictures: similar::gate), which would all match one another.
@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "similar/hamming_index.hpp"
@@ -27,8 +28,17 @@ struct SimilarEntry {
   bool decorative = false;
 };
 
-struct SimilarSnapshot {
+// Which state of which database a snapshot was built from: an index rebuilt beside its folder
+// and renamed into place is another database (UUID) whose revisions start again.
+struct IndexVersion {
+  std::string uuid;
   Xapian::rev revision = 0;
+  bool operator==(const IndexVersion&) const = default;
+};
+IndexVersion version_of(const Xapian::Database& db);
+
+struct SimilarSnapshot {
+  IndexVersion version;
   std::vector<SimilarEntry> entries;  // numbered as the index's entries
   similar::HammingIndex index;
   size_t degenerate = 0;  // documents left out for a flat pHash
@@ -39,7 +49,7 @@ std::shared_ptr<const SimilarSnapshot> build_similar_snapshot(Xapian::Database& 
 
 class SimilarIndexCache {
  public:
-  // The snapshot of `db`'s revision, built here when there is none yet or it is out of date
+  // The snapshot of `db`'s version, built here when there is none yet or it is out of date
   // and no other thread is building one (then the previous one).
   std::shared_ptr<const SimilarSnapshot> get(Xapian::Database& db);
 

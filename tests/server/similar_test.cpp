@@ -107,8 +107,7 @@ class SimilarImages : public ::testing::Test {
     EXPECT_EQ(r.status, 200) << r.body;
     std::vector<std::pair<std::string, int>> out;
     const Json reply = Json::parse(r.body);
-    for (const auto& i : reply["responseItems"])
-      out.emplace_back(i["imgDigest"], i["distance"]);
+    for (const auto& i : reply["responseItems"]) out.emplace_back(i["imgDigest"], i["distance"]);
     return out;
   }
   static std::string error_parameter(const Reply& r) {
@@ -192,7 +191,7 @@ TEST_F(SimilarImages, ServedOverHttpAndFollowsTheGrowingIndex) {
   auto post = c.Post("/imagesearch/similar?maxItems=1", *png_, "image/png");
   ASSERT_TRUE(post);
   EXPECT_EQ(post->status, 200) << post->body;
-  EXPECT_EQ(Json::parse(post->body)["responseItems"][0]["imgDigest"], "query");
+  EXPECT_EQ(Json::parse(post->body)["responseItems"][0]["imgDigest"], "query") << post->body;
   EXPECT_EQ(c.Post("/imagesearch", *png_, "image/png")->status, 405);
   const Json spec = Json::parse(c.Get("/imagesearch/openapi.json")->body);
   EXPECT_TRUE(spec["paths"]["/imagesearch/similar"].contains("get"));
