@@ -71,6 +71,9 @@ int run(Options& o) {
     return strata::exit_code::failure;
   }
   if (draw) std::cerr << "\r\033[K";
+  strata::Json near = strata::Json::array();
+  for (const auto& [page, earlier] : report.near_duplicates)
+    near.push_back({{"page", page}, {"near duplicate of", earlier}});
   strata::Json warcs = strata::Json::array();
   for (const auto& path : report.warcs) warcs.push_back(path.string());
   strata::cli::print_report({{"summary",
@@ -82,6 +85,7 @@ int run(Options& o) {
                                {"seconds", report.seconds}}},
                              {"counters", report.counters.to_json()},
                              {"warcs", warcs},
+                             {"near duplicates", near},
                              {"problems", strata::problems_json(problems)}});
   if (c.seeds.empty() && report.counters.get("resumed_urls") == 0)
     return strata::exit_code::no_input;

@@ -45,6 +45,8 @@ struct CrawlOptions {
 struct CrawlReport {
   Counters counters;  // fetches, responses, revisits, robots_*, trap_*, out_of_scope, ...
   std::vector<std::filesystem::path> warcs;
+  // (page, earlier page it nearly duplicates), the first 1000 of this run.
+  std::vector<std::pair<std::string, std::string>> near_duplicates;
   uint64_t queued_left = 0;  // URLs left in the frontier (a stopped crawl resumes them)
   bool stopped = false;
   double seconds = 0;
