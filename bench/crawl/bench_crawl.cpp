@@ -7,11 +7,11 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <deque>
-#include <unordered_set>
 #include <cstdlib>
+#include <deque>
 #include <fstream>
 #include <string>
+#include <unordered_set>
 
 #include "crawl/crawler.hpp"
 #include "crawl/frontier.hpp"
