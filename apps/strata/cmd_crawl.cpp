@@ -133,6 +133,8 @@ const bool registered = strata::cli::register_command(
       app.add_option("--agent", c.agent, "robots.txt product token, also in the User-Agent")
           ->capture_default_str();
       app.add_option("--contact", c.contact_url, "contact URL for the User-Agent (+URL)");
+      app.add_option("--back-queues", c.max_back_queues, "hosts crawled at once (Mercator's B)")
+          ->capture_default_str();
       add_repeatable(app, "--connect-to", c.fetch.connect_to,
                      "curl CONNECT_TO rule HOST:PORT:TO-HOST:TO-PORT (tests)");
       app.add_option("--timeout", c.fetch.total_timeout_s, "seconds for a whole fetch")

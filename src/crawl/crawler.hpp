@@ -36,7 +36,9 @@ struct CrawlOptions {
   std::string agent = "StrataBot";  // robots.txt product token
   std::string contact_url;          // in the User-Agent, "+URL"
   std::size_t connections = 8;      // transfers at once (one per host)
-  std::size_t max_back_queues = 0;  // 0 = 3 × connections (Mercator)
+  // Hosts with a back queue at once. Mercator's 3 × threads fits blocking threads; fetches
+  // here are asynchronous, so the bound is the crawl rate: at most this / delay fetches/s.
+  std::size_t max_back_queues = 1000;
   double robots_max_age_s = 24 * 3600;
   std::function<bool()> stop_requested;
   std::function<void(const std::string& line)> on_progress;  // about once a second
