@@ -71,6 +71,9 @@ int run(Options& o) {
     return strata::exit_code::failure;
   }
   if (draw) std::cerr << "\r\033[K";
+  strata::Json near = strata::Json::array();
+  for (const auto& [page, earlier] : report.near_duplicates)
+    near.push_back({{"page", page}, {"near duplicate of", earlier}});
   strata::Json warcs = strata::Json::array();
   for (const auto& path : report.warcs) warcs.push_back(path.string());
   strata::cli::print_report({{"summary",
@@ -82,6 +85,7 @@ int run(Options& o) {
                                {"seconds", report.seconds}}},
                              {"counters", report.counters.to_json()},
                              {"warcs", warcs},
+                             {"near duplicates", near},
                              {"problems", strata::problems_json(problems)}});
   if (c.seeds.empty() && report.counters.get("resumed_urls") == 0)
     return strata::exit_code::no_input;
@@ -129,6 +133,8 @@ const bool registered = strata::cli::register_command(
       app.add_option("--agent", c.agent, "robots.txt product token, also in the User-Agent")
           ->capture_default_str();
       app.add_option("--contact", c.contact_url, "contact URL for the User-Agent (+URL)");
+      app.add_option("--back-queues", c.max_back_queues, "hosts crawled at once (Mercator's B)")
+          ->capture_default_str();
       add_repeatable(app, "--connect-to", c.fetch.connect_to,
                      "curl CONNECT_TO rule HOST:PORT:TO-HOST:TO-PORT (tests)");
       app.add_option("--timeout", c.fetch.total_timeout_s, "seconds for a whole fetch")

@@ -1,17 +1,18 @@
-// bench_crawl [URLS=1000000] [HOSTS=10000] [SITES=20] [PAGES=50]
+// bench_crawl [URLS=1000000] [HOSTS=10000] [SITES=20] [PAGES=50] [DELAY=0]
 // 1. A frontier of URLS URLs over HOSTS hosts: resident memory and disk bytes per URL, CPU
 //    seconds to add them all and to hand them all out (delays at zero).
 // 2. A crawl of SITES loopback hosts × PAGES pages (each with two images) with politeness
-//    delays at zero: fetches per second, i.e. the crawler's own overhead.
+//    delays at zero: fetches per second, i.e. the crawler's own overhead; with DELAY seconds
+//    between fetches from a host, the rate against its ceiling SITES / DELAY.
 #include <sys/resource.h>
 #include <unistd.h>
 
 #include <cstdio>
-#include <deque>
-#include <unordered_set>
 #include <cstdlib>
+#include <deque>
 #include <fstream>
 #include <string>
+#include <unordered_set>
 
 #include "crawl/crawler.hpp"
 #include "crawl/frontier.hpp"
@@ -112,7 +113,7 @@ strata::testing::WebResponse page(const std::string& host, const std::string& pa
   return {200, "text/html", body + "</body></html>", {}, 0};
 }
 
-void bench_loopback(int sites, int pages, const std::filesystem::path& dir) {
+void bench_loopback(int sites, int pages, double delay_s, const std::filesystem::path& dir) {
   strata::testing::TestWeb web([pages](const std::string& host, const std::string& path, int) {
     std::string p = path.rfind("/p/", 0) == 0 ? "/p" + path.substr(3) : path;
     return page(host, p, pages);
@@ -121,7 +122,7 @@ void bench_loopback(int sites, int pages, const std::filesystem::path& dir) {
   for (int s = 0; s < sites; ++s) o.seeds.push_back("http://site" + std::to_string(s) + ".test/");
   o.out_dir = dir;
   o.max_depth = 1000;
-  o.politeness = {0, 0, 0, 0, 0, 0};
+  o.politeness = {0, delay_s, delay_s, 0, 0, 0};
   o.fetch.connect_to = {web.connect_to()};
   strata::ProblemLog problems;
   double cpu0 = cpu_seconds();
@@ -129,12 +130,14 @@ void bench_loopback(int sites, int pages, const std::filesystem::path& dir) {
   double cpu = cpu_seconds() - cpu0;
   auto fetches = static_cast<double>(report.counters.get("fetches"));
   std::printf(
-      "loopback: %d hosts, %.0f fetches (%lld responses, %lld revisits, %zu problems) in %.2f s "
-      "wall, "
-      "%.2f s CPU: %.0f fetches/s wall, %.0f fetches per CPU second\n",
-      sites, fetches, static_cast<long long>(report.counters.get("responses")),
+      "loopback: %d hosts, delay %.2f s, %.0f fetches (%lld responses, %lld revisits, %zu "
+      "problems) in %.2f s wall, %.2f s CPU: %.0f fetches/s wall, %.0f fetches per CPU second\n",
+      sites, delay_s, fetches, static_cast<long long>(report.counters.get("responses")),
       static_cast<long long>(report.counters.get("revisits")), problems.total(), report.seconds,
       cpu, fetches / report.seconds, fetches / cpu);
+  if (delay_s > 0)
+    std::printf("loopback: ceiling %.0f fetches/s (hosts / delay), reached %.0f %%\n",
+                sites / delay_s, 100 * fetches / report.seconds / (sites / delay_s));
 }
 
 }  // namespace
@@ -146,7 +149,8 @@ int main(int argc, char** argv) {
   int pages = argc > 4 ? std::atoi(argv[4]) : 50;
   auto root = std::filesystem::temp_directory_path() / ("bench_crawl." + std::to_string(getpid()));
   bench_frontier(urls, hosts, root / "frontier");
-  bench_loopback(sites, pages, root / "loopback");
+  double delay_s = argc > 5 ? std::atof(argv[5]) : 0;
+  bench_loopback(sites, pages, delay_s, root / "loopback");
   bench_in_memory(urls, hosts);  // last: its memory is not given back to the system
   std::filesystem::remove_all(root);
   return 0;

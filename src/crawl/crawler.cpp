@@ -11,6 +11,7 @@
 
 #include "archive/http.hpp"
 #include "crawl/links.hpp"
+#include "crawl/near_duplicates.hpp"
 #include "crawl/robots.hpp"
 #include "crawl/url_store.hpp"
 #include "crawl/warc_output.hpp"
@@ -22,6 +23,7 @@ namespace {
 constexpr double kMaxIdleWait_s = 0.2;  // the loop looks at stop requests this often
 constexpr double kStopGrace_s = 5;      // transfers in flight may finish after a stop
 constexpr uint64_t kMaxParsedBytes = 32ull << 20;
+constexpr std::size_t kMaxNearDuplicatesListed = 1000;
 
 bool contains_ignore_case(std::string_view haystack, std::string_view needle) {
   auto it =
@@ -83,8 +85,7 @@ class Crawl {
       : o_(options),
         problems_(problems),
         store_(options.out_dir / "state"),
-        frontier_(store_, options.politeness,
-                  options.max_back_queues ? options.max_back_queues : 3 * options.connections),
+        frontier_(store_, options.politeness, options.max_back_queues),
         fetcher_(fetch_options(options)),
         warc_(warc_options(options), store_),
         scope_(options.scope),
@@ -271,8 +272,11 @@ class Crawl {
       return;
     }
     std::vector<Outlink> outlinks;
-    if (r.status >= 200 && r.status < 300 && is_html(r) && ticket.url.lane == Lane::link)
-      outlinks = page_outlinks(r.url, decoded_body(r), report_.counters);
+    if (r.status >= 200 && r.status < 300 && is_html(r) && ticket.url.lane == Lane::link) {
+      std::string text;
+      outlinks = page_outlinks(r.url, decoded_body(r), report_.counters, &text);
+      note_near_duplicate(r.url, text);
+    }
     CaptureKind kind = warc_.write(r, ticket.url, outlinks);
     report_.counters.add(kind == CaptureKind::revisit ? "revisits" : "responses");
     if (kind == CaptureKind::duplicate) report_.counters.add("duplicate_payloads");
@@ -288,6 +292,14 @@ class Crawl {
     for (const Outlink& link : outlinks)
       enqueue(link.url, r.url, link.lane,
               link.lane == Lane::link ? ticket.url.depth + 1 : ticket.url.depth, 0);
+  }
+
+  void note_near_duplicate(const std::string& page, std::string_view text) {
+    auto earlier = near_duplicates_.add(page, text);
+    if (!earlier) return;
+    report_.counters.add("near_duplicate_pages");
+    if (report_.near_duplicates.size() < kMaxNearDuplicatesListed)
+      report_.near_duplicates.emplace_back(page, *earlier);
   }
 
   std::string progress_line() const {
@@ -313,6 +325,7 @@ class Crawl {
   std::unordered_map<std::string, RobotsState> robots_;
   std::unordered_map<std::string, uint64_t> pages_;
   std::unordered_map<uint64_t, Pending> pending_;
+  NearDuplicates near_duplicates_;
   uint64_t next_id_ = 1, fetches_ = 0;
 };
 

@@ -36,7 +36,9 @@ struct CrawlOptions {
   std::string agent = "StrataBot";  // robots.txt product token
   std::string contact_url;          // in the User-Agent, "+URL"
   std::size_t connections = 8;      // transfers at once (one per host)
-  std::size_t max_back_queues = 0;  // 0 = 3 × connections (Mercator)
+  // Hosts with a back queue at once. Mercator's 3 × threads fits blocking threads; fetches
+  // here are asynchronous, so the bound is the crawl rate: at most this / delay fetches/s.
+  std::size_t max_back_queues = 1000;
   double robots_max_age_s = 24 * 3600;
   std::function<bool()> stop_requested;
   std::function<void(const std::string& line)> on_progress;  // about once a second
@@ -45,6 +47,8 @@ struct CrawlOptions {
 struct CrawlReport {
   Counters counters;  // fetches, responses, revisits, robots_*, trap_*, out_of_scope, ...
   std::vector<std::filesystem::path> warcs;
+  // (page, earlier page it nearly duplicates), the first 1000 of this run.
+  std::vector<std::pair<std::string, std::string>> near_duplicates;
   uint64_t queued_left = 0;  // URLs left in the frontier (a stopped crawl resumes them)
   bool stopped = false;
   double seconds = 0;

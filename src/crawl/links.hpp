@@ -17,7 +17,9 @@ struct Outlink {
   std::string context;  // Heritrix style: "img/@src", "a/@href"
 };
 
+// `text`, when given, receives the page's text (script and style left out), words separated
+// by whitespace, for the near-duplicate test.
 std::vector<Outlink> page_outlinks(std::string_view page_url, std::string_view html,
-                                   Counters& counters);
+                                   Counters& counters, std::string* text = nullptr);
 
 }  // namespace strata::crawl

@@ -52,7 +52,7 @@ WebResponse site_a(const std::string& path, int) {
     return html(
         "<a href='/page1'>one</a><a href='/private/secret'>no</a><a href='/trap/x/'>trap</a>"
         "<a href='/deep/1'>deep</a><a href='/loop1'>loop</a><a href='/dup1'>d1</a><a "
-        "href='/dup2'>d2</a>"
+        "href='/dup2'>d2</a><a href='/near1'>n1</a>"
         "<a href='http://other.test/'>elsewhere</a><a "
         "href='/q?a=1&b=2&c=3&d=4&e=5&f=6&g=7&h=8&i=9&j=10&k=11&l=12&m=13'>q</a>"
         "<img src='/img/a.png' alt='red square'><img src='http://img.test/b.png' alt='offsite'>"
@@ -68,6 +68,11 @@ WebResponse site_a(const std::string& path, int) {
   if (path == "/loop1") return {302, "text/html", "", {{"Location", "/loop2"}}, 0};
   if (path == "/loop2") return {302, "text/html", "", {{"Location", "/loop1"}}, 0};
   if (path == "/dup1" || path == "/dup2") return html("the same page twice");
+  if (path == "/near1" || path == "/near2") {
+    std::string text;
+    for (int i = 0; i < 300; ++i) text += "word" + std::to_string(i) + " ";
+    return html(text + (path == "/near1" ? "first" : "second") + " <a href='/near2'>n</a>");
+  }
   if (path == "/img/a.png" || path == "/img/copy.png") return {200, "image/png", png(200), {}, 0};
   return not_found();
 }
@@ -217,6 +222,11 @@ TEST(Crawl, PoliteScopedTrapFreeAndReadable) {
   // Duplicate content at other URLs (/dup2, copy.png, /trap/x/x/) is written whole, counted.
   EXPECT_EQ(report.counters.get("duplicate_payloads"), 3);
   EXPECT_EQ(report.counters.get("revisits"), 0);
+  // Near duplicates (the same text but one word, and the exact copies) are reported.
+  std::set<std::pair<std::string, std::string>> near(report.near_duplicates.begin(),
+                                                     report.near_duplicates.end());
+  EXPECT_TRUE(near.count({"http://a.test/near2", "http://a.test/near1"}));
+  EXPECT_TRUE(near.count({"http://a.test/dup2", "http://a.test/dup1"}));
   size_t warc_problems = 0;
   auto types = warc_record_types(report.warcs, warc_problems);
   EXPECT_EQ(warc_problems, 0u);
@@ -231,14 +241,20 @@ TEST(Crawl, StopsAndResumesWithoutRefetching) {
   TestWeb web(route);
   auto out = strata::testing::scratch_dir();
   auto options = options_for(web, out);
-  options.max_fetches = 6;
+  // A stop request (what SIGINT sets) once the server has answered six requests.
+  options.stop_requested = [&web] { return web.log().size() >= 6; };
   strata::ProblemLog problems;
   auto first = strata::crawl::run_crawl(options, problems);
+  EXPECT_TRUE(first.stopped);
   EXPECT_GT(first.queued_left, 0u);
-  options.max_fetches = 0;
+  options.stop_requested = nullptr;
+  options.max_fetches = 4;  // a limit also ends a run with URLs left
   auto second = strata::crawl::run_crawl(options, problems);
-  EXPECT_EQ(second.queued_left, 0u);
-  EXPECT_GT(second.counters.get("resumed_urls"), 0);
+  EXPECT_GT(second.queued_left, 0u);
+  options.max_fetches = 0;
+  auto third = strata::crawl::run_crawl(options, problems);
+  EXPECT_EQ(third.queued_left, 0u);
+  EXPECT_GT(third.counters.get("resumed_urls"), 0);
   std::map<std::string, int> per_url;
   for (const auto& r : web.log()) ++per_url[r.host + r.path];
   for (const auto& [u, n] : per_url) {
@@ -247,8 +263,8 @@ TEST(Crawl, StopsAndResumesWithoutRefetching) {
     }
   }
   EXPECT_TRUE(per_url.count("img.test/b.png"));
-  EXPECT_EQ(second.warcs.size(), 1u);
-  EXPECT_NE(first.warcs.at(0), second.warcs.at(0));  // a new file, the old one kept
+  ASSERT_EQ(third.warcs.size(), 1u);
+  EXPECT_NE(first.warcs.at(0), third.warcs.at(0));  // a new file per run, the old ones kept
 }
 
 }  // namespace
