@@ -138,27 +138,44 @@ class Generator {
   }
 
   // Prefix filtering (AllPairs): with shingles ordered rarest first, `b` can hold `share` of
-  // a's shingles only if it holds one of a's first |A| - ceil(share |A|) + 1; each document's
-  // prefix is looked up in an index of every document's shingles.
+  // a's shingles only if it holds one of a's first |A| - ceil(share |A|) + 1. Sorted arrays,
+  // not hash maps: (shingle, document) sorted gives each shingle's posting as a run; the same
+  // entries sorted by (document, posting size) give each document's prefix.
   void text_pairs(std::span<const uint32_t> ids, const TextBound& bound) {
-    std::unordered_map<uint64_t, std::vector<uint32_t>> postings;
+    struct Entry {
+      uint64_t shingle;
+      uint32_t id;
+    };
+    std::vector<Entry> entries;
     for (uint32_t id : ids)
-      for (uint64_t s : items_[id].get(bound.text)) postings[s].push_back(id);
-    std::vector<std::pair<size_t, const std::vector<uint32_t>*>> prefix;  // rarest first
-    for (uint32_t id : ids) {
-      prefix.clear();
-      for (uint64_t s : items_[id].get(bound.text)) {
-        const auto& posting = postings.find(s)->second;
-        prefix.emplace_back(posting.size(), &posting);
-      }
-      if (prefix.empty()) continue;
-      std::sort(prefix.begin(), prefix.end());
-      const auto n = static_cast<double>(prefix.size());
-      const auto overlap = static_cast<size_t>(std::max(1.0, std::ceil(bound.share * n - 1e-9)));
-      prefix.resize(prefix.size() - std::min(prefix.size(), overlap) + 1);
-      for (const auto& [size, posting] : prefix)
-        for (uint32_t other : *posting)
-          if (other != id) out_.pairs.emplace_back(std::min(id, other), std::max(id, other));
+      for (uint64_t s : items_[id].get(bound.text)) entries.push_back({s, id});
+    if (entries.size() >= UINT32_MAX) throw CoverError("too many shingles to index");
+    std::sort(entries.begin(), entries.end(), [](const Entry& x, const Entry& y) {
+      return x.shingle != y.shingle ? x.shingle < y.shingle : x.id < y.id;
+    });
+    struct Probe {
+      uint32_t id, size, start;  // a document, and one of its shingles' posting in `entries`
+    };
+    std::vector<Probe> probes;
+    probes.reserve(entries.size());
+    for (size_t k = 0, end; k < entries.size(); k = end) {
+      for (end = k; end < entries.size() && entries[end].shingle == entries[k].shingle;) ++end;
+      for (size_t j = k; j < end; ++j)
+        probes.push_back({entries[j].id, static_cast<uint32_t>(end - k), static_cast<uint32_t>(k)});
+    }
+    std::sort(probes.begin(), probes.end(), [](const Probe& x, const Probe& y) {
+      return x.id != y.id ? x.id < y.id : x.size != y.size ? x.size < y.size : x.start < y.start;
+    });
+    for (size_t k = 0, end; k < probes.size(); k = end) {
+      const uint32_t id = probes[k].id;
+      for (end = k; end < probes.size() && probes[end].id == id;) ++end;
+      const size_t n = end - k;
+      const auto overlap = static_cast<size_t>(
+          std::max(1.0, std::ceil(bound.share * static_cast<double>(n) - 1e-9)));
+      for (size_t j = k; j < k + n - std::min(n, overlap) + 1; ++j)
+        for (uint32_t q = probes[j].start; q < probes[j].start + probes[j].size; ++q)
+          if (entries[q].id != id)
+            out_.pairs.emplace_back(std::min(id, entries[q].id), std::max(id, entries[q].id));
       if (out_.pairs.size() > budget_)
         throw CoverError("the similarity atom gives more than " + std::to_string(budget_) +
                          " candidate pairs: raise its threshold or add same(...)");

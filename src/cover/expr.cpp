@@ -251,10 +251,16 @@ class Parser {
     return ref;
   }
 
-  ExprPtr same(size_t start) {
+  // A new atom of `kind`, counted against kMaxAtoms.
+  std::shared_ptr<Expr> atom(size_t start, Expr::Kind kind) {
     count_atom(start);
     auto e = std::make_shared<Expr>();
-    e->kind = Expr::Kind::same;
+    e->kind = kind;
+    return e;
+  }
+
+  ExprPtr same(size_t start) {
+    auto e = atom(start, Expr::Kind::same);
     expect("(");
     do e->attrs.push_back(attribute(true));
     while (accept(","));
@@ -263,9 +269,7 @@ class Parser {
   }
 
   ExprPtr within(size_t start) {
-    count_atom(start);
-    auto e = std::make_shared<Expr>();
-    e->kind = Expr::Kind::within;
+    auto e = atom(start, Expr::Kind::within);
     expect("(");
     skip_space();
     const size_t at = pos_;
@@ -298,9 +302,7 @@ class Parser {
   }
 
   ExprPtr hamming(size_t start) {
-    count_atom(start);
-    auto e = std::make_shared<Expr>();
-    e->kind = Expr::Kind::hamming;
+    auto e = atom(start, Expr::Kind::hamming);
     e->op = cmp_op();
     skip_space();
     const size_t at = pos_;
@@ -311,9 +313,7 @@ class Parser {
   }
 
   ExprPtr similarity(size_t start, const std::string& name) {
-    count_atom(start);
-    auto e = std::make_shared<Expr>();
-    e->kind = Expr::Kind::similar;
+    auto e = atom(start, Expr::Kind::similar);
     e->sim = name == "containment" ? SimKind::containment
              : name == "jaccard"   ? SimKind::jaccard
                                    : SimKind::dice;
