@@ -159,6 +159,24 @@ TEST(CaptionNeighbourhood, LabelIntroducesTheGroupAfterIt) {
   for (size_t i = 3; i < 5; ++i) EXPECT_EQ(p.refs[i].caption, "Leisure Suit Larry Average rating:");
 }
 
+// solidarite-numerique.fr: theme cards are <aside> boxes holding a picture and its theme; a
+// sidebar's text beside a picture outside it stays out.
+TEST(CaptionBoilerplate, AsideHoldingThePictureKeepsItsText) {
+  EXPECT_EQ(first_caption("<aside class='item'><div><figure><img src='a.png'></figure>"
+                          "<span>Education et formation<br><small>6 tutoriels</small></span>"
+                          "</div></aside>"),
+            "Education et formation 6 tutoriels");
+  EXPECT_EQ(first_caption("<div><p><img src='a.png'></p><aside><p>Sidebar news</p></aside></div>"),
+            "");
+}
+
+// archive.org 2008: the header picture stood beside the search form's drop-down of media types.
+TEST(CaptionBoilerplate, DropDownOptionsAreNotCaptions) {
+  EXPECT_EQ(first_caption("<div><img src='h.jpg'><form>Search: <select><option>All Media Types"
+                          "</option><option>Education</option></select></form></div>"),
+            "Search:");
+}
+
 // cdnow.com 2000: spacers carry the promotion line next to them.
 TEST(CaptionBoilerplate, TinyImagesHaveNoCaption) {
   EXPECT_EQ(first_caption("<table><tr><td><img src='spacer.gif' width='1' height='15'> In "
