@@ -1,7 +1,8 @@
-// bench_relevance --index DIR [--queries FILE] [--layout FILE] [--per-query]
+// bench_relevance --index DIR [--queries FILE] [--layout FILE] [--per-query] [--no-collapse]
 // Runs every judged query (bench/relevance/queries.jsonl) on an index of the real crawls
 // (bench/relevance/run builds it) twice in the same run: Strata's ranking and Arquivo's
-// formula (the baseline), and reports P@5, P@10, nDCG@10, repeated pictures and judged
+// formula (the baseline; Strata's results near-duplicate-collapsed, as served, Arquivo's
+// not), and reports P@5, P@10, nDCG@10, repeated pictures and judged
 // decorative images in the top 10s, and the queries answering no judged image, per query set
 // (tune, heldout, all). docs/BENCHMARKS.md, "Relevance".
 #include <CLI/CLI.hpp>
@@ -23,17 +24,18 @@ struct Config {
   std::string queries = "bench/relevance/queries.jsonl";
   std::string layout = "bench/relevance/layout.jsonl";
   bool per_query = false;
+  bool no_collapse = false;  // Strata's ranking without its near-duplicate collapse
 };
 
-std::vector<search::Hit> top10(Xapian::Database& db, const std::string& q, search::Ranking r) {
+std::vector<search::Hit> top10(Xapian::Database& db, const std::string& q, search::Ranking r,
+                               bool collapse) {
   search::SearchRequest request;
   request.q = q;
   request.safe = false;  // relevance, not moderation: the kit indexes without the classifier
   request.max_items = 10;
   request.years_facet = false;
   request.ranking = r;
-  // Strata collapses near-duplicates by default; Arquivo, the baseline, shows every image.
-  request.collapse = r == search::Ranking::strata;
+  request.collapse = collapse;
   return search::search(db, request).hits;
 }
 
@@ -68,6 +70,7 @@ int main(int argc, char** argv) {
   app.add_option("--queries", c.queries, "judged queries (JSONL)");
   app.add_option("--layout", c.layout, "images judged decorative (JSONL)");
   app.add_flag("--per-query", c.per_query, "print each query's grades (scores) in ranked order");
+  app.add_flag("--no-collapse", c.no_collapse, "Strata's ranking without near-duplicate collapse");
   CLI11_PARSE(app, argc, argv);
   try {
     Xapian::Database db(c.index);
@@ -76,7 +79,8 @@ int main(int argc, char** argv) {
     std::map<std::pair<std::string, search::Ranking>, Scores> sums;
     for (search::Ranking r : {search::Ranking::arquivo, search::Ranking::strata}) {
       for (const JudgedQuery& q : queries) {
-        const auto hits = top10(db, q.query, r);
+        // Strata collapses near-duplicates by default; Arquivo, the baseline, shows every image.
+        const auto hits = top10(db, q.query, r, r == search::Ranking::strata && !c.no_collapse);
         if (c.per_query) print_query(q, r, hits);
         sums[{q.set, r}].add(q, hits, layout);
         sums[{"all", r}].add(q, hits, layout);
