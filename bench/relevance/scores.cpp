@@ -46,14 +46,17 @@ void Scores::add(const JudgedQuery& q, const std::vector<search::Hit>& top10,
   double dcg = 0;
   size_t relevant5 = 0, relevant10 = 0, decorative = 0;
   for (size_t i = 0; i < top10.size() && i < 10; ++i) {
+    // A picture shown again (another copy of a hit above) tells the user nothing new: it
+    // earns no gain and counts as not relevant, whichever ranking repeats it.
+    const bool repeat = repeats_above(top10, i);
     auto it = q.grade.find(top10[i].doc.imgUrl);
-    const int g = it == q.grade.end() ? 0 : it->second;
+    const int g = repeat || it == q.grade.end() ? 0 : it->second;
     dcg += gain(g) * discount(i);
     if (g >= kRelevantGrade) {
       ++relevant10;
       if (i < 5) ++relevant5;
     }
-    if (repeats_above(top10, i)) ++repeated;
+    if (repeat) ++repeated;
     if (layout_urls.count(top10[i].doc.imgUrl)) ++decorative;
   }
   p5 += static_cast<double>(relevant5) / 5;
