@@ -10,6 +10,7 @@
 #include "books/item.hpp"
 #include "books/jp2.hpp"
 #include "books/jpeg.hpp"
+#include "books/meta.hpp"
 #include "books/pictures.hpp"
 #include "books/scandata.hpp"
 #include "books/stored_zip.hpp"
@@ -224,6 +225,20 @@ Json image_json(const Context& c, const Picture& p, const Leaf* leaf, int image,
   return j;
 }
 
+// The catalogue record (meta.xml) and the item's counts, for whoever indexes the crops.
+void write_book_json(Context& c, const fs::path& path) {
+  Json book{{"identifier", c.files.identifier}};
+  if (!c.files.meta.empty()) {
+    try {
+      book = to_json(parse_meta(read_whole(c.files.meta)));
+      book["identifier"] = c.files.identifier;
+    } catch (const MetaError& e) {
+      c.problem(c.files.meta, 0, "bad_meta", e.what());
+    }
+  }
+  write_file(path, book.dump() + "\n");
+}
+
 void run_default(Context& c) {
   const ItemFiles& f = c.files;
   if (f.abbyy.empty() || f.images.empty()) {
@@ -273,6 +288,7 @@ void run_default(Context& c) {
   PageImages images(f.images);
   const fs::path folder = c.options.out / f.identifier;
   fs::create_directories(folder);
+  write_book_json(c, folder / "book.json");
   std::ofstream jsonl(folder / "images.jsonl", std::ios::binary);
   std::optional<std::string> page;
   int page_of_bytes = -1, image = 0;

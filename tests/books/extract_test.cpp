@@ -66,6 +66,10 @@ TEST_F(Book, DefaultModeFindsEveryPictureAndCropsIt) {
         << row.dump();
   }
   EXPECT_EQ(rows[0]["caption"], "Fig. 1. The old harbour at dawn");
+  const Json book = Json::parse(testing::read_file(o.out / options.identifier / "book.json"));
+  EXPECT_EQ(book["title"], "A Synthetic Book of Plates");
+  EXPECT_EQ(book["year"], 1884);
+  EXPECT_EQ(book["language"], "en");
   EXPECT_EQ(rows[1]["blocks"], 2);  // the split picture, joined
   EXPECT_EQ(rows[1]["box"], Json::array({100, 60, 500, 380}));
   EXPECT_EQ(rows[4]["caption"], "Plate II. A mill in the valley");
