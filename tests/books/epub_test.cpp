@@ -2,8 +2,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 
 #include "books/epub.hpp"
+#include "books/extract.hpp"
+#include "core/json.hpp"
 #include "testing/shared_data.hpp"
 
 namespace strata::books {
@@ -69,6 +72,26 @@ TEST(Epub, SvgImageCover) {
   const EpubBook b = shared_epub("kovidgoyal__calibre/resources/quick_start/eng.epub");
   ASSERT_EQ(b.images.size(), 1u);
   EXPECT_EQ(b.images[0].uses, 1);  // an SVG <image xlink:href>
+}
+
+TEST(Epub, ExtractWritesEveryImageAndItsText) {
+  STRATA_REQUIRE_SHARED();
+  ExtractOptions o;
+  o.out = testing::scratch_dir();
+  ProblemLog problems;
+  const ItemResult r = extract_item(
+      testing::shared_data("books/IDPF__epub3-samples/30/cole-voyage-of-life.epub"), o, problems);
+  EXPECT_EQ(problems.total(), 0u);
+  EXPECT_EQ(r.counters.get("epub_images"), 9);
+  std::ifstream in(o.out / "cole-voyage-of-life" / "images.jsonl");
+  int rows = 0;
+  for (std::string line; std::getline(in, line); ++rows) {
+    const Json row = Json::parse(line);
+    EXPECT_TRUE(
+        std::filesystem::exists(o.out / "cole-voyage-of-life" / row["file"].get<std::string>()));
+    EXPECT_FALSE(row["alt"].get<std::string>().empty());
+  }
+  EXPECT_EQ(rows, 9);
 }
 
 TEST(Epub, NotAnEpub) {
