@@ -3,6 +3,8 @@
 #include <expat.h>
 #include <zip.h>
 
+#include <algorithm>
+#include <cctype>
 #include <map>
 #include <memory>
 

@@ -182,6 +182,26 @@ TEST_F(Book, CompatModeWritesTheSeedsZipAndTsv) {
   EXPECT_EQ(rows[1][8].find("KALEVIMAGE"), std::string::npos);
 }
 
+TEST(BookItems, JpegPageScans) {
+  SyntheticOptions o;
+  o.identifier = "jpegPages";
+  o.jpeg_pages = true;
+  const SyntheticItem item = write_synthetic_item(testing::scratch_dir(), o);
+  ExtractOptions eo;
+  eo.out = item.folder.parent_path() / "out";
+  ProblemLog problems;
+  const ItemResult r = extract_item(item.folder, eo, problems);
+  EXPECT_EQ(problems.total(), 0u) << problem_report(problems);
+  EXPECT_EQ(r.counters.get("crops"), 6);
+  // The crop is the page's own pixels: the same region of a full decode of the member.
+  PageImages images(item.folder / "jpegPages_jpg.zip");
+  const Box box{140, 120, 500, 440};
+  EXPECT_TRUE(jpeg_decode_region(images.read(5), box) ==
+              crop(jpeg_decode_full(images.read(5)), box));
+  EXPECT_EQ(testing::read_file(eo.out / "jpegPages" / "jpegPages.img.0.0004.jpg"),
+            jpeg_encode(crop(jpeg_decode_full(images.read(5)), box), eo.quality));
+}
+
 TEST(BookItems, DamagedItemsAreReportedAndTheBatchGoesOn) {
   const fs::path root = testing::scratch_dir();
   SyntheticOptions o;
