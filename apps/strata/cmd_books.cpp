@@ -72,7 +72,7 @@ const bool registered = cli::register_command(
       auto* extract = app.add_subcommand("extract", "crop every picture of book items");
       extract
           ->add_option("items", cmd->items,
-                       "item folders (ID_abbyy.gz, ID_scandata.xml, ID_jp2.zip)")
+                       "item folders (ID_abbyy.gz, ID_scandata.xml, ID_jp2.zip) or .epub files")
           ->required();
       extract->add_option("-o,--out", cmd->options.out, "output folder")->required();
       extract->add_flag("--compat", cmd->options.compat,

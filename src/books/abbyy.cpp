@@ -129,7 +129,7 @@ struct AbbyyReader::State {
     } else if (!block) {
       return;
     } else if (local == "rect") {
-      block->rects.push_back(box_attrs(atts));
+      if (block->rects.size() < kMaxBlockRects) block->rects.push_back(box_attrs(atts));
     } else if (local == "par") {
       paragraph.clear();
       const auto role = attr(atts, "role");

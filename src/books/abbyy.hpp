@@ -74,5 +74,6 @@ class AbbyyReader {
 
 // The cap on one block's text: OCR noise in a hostile file must not grow without bound.
 inline constexpr size_t kMaxBlockText = 1 << 20;
+inline constexpr size_t kMaxBlockRects = 4096;  // real pictures have tens
 
 }  // namespace strata::books

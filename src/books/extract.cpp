@@ -7,9 +7,11 @@
 
 #include "books/abbyy.hpp"
 #include "books/compat.hpp"
+#include "books/epub.hpp"
 #include "books/item.hpp"
 #include "books/jp2.hpp"
 #include "books/jpeg.hpp"
+#include "books/meta.hpp"
 #include "books/pictures.hpp"
 #include "books/scandata.hpp"
 #include "books/stored_zip.hpp"
@@ -224,6 +226,20 @@ Json image_json(const Context& c, const Picture& p, const Leaf* leaf, int image,
   return j;
 }
 
+// The catalogue record (meta.xml) and the item's counts, for whoever indexes the crops.
+void write_book_json(Context& c, const fs::path& path) {
+  Json book{{"identifier", c.files.identifier}};
+  if (!c.files.meta.empty()) {
+    try {
+      book = to_json(parse_meta(read_whole(c.files.meta)));
+      book["identifier"] = c.files.identifier;
+    } catch (const MetaError& e) {
+      c.problem(c.files.meta, 0, "bad_meta", e.what());
+    }
+  }
+  write_file(path, book.dump() + "\n");
+}
+
 void run_default(Context& c) {
   const ItemFiles& f = c.files;
   if (f.abbyy.empty() || f.images.empty()) {
@@ -273,6 +289,7 @@ void run_default(Context& c) {
   PageImages images(f.images);
   const fs::path folder = c.options.out / f.identifier;
   fs::create_directories(folder);
+  write_book_json(c, folder / "book.json");
   std::ofstream jsonl(folder / "images.jsonl", std::ios::binary);
   std::optional<std::string> page;
   int page_of_bytes = -1, image = 0;
@@ -308,6 +325,43 @@ void run_default(Context& c) {
   c.result.counters.add("page_bytes_read", static_cast<int64_t>(images.bytes_read()));
 }
 
+// ---- EPUB ---------------------------------------------------------------------------------
+
+// Every manifest image written out as it is (no re-encoding) with images.jsonl and book.json.
+void run_epub(Context& c, const fs::path& epub) {
+  const EpubBook book = read_epub(epub);
+  const fs::path folder = c.options.out / c.files.identifier;
+  fs::create_directories(folder);
+  const Json meta{{"identifier", c.files.identifier},
+                  {"title", book.title},
+                  {"creators", book.creators},
+                  {"language", book.language},
+                  {"date", book.date}};
+  write_file(folder / "book.json", meta.dump() + "\n");
+  std::ofstream jsonl(folder / "images.jsonl", std::ios::binary);
+  int image = 0;
+  for (const EpubImage& i : book.images) {
+    std::string bytes;
+    try {
+      bytes = read_epub_member(epub, i.path);
+    } catch (const EpubError& e) {
+      c.problem(epub, 0, "missing_epub_image", e.what());
+      continue;
+    }
+    const std::string file = std::to_string(image++) + "_" + fs::path(i.path).filename().string();
+    write_file(folder / file, bytes);
+    const Json row{{"identifier", c.files.identifier}, {"file", file},   {"member", i.path},
+                   {"media_type", i.media_type},       {"alt", i.alt},   {"caption", i.caption},
+                   {"document", i.document},           {"uses", i.uses}, {"cover", i.cover}};
+    jsonl << row.dump() << "\n";
+    c.result.counters.add("epub_images");
+  }
+  if (book.missing_documents > 0)
+    c.problem(epub, 0, "missing_epub_document",
+              std::to_string(book.missing_documents) + " spine documents missing");
+  if (!jsonl) throw std::runtime_error("cannot write " + (folder / "images.jsonl").string());
+}
+
 }  // namespace
 
 bool set_filter(Filters& filters, const std::string& name, bool on) {
@@ -325,16 +379,24 @@ ItemResult extract_item(const fs::path& item, const ExtractOptions& options, Pro
   Context c{options, problems, {}, {}};
   c.files.identifier = item.filename().string();  // until the item is located
   try {
-    c.files = locate_item(item);
-    if (options.compat)
-      run_compat(c);
-    else
-      run_default(c);
+    if (item.extension() == ".epub") {
+      c.files.identifier = item.stem().string();
+      run_epub(c, item);
+    } else {
+      c.files = locate_item(item);
+      if (options.compat)
+        run_compat(c);
+      else
+        run_default(c);
+    }
   } catch (const ItemError& e) {
     c.problem(e.file(), e.offset(), "bad_item", e.what());
     c.result.skipped = true;
   } catch (const AbbyyError& e) {
     c.problem(c.files.abbyy, e.offset(), "bad_abbyy", e.what());
+    c.result.skipped = true;
+  } catch (const EpubError& e) {
+    c.problem(item, 0, "bad_epub", e.what());
     c.result.skipped = true;
   }
   c.result.counters.add(c.result.skipped ? "items_skipped" : "items_done");

@@ -3,7 +3,8 @@
 //   - default mode: Strata's reading (books/pictures.hpp), switchable filters, JPEG crops and
 //     OUT/ID/images.jsonl (one line per crop: page, box, caption, pre/post text, URLs);
 //   - compat mode: the seed script's output, exactly (books/compat.hpp): OUT/ID_imgs.zip, a
-//     stored ZIP of `ID_imgs/ID.img.K.NNNN.jpg` and `ID_imgs/ID.imageslist.txt`.
+//     stored ZIP of `ID_imgs/ID.img.K.NNNN.jpg` and `ID_imgs/ID.imageslist.txt`;
+//   - an `.epub` file: its images as they are, OUT/NAME/images.jsonl and book.json.
 //
 // Failure contract: extract_item never throws for bad input: a missing file, corrupt XML,
 // a truncated ZIP, a missing or corrupt page, mismatched page counts are problems (item,

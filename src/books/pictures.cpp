@@ -41,6 +41,9 @@ void append_text(std::string& to, const std::string& text) {
 }  // namespace
 
 std::vector<Picture> join_touching(std::vector<Picture> pictures, int gap) {
+  // Pairwise and repeated: cubic in the pictures of a page, so a hostile page of thousands of
+  // blocks is left as it is (real pages have a handful).
+  if (pictures.size() > kMaxJoinedPerPage) return pictures;
   for (bool joined = true; joined;) {
     joined = false;
     for (size_t i = 0; i < pictures.size() && !joined; ++i)

@@ -23,6 +23,7 @@ struct Picture {
 
 inline constexpr size_t kContextBytes = 1000;
 inline constexpr int kJoinGap = 3;  // pixels between two blocks that still "touch"
+inline constexpr size_t kMaxJoinedPerPage = 256;
 
 class PictureCollector {
  public:

@@ -66,6 +66,10 @@ TEST_F(Book, DefaultModeFindsEveryPictureAndCropsIt) {
         << row.dump();
   }
   EXPECT_EQ(rows[0]["caption"], "Fig. 1. The old harbour at dawn");
+  const Json book = Json::parse(testing::read_file(o.out / options.identifier / "book.json"));
+  EXPECT_EQ(book["title"], "A Synthetic Book of Plates");
+  EXPECT_EQ(book["year"], 1884);
+  EXPECT_EQ(book["language"], "en");
   EXPECT_EQ(rows[1]["blocks"], 2);  // the split picture, joined
   EXPECT_EQ(rows[1]["box"], Json::array({100, 60, 500, 380}));
   EXPECT_EQ(rows[4]["caption"], "Plate II. A mill in the valley");
@@ -176,6 +180,26 @@ TEST_F(Book, CompatModeWritesTheSeedsZipAndTsv) {
   EXPECT_NE(rows[1][7].find(item->page_text[4].back()), std::string::npos);
   EXPECT_NE(rows[1][8].find("Fig. 1. The old harbour at dawn"), std::string::npos);
   EXPECT_EQ(rows[1][8].find("KALEVIMAGE"), std::string::npos);
+}
+
+TEST(BookItems, JpegPageScans) {
+  SyntheticOptions o;
+  o.identifier = "jpegPages";
+  o.jpeg_pages = true;
+  const SyntheticItem item = write_synthetic_item(testing::scratch_dir(), o);
+  ExtractOptions eo;
+  eo.out = item.folder.parent_path() / "out";
+  ProblemLog problems;
+  const ItemResult r = extract_item(item.folder, eo, problems);
+  EXPECT_EQ(problems.total(), 0u) << problem_report(problems);
+  EXPECT_EQ(r.counters.get("crops"), 6);
+  // The crop is the page's own pixels: the same region of a full decode of the member.
+  PageImages images(item.folder / "jpegPages_jpg.zip");
+  const Box box{140, 120, 500, 440};
+  EXPECT_TRUE(jpeg_decode_region(images.read(5), box) ==
+              crop(jpeg_decode_full(images.read(5)), box));
+  EXPECT_EQ(testing::read_file(eo.out / "jpegPages" / "jpegPages.img.0.0004.jpg"),
+            jpeg_encode(crop(jpeg_decode_full(images.read(5)), box), eo.quality));
 }
 
 TEST(BookItems, DamagedItemsAreReportedAndTheBatchGoesOn) {
