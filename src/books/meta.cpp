@@ -1,11 +1,10 @@
 #include "books/meta.hpp"
 
-#include <expat.h>
-
 #include <algorithm>
 #include <cctype>
 #include <map>
-#include <memory>
+
+#include "books/whole_xml.hpp"
 
 namespace strata::books {
 namespace {
@@ -96,26 +95,20 @@ struct Parser {
 }  // namespace
 
 BookMeta parse_meta(std::string_view xml) {
-  std::unique_ptr<XML_ParserStruct, decltype(&XML_ParserFree)> parser(XML_ParserCreate(nullptr),
-                                                                      &XML_ParserFree);
   Parser state;
-  XML_SetUserData(parser.get(), &state);
-  XML_SetElementHandler(
-      parser.get(),
+  auto failure = parse_whole_xml(
+      xml, &state,
       [](void* s, const XML_Char*, const XML_Char**) {
         auto& p = *static_cast<Parser*>(s);
         ++p.depth;
         p.text.clear();
       },
-      [](void* s, const XML_Char* n) { static_cast<Parser*>(s)->end(n); });
-  XML_SetCharacterDataHandler(parser.get(), [](void* s, const XML_Char* d, int len) {
-    auto& text = static_cast<Parser*>(s)->text;
-    if (text.size() < 65536) text.append(d, static_cast<size_t>(len));
-  });
-  if (xml.size() > (1u << 30) ||
-      XML_Parse(parser.get(), xml.data(), static_cast<int>(xml.size()), XML_TRUE) != XML_STATUS_OK)
-    throw MetaError(std::string("XML error: ") + XML_ErrorString(XML_GetErrorCode(parser.get())) +
-                    " at byte " + std::to_string(XML_GetCurrentByteIndex(parser.get())));
+      [](void* s, const XML_Char* n) { static_cast<Parser*>(s)->end(n); },
+      [](void* s, const XML_Char* d, int len) {
+        auto& text = static_cast<Parser*>(s)->text;
+        if (text.size() < 65536) text.append(d, static_cast<size_t>(len));
+      });
+  if (failure) throw MetaError(failure->message + " at byte " + std::to_string(failure->offset));
   return std::move(state.meta);
 }
 

@@ -1,11 +1,10 @@
 #include "books/scandata.hpp"
 
-#include <expat.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
-#include <memory>
+
+#include "books/whole_xml.hpp"
 
 namespace strata::books {
 namespace {
@@ -92,23 +91,16 @@ const char* name_of(PageType type) {
 }
 
 Scandata parse_scandata(std::string_view xml) {
-  std::unique_ptr<XML_ParserStruct, decltype(&XML_ParserFree)> parser(XML_ParserCreate(nullptr),
-                                                                      &XML_ParserFree);
   Parser state;
-  XML_SetUserData(parser.get(), &state);
-  XML_SetElementHandler(
-      parser.get(),
+  auto failure = parse_whole_xml(
+      xml, &state,
       [](void* s, const XML_Char* n, const XML_Char** a) { static_cast<Parser*>(s)->start(n, a); },
-      [](void* s, const XML_Char*) { static_cast<Parser*>(s)->end(); });
-  XML_SetCharacterDataHandler(parser.get(), [](void* s, const XML_Char* d, int len) {
-    auto& text = static_cast<Parser*>(s)->text;
-    if (text.size() < 4096) text.append(d, static_cast<size_t>(len));
-  });
-  if (xml.size() > (1u << 30) ||
-      XML_Parse(parser.get(), xml.data(), static_cast<int>(xml.size()), XML_TRUE) != XML_STATUS_OK)
-    throw ScandataError(
-        std::string("XML error: ") + XML_ErrorString(XML_GetErrorCode(parser.get())),
-        static_cast<uint64_t>(XML_GetCurrentByteIndex(parser.get())));
+      [](void* s, const XML_Char*) { static_cast<Parser*>(s)->end(); },
+      [](void* s, const XML_Char* d, int len) {
+        auto& text = static_cast<Parser*>(s)->text;
+        if (text.size() < 4096) text.append(d, static_cast<size_t>(len));
+      });
+  if (failure) throw ScandataError(failure->message, failure->offset);
   if (state.data.leaves.empty()) throw ScandataError("no <page leafNum> in scandata", 0);
   int shown = 0;
   for (Leaf& leaf : state.data.leaves)

@@ -24,29 +24,6 @@ std::string time_element(const Capture& c) {
 
 }  // namespace
 
-std::string html_escape(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 std::string display_date(std::string_view ts) {
   if (ts.size() != 14) return std::string(ts);
   int month = std::stoi(std::string(ts.substr(4, 2)));

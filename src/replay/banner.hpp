@@ -7,11 +7,12 @@
 #include <string>
 #include <string_view>
 
+#include "core/html_escape.hpp"
 #include "replay/captures.hpp"
 
 namespace strata::replay {
 
-std::string html_escape(std::string_view text);
+using strata::html_escape;
 
 // "30 Apr 2008 20:48:29 UTC"
 std::string display_date(std::string_view ts14);

@@ -1,5 +1,7 @@
 #include "sample/html.hpp"
 
+#include "core/html_escape.hpp"
+
 namespace strata::sample {
 namespace {
 
@@ -177,29 +179,6 @@ RenderedPage render_page(const World& w, const Page& page, int crawl) {
     case Charset::double_utf8:
       out.body = latin1_to_utf8(html);
       break;
-  }
-  return out;
-}
-
-std::string html_escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
   }
   return out;
 }

@@ -17,7 +17,6 @@ RenderedPage render_page(const World& w, const Page& page, int crawl);
 // The HTTP/1.1 form a page uses for an image URL: relative when on the page's host.
 std::string reference_form(const std::string& page_url, const std::string& image_url);
 
-std::string html_escape(const std::string& text);
 std::string utf8_to_latin1(const std::string& text);
 std::string latin1_to_utf8(const std::string& bytes);
 std::string base64(const std::string& bytes);

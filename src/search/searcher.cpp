@@ -137,10 +137,14 @@ SearchResult search(Xapian::Database& db, const SearchRequest& request) {
   std::optional<YearsFacet> years;
   if (effective.years_facet) years.emplace(db, enquire);
 
-  const Xapian::doccount fetch = effective.offset + effective.max_items + kTieMargin;
+  Xapian::doccount fetch = effective.offset + effective.max_items + kTieMargin;
+  // Xapian counts a group once only among the results it keeps (its collapsed count moves with
+  // the page size), so a collapsed search keeps up to kExactMatches results: every group is
+  // then counted once, and the collapsed total is exact up to that many.
+  if (collapse) fetch = std::max(fetch, kExactMatches);
   Xapian::MSet mset = enquire.get_mset(0, fetch, kExactMatches);
   SearchResult result;
-  result.total = mset.get_matches_estimated();
+  result.total = collapse && mset.size() < fetch ? mset.size() : mset.get_matches_estimated();
   if (years) result.years = years->counts(mset.get_uncollapsed_matches_estimated());
   TieBreak tie_break;
   auto page = tie_break.page(mset, effective.offset, effective.max_items, mset.size() < fetch);

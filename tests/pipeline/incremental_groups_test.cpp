@@ -3,7 +3,6 @@
 // collection by collection in reverse date order and in random batches of three files, stores
 // the same group on every document, and its groups are the truth's near-duplicate groups.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <fstream>
@@ -12,7 +11,6 @@
 #include "analyze/run.hpp"
 #include "index/near_duplicate_groups.hpp"
 #include "index/schema.hpp"
-#include "sample/sample.hpp"
 #include "testing/incremental.hpp"
 #include "testing/shared_data.hpp"
 
@@ -24,12 +22,7 @@ namespace fs = std::filesystem;
 class IncrementalGroups : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    sample_ = new fs::path(fs::temp_directory_path() /
-                           ("strata-incremental-groups-" + std::to_string(getpid())) / "sample");
-    fs::remove_all(*sample_);
-    sample::Options options;
-    ASSERT_TRUE(sample::apply_scale("tiny", options));
-    sample::generate(options, sample_->string(), 2);
+    sample_ = new fs::path(testing::make_tiny_sample("incremental-groups"));
   }
   static void TearDownTestSuite() {
     fs::remove_all(sample_->parent_path());

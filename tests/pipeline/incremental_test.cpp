@@ -8,7 +8,6 @@
 #include <fstream>
 #include <random>
 
-#include "sample/sample.hpp"
 #include "testing/incremental.hpp"
 #include "testing/shared_data.hpp"
 
@@ -26,14 +25,7 @@ std::string relative_to(const std::string& path, const fs::path& dir) {
 
 class IncrementalTruth : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    sample_ = new fs::path(fs::temp_directory_path() /
-                           ("strata-incremental-" + std::to_string(getpid())) / "sample");
-    fs::remove_all(*sample_);
-    sample::Options options;
-    ASSERT_TRUE(sample::apply_scale("tiny", options));
-    sample::generate(options, sample_->string(), 2);
-  }
+  static void SetUpTestSuite() { sample_ = new fs::path(testing::make_tiny_sample("incremental")); }
   static void TearDownTestSuite() {
     fs::remove_all(sample_->parent_path());
     delete sample_;

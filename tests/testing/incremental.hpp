@@ -1,6 +1,7 @@
 #pragma once
 // Helpers of the incremental-indexing tests: a batch of archives through extraction and
 // store::add_batch (the steps of `strata index`), and the documents an index stores.
+#include <unistd.h>
 #include <xapian.h>
 
 #include <filesystem>
@@ -8,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -16,9 +18,23 @@
 #include "index/document_builder.hpp"
 #include "index/stored_data.hpp"
 #include "merge/folder.hpp"
+#include "sample/sample.hpp"
 #include "store/incremental.hpp"
 
 namespace strata::testing {
+
+// The "tiny" generated sample (seed 2) in a new folder DIR/sample, DIR a temporary folder named
+// after `tag` and this process; the caller removes DIR.
+inline std::filesystem::path make_tiny_sample(const std::string& tag) {
+  namespace fs = std::filesystem;
+  const fs::path sample =
+      fs::temp_directory_path() / ("strata-" + tag + "-" + std::to_string(getpid())) / "sample";
+  fs::remove_all(sample);
+  sample::Options options;
+  if (!sample::apply_scale("tiny", options)) throw std::logic_error("no tiny scale");
+  sample::generate(options, sample.string(), 2);
+  return sample;
+}
 
 // Extracts each archive under the collection its folder is named after (as
 // `strata index --collection <folder>` does) and adds them all as one batch; `analyse` as in

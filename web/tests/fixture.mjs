@@ -1,5 +1,6 @@
 // Test fixture: a generated sample archive, indexed, served by `strata serve` (which also
 // serves web/public at "/"), and a headless Debian chromium driven by playwright-core.
+import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -147,6 +148,22 @@ export async function launchBrowser() {
   const { chromium } = await import('playwright-core');
   // playwright-core gives every launch a fresh, empty user data dir.
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
+}
+
+// A page in a fresh browser context of `browser` (English, 1280×860, reduced motion), closed
+// after test `t`, which then fails on any uncaught error in the page. `pageSize` sets the UI's
+// page size; `bypassCSP` lets a test inject scripts.
+export async function openPage(browser, t, { locale = 'en-GB', viewport = { width: 1280, height: 860 }, pageSize, bypassCSP = false } = {}) {
+  const context = await browser.newContext({ locale, viewport, reducedMotion: 'reduce', bypassCSP });
+  if (pageSize) await context.addInitScript((n) => { window.__STRATA_PAGE_SIZE__ = n; }, pageSize);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  t.after(async () => {
+    await context.close();
+    assert.deepEqual(errors, [], 'no uncaught errors in the page');
+  });
+  return page;
 }
 
 // Screenshots go to the work folder, so a test run leaves the checkout clean;

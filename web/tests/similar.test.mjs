@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { skipReason, prepareData, startServer, launchBrowser } from './fixture.mjs';
+import { skipReason, prepareData, startServer, launchBrowser, openPage } from './fixture.mjs';
 
 const reason = await skipReason();
 if (reason) console.log(`# SKIP similar-image browser tests: ${reason}`);
@@ -16,17 +16,7 @@ let data, server, browser;
 // the list of every image, and what the API finds like it.
 let probe;
 
-async function newPage(t) {
-  const context = await browser.newContext({ locale: 'en-GB', viewport: { width: 1280, height: 860 }, reducedMotion: 'reduce' });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  t.after(async () => {
-    await context.close();
-    assert.deepEqual(errors, [], 'no uncaught errors in the page');
-  });
-  return page;
-}
+const newPage = (t) => openPage(browser, t);
 const getJson = async (p) => (await fetch(`${server.base}${p}`)).json();
 
 async function findProbe() {

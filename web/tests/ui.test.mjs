@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { skipReason, prepareData, startServer, launchBrowser, screenshotsDir, DECORATIVE_WORD } from './fixture.mjs';
+import { skipReason, prepareData, startServer, launchBrowser, openPage, screenshotsDir, DECORATIVE_WORD } from './fixture.mjs';
 
 const reason = await skipReason();
 if (reason) console.log(`# SKIP web UI browser tests: ${reason}`);
@@ -13,18 +13,7 @@ const require = createRequire(import.meta.url);
 let data, server, browser, api, query, queryTotal;
 const shots = process.env.STRATA_WEB_SCREENSHOTS !== '0';
 
-async function newPage(t, { locale = 'en-GB', viewport = { width: 1280, height: 860 }, pageSize, bypassCSP = false } = {}) {
-  const context = await browser.newContext({ locale, viewport, reducedMotion: 'reduce', bypassCSP });
-  if (pageSize) await context.addInitScript((n) => { window.__STRATA_PAGE_SIZE__ = n; }, pageSize);
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  t.after(async () => {
-    await context.close();
-    assert.deepEqual(errors, [], 'no uncaught errors in the page');
-  });
-  return page;
-}
+const newPage = (t, options) => openPage(browser, t, options);
 const digits = (s) => Number(String(s).replace(/\D/g, ''));
 async function shot(page, name) {
   if (!shots) return;
