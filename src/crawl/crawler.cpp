@@ -186,7 +186,7 @@ class Crawl {
     while (fetcher_.active() < o_.connections && !limit_reached()) {
       auto ticket = frontier_.next(now());
       if (!ticket) return;
-      RobotsState& robots = robots_[ticket->host];
+      RobotsState& robots = robots_[robots_url(ticket->url.url)];  // per scheme, host, port
       if (!robots.known || now() - robots.fetched_at > o_.robots_max_age_s) {
         start_fetch(std::move(*ticket), true);
         continue;
@@ -230,7 +230,7 @@ class Crawl {
 
   // RFC 9309 §2.3.1: 2xx parsed, 4xx allows everything, 5xx and no answer disallow everything.
   void finish_robots(const FetchResult& r, Ticket ticket) {
-    RobotsState& robots = robots_[ticket.host];
+    RobotsState& robots = robots_[robots_url(ticket.url.url)];
     robots.known = true;
     robots.fetched_at = now();
     if (r.ok && r.status >= 200 && r.status < 300) {
@@ -306,10 +306,12 @@ class Crawl {
     char line[200];
     double elapsed = now();
     std::snprintf(
-        line, sizeof line, "%lld fetched  %.1f/s  queued %zu  hosts %zu  active %zu",
+        line, sizeof line,
+        "%lld fetched  %.1f/s  queued %zu  hosts %zu  active %zu  waiting (politeness) %zu",
         static_cast<long long>(report_.counters.get("fetches")),
         elapsed > 0 ? static_cast<double>(report_.counters.get("fetches")) / elapsed : 0.0,
-        frontier_.queued(), frontier_.hosts(), frontier_.busy_hosts());
+        frontier_.queued(), frontier_.hosts(), frontier_.busy_hosts(),
+        frontier_.waiting_hosts(elapsed));
     return line;
   }
 

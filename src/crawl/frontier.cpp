@@ -90,6 +90,13 @@ std::optional<Ticket> Frontier::next(double now) {
   return std::nullopt;
 }
 
+std::size_t Frontier::waiting_hosts(double now) const {
+  std::size_t waiting = 0;
+  for (const auto& [name, host] : hosts_)
+    waiting += !host.busy && !host.empty() && host.next_fetch > now;
+  return waiting;
+}
+
 double Frontier::next_ready_time() const {
   return heap_.empty() ? std::numeric_limits<double>::infinity() : heap_.top().time;
 }

@@ -69,6 +69,8 @@ class Frontier {
   std::size_t hosts() const { return hosts_.size(); }
   std::size_t back_queues() const { return back_queue_count_; }
   std::size_t busy_hosts() const { return busy_; }
+  // Hosts with URLs queued that wait for their politeness delay at `now` (not busy).
+  std::size_t waiting_hosts(double now) const;
   const Politeness& rules() const { return rules_; }
 
  private:

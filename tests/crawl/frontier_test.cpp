@@ -27,8 +27,11 @@ TEST(Frontier, EmbedsFirstOneFetchPerHostAndTheDelayKept) {
   ASSERT_TRUE(first);
   EXPECT_EQ(first->url.url, "http://a/i.png");
   EXPECT_FALSE(frontier.next(100));  // busy: one fetch per host
-  frontier.done(*first, 10, 1);      // 5 × 1 s clamped to [2, 30]
+  EXPECT_EQ(frontier.waiting_hosts(0), 0u);
+  frontier.done(*first, 10, 1);                 // 5 × 1 s clamped to [2, 30]
+  EXPECT_EQ(frontier.waiting_hosts(14.9), 1u);  // the progress line's "waiting (politeness)"
   EXPECT_FALSE(frontier.next(14.9));
+  EXPECT_EQ(frontier.waiting_hosts(15), 0u);
   auto second = frontier.next(15);
   ASSERT_TRUE(second);
   EXPECT_EQ(second->url.url, "http://a/1");
