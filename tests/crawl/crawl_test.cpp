@@ -16,6 +16,7 @@
 #include "sample/canvas.hpp"
 #include "sample/encode.hpp"
 #include "test_web.hpp"
+#include "testing/incremental.hpp"
 #include "testing/shared_data.hpp"
 
 namespace {
@@ -169,6 +170,23 @@ void expect_images_with_their_pages(const std::vector<std::filesystem::path>& wa
   EXPECT_TRUE(refs.count({"http://a.test/img/copy.png", "http://a.test/page1"}));
 }
 
+// The crawl's WARCs indexed as `strata index` does (extraction, merge, the index): every image
+// document has the page that shows it.
+void expect_indexed_with_their_pages(const std::vector<std::filesystem::path>& warcs) {
+  ASSERT_FALSE(warcs.empty());
+  const std::filesystem::path dir = warcs.front().parent_path() / "indexed";
+  const auto report = strata::testing::add_archives(dir / "index", warcs, dir / "work");
+  EXPECT_GE(report.applied.written, 2u);  // a document per picture: copies share one
+  const auto documents = strata::testing::indexed_documents(dir / "index");
+  EXPECT_EQ(documents.size(), report.applied.written);
+  std::set<std::pair<std::string, std::string>> shown;
+  for (const auto& [id, doc] : documents) {
+    EXPECT_FALSE(doc.value("pageUrl", "").empty()) << doc.value("imgUrl", "");
+    shown.insert({doc.value("imgUrl", ""), doc.value("pageUrl", "")});
+  }
+  EXPECT_TRUE(shown.count({"http://img.test/b.png", "http://a.test/"}));
+}
+
 TEST(Crawl, PoliteScopedTrapFreeAndReadable) {
   TestWeb web(route);
   auto out = strata::testing::scratch_dir();
@@ -235,6 +253,7 @@ TEST(Crawl, PoliteScopedTrapFreeAndReadable) {
   EXPECT_EQ(types["request"], types["response"] + types["revisit"]);
   EXPECT_EQ(types["metadata"], types["request"]);
   expect_images_with_their_pages(report.warcs);
+  expect_indexed_with_their_pages(report.warcs);
 }
 
 TEST(Crawl, StopsAndResumesWithoutRefetching) {
