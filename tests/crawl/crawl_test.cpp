@@ -287,3 +287,48 @@ TEST(Crawl, StopsAndResumesWithoutRefetching) {
 }
 
 }  // namespace
+
+// Robustness: a body over the size cap is cut and marked, a host slower than the timeout
+// fails after its attempts, a bad gzip body and non-HTML content are written as received;
+// the crawl ends with nothing left and its WARC reads back without a problem.
+TEST(Crawl, CapsTimeoutsAndBadBodiesNeverStopTheCrawl) {
+  TestWeb web([](const std::string&, const std::string& path, int) -> WebResponse {
+    if (path == "/robots.txt") return {404, "text/plain", "", {}, 0};
+    if (path == "/")
+      return {200,
+              "text/html",
+              "<a href='/big'>big</a><a href='/slow'>slow</a><a href='/bad-gzip'>gz</a>"
+              "<a href='/data.bin'>bin</a>",
+              {},
+              0};
+    if (path == "/big") return {200, "text/html", std::string(300'000, 'x'), {}, 0};
+    if (path == "/slow") return {200, "text/html", "late", {}, 4};
+    if (path == "/bad-gzip")
+      return {200, "text/html", "this is not gzip", {{"Content-Encoding", "gzip"}}, 0};
+    if (path == "/data.bin") return {200, "application/octet-stream", "\x01\x02\x03", {}, 0};
+    return {404, "text/plain", "", {}, 0};
+  });
+  auto out = strata::testing::scratch_dir();
+  strata::crawl::CrawlOptions o;
+  o.seeds = {"http://a.test/"};
+  o.out_dir = out;
+  o.politeness.min_delay_s = 0;
+  o.politeness.delay_factor = 0;
+  o.politeness.max_delay_s = 0;
+  o.politeness.default_retry_after_s = 0;
+  o.max_attempts = 2;
+  o.fetch.connect_to = {web.connect_to()};
+  o.fetch.total_timeout_s = 2;
+  o.fetch.max_body_bytes = 100'000;
+  strata::ProblemLog problems;
+  auto report = strata::crawl::run_crawl(o, problems);
+  EXPECT_EQ(report.queued_left, 0u);
+  EXPECT_EQ(report.counters.get("truncated"), 1);
+  EXPECT_EQ(report.counters.get("failed_timeout"), 1);
+  EXPECT_EQ(report.counters.get("retries_network"), 1);
+  EXPECT_GE(report.counters.get("responses"), 4);  // /, /big, /bad-gzip, /data.bin
+  uint64_t warc_problems = 0;
+  auto types = warc_record_types(report.warcs, warc_problems);
+  EXPECT_EQ(warc_problems, 0u);
+  EXPECT_EQ(types["response"], report.counters.get("responses") + 1);  // + robots.txt's
+}
