@@ -20,14 +20,19 @@ int count_if(const EpubBook& b, bool (*pred)(const EpubImage&)) {
   return static_cast<int>(std::count_if(b.images.begin(), b.images.end(), pred));
 }
 
+// Every use of every image in the spine.
+int total_uses(const EpubBook& b) {
+  int uses = 0;
+  for (const auto& i : b.images) uses += i.uses;
+  return uses;
+}
+
 TEST(Epub, AliceHasTwentyEightIllustrationsOneUsedTwiceOneNever) {
   STRATA_REQUIRE_SHARED();
   const EpubBook b = shared_epub("futurepress__epub.js/test/fixtures/alice.epub");
   EXPECT_EQ(b.images.size(), 28u);
   // 28 <img>, all with alt, but i015 is shown twice and i016 (in the manifest) never.
-  int uses = 0;
-  for (const auto& i : b.images) uses += i.uses;
-  EXPECT_EQ(uses, 28);
+  EXPECT_EQ(total_uses(b), 28);
   const auto find = [&](const std::string& path) {
     return *std::find_if(b.images.begin(), b.images.end(),
                          [&](const EpubImage& i) { return i.path == path; });
@@ -48,9 +53,7 @@ TEST(Epub, FixedLayoutBookUsesFortyOneImagesSevenHundredEightyOneTimes) {
   STRATA_REQUIRE_SHARED();
   const EpubBook b = shared_epub("IDPF__epub3-samples/30/GhV-oeb-page.epub");
   EXPECT_EQ(b.images.size(), 41u);
-  int uses = 0;
-  for (const auto& i : b.images) uses += i.uses;
-  EXPECT_EQ(uses, 781);
+  EXPECT_EQ(total_uses(b), 781);
 }
 
 TEST(Epub, ColeVoyageOfLifeAltTexts) {
