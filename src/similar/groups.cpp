@@ -35,20 +35,6 @@ void in_parallel(size_t n, unsigned threads, const std::function<void(size_t)>& 
   work();
 }
 
-// Largest area first, then oldest capture (unknown last), then digest; the remaining fields
-// only order exact duplicates of a digest, so that even those cannot depend on input order.
-bool visits_before(const Image& a, const Image& b) {
-  int64_t area_a = int64_t{a.width} * a.height, area_b = int64_t{b.width} * b.height;
-  if (area_a != area_b) return area_a > area_b;
-  auto capture = [](const Image& i) {
-    return i.first_capture > 0 ? i.first_capture : std::numeric_limits<int64_t>::max();
-  };
-  if (capture(a) != capture(b)) return capture(a) < capture(b);
-  if (a.digest != b.digest) return a.digest < b.digest;
-  if (a.phash != b.phash) return a.phash < b.phash;
-  return a.width < b.width;
-}
-
 constexpr size_t kBatch = 4096;
 
 void join(Grouping& result, uint32_t image, uint32_t leader) {
@@ -60,6 +46,20 @@ void join(Grouping& result, uint32_t image, uint32_t leader) {
 }
 
 }  // namespace
+
+// The remaining fields only order exact duplicates of a digest, so that even those cannot
+// depend on input order.
+bool visits_before(const Image& a, const Image& b) {
+  int64_t area_a = int64_t{a.width} * a.height, area_b = int64_t{b.width} * b.height;
+  if (area_a != area_b) return area_a > area_b;
+  auto capture = [](const Image& i) {
+    return i.first_capture > 0 ? i.first_capture : std::numeric_limits<int64_t>::max();
+  };
+  if (capture(a) != capture(b)) return capture(a) < capture(b);
+  if (a.digest != b.digest) return a.digest < b.digest;
+  if (a.phash != b.phash) return a.phash < b.phash;
+  return a.width < b.width;
+}
 
 Gate gate(const Image& image) {
   int bits = std::popcount(image.phash);

@@ -38,6 +38,9 @@ inline constexpr int kMinBitsSet = 12;  // and at most 64 - kMinBitsSet
 
 Gate gate(const Image& image);
 
+// The visiting order: largest area first, then oldest capture (unknown last), then digest.
+bool visits_before(const Image& a, const Image& b);
+
 struct Grouping {
   // Per input image, the input index of its group's leader (itself for leaders and gated images).
   std::vector<uint32_t> leader;
