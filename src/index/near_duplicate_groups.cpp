@@ -1,13 +1,13 @@
 #include "index/near_duplicate_groups.hpp"
 
+#include <algorithm>
 #include <charconv>
-#include <map>
 #include <vector>
 
 #include "analyze/phash.hpp"
-#include "index/document_builder.hpp"
+#include "index/group_table.hpp"
 #include "index/schema.hpp"
-#include "similar/groups.hpp"
+#include "similar/regroup.hpp"
 
 namespace strata::index {
 namespace {
@@ -21,32 +21,29 @@ int64_t capture_order(const std::string& timestamp) {
   return ec == std::errc() && end == timestamp.data() + timestamp.size() ? value : 0;
 }
 
-struct Hashed {
-  std::vector<similar::Image> images;
-  std::vector<Xapian::docid> docids;
-};
-
-// Every document with a pHash (those with a slot::phash value).
-Hashed hashed_documents(const Xapian::Database& db, const StoredData& stored) {
-  Hashed out;
+// Every document with a pHash (those with a slot::phash value), in docid order.
+GroupTable hashed_documents(const Xapian::Database& db, const StoredData& stored) {
+  GroupTable out;
   for (auto it = db.valuestream_begin(slot::phash); it != db.valuestream_end(slot::phash); ++it) {
     merge::ImageDocument doc;
     Moderation m;
-    if (!parse_document_data(stored.unpack(db.get_document(it.get_docid()).get_data()), doc, m) ||
-        !m.phash)
+    if (!parse_document_data(stored.unpack(db.get_document(it.get_docid()).get_data()), doc, m))
       continue;
-    out.images.push_back(
-        {doc.id, *m.phash, doc.imgWidth, doc.imgHeight, capture_order(doc.imgCrawlTimestamp)});
-    out.docids.push_back(it.get_docid());
+    if (auto image = grouping_image(doc, m)) {
+      out.docids.push_back(it.get_docid());
+      out.images.push_back(std::move(*image));
+    }
   }
   return out;
 }
 
-// Writes a document's new group (none when `new_value` is empty); its value and term are
-// written together, so a stored value means a stored term.
-void set_group(Xapian::WritableDatabase& db, Xapian::docid docid, const std::string& old_value,
-               const std::string& new_value) {
+// Writes a document's new group (none when `new_value` is empty) over its stored one; value
+// and term are written together, so a stored value means a stored term. False when the
+// stored group is already the new one.
+bool set_group(Xapian::WritableDatabase& db, Xapian::docid docid, const std::string& new_value) {
   Xapian::Document doc = db.get_document(docid);
+  const std::string old_value = doc.get_value(slot::group);
+  if (old_value == new_value) return false;
   if (const auto old_leader = group_leader(old_value)) {
     doc.remove_term(group_term(*old_leader));
     doc.remove_value(slot::group);
@@ -56,6 +53,122 @@ void set_group(Xapian::WritableDatabase& db, Xapian::docid docid, const std::str
     doc.add_value(slot::group, new_value);
   }
   db.replace_document(docid, doc);
+  return true;
+}
+
+// The group value of table row i under `grouping` ("" alone).
+std::string wanted_value(const GroupTable& table, const similar::Grouping& grouping, size_t i) {
+  return grouping.size[i] >= 2 ? group_value(table.images[grouping.leader[i]].phash) : "";
+}
+
+RegroupReport regroup_whole(Xapian::WritableDatabase& db, const StoredData& stored,
+                            unsigned threads) {
+  GroupTable table = hashed_documents(db, stored);
+  const auto grouping =
+      similar::group_near_duplicates(table.images, similar::kNearDuplicateRadius, threads);
+  RegroupReport report{table.size(), grouping.groups, grouping.grouped, 0, table.size(), true};
+  // docid -> wanted value, for every document with a stored or a wanted group.
+  std::map<Xapian::docid, std::string> wanted;
+  for (auto it = db.valuestream_begin(slot::group); it != db.valuestream_end(slot::group); ++it)
+    wanted[it.get_docid()];
+  table.leaders.resize(table.size());
+  for (size_t i = 0; i < table.size(); ++i) {
+    table.leaders[i] = table.docids[grouping.leader[i]];
+    if (grouping.size[i] >= 2) wanted[table.docids[i]] = wanted_value(table, grouping, i);
+  }
+  for (const auto& [docid, value] : wanted) report.changed += set_group(db, docid, value);
+  save_group_table(db, table, std::nullopt);
+  return report;
+}
+
+bool same_key(const similar::Image& a, const similar::Image& b) {
+  return a.phash == b.phash && a.width == b.width && a.height == b.height &&
+         a.first_capture == b.first_capture && a.digest == b.digest;
+}
+
+// The table after `changes`; `marked`: per row, new or changed (to regroup);
+// `changed_docids`: the docids whose previous row departed or changed.
+struct Applied {
+  GroupTable table;
+  std::vector<uint8_t> marked;
+  std::vector<Xapian::docid> old_leaders;  // per row, its leader in the old table (0: none)
+  std::vector<Xapian::docid> changed_docids;
+};
+
+Applied apply_changes(GroupTable&& old, const GroupChanges& changes) {
+  Applied out;
+  auto& t = out.table;
+  auto keep = [&](size_t i) {
+    t.docids.push_back(old.docids[i]);
+    t.images.push_back(std::move(old.images[i]));
+    t.leaders.push_back(old.leaders[i]);
+    out.old_leaders.push_back(old.leaders[i]);
+    out.marked.push_back(0);
+  };
+  size_t i = 0;
+  for (const auto& [docid, image] : changes) {
+    for (; i < old.size() && old.docids[i] < docid; ++i) keep(i);
+    const bool had = i < old.size() && old.docids[i] == docid;
+    if (had && image && same_key(old.images[i], *image)) {
+      keep(i++);
+      continue;
+    }
+    if (had) ++i;
+    out.changed_docids.push_back(docid);
+    if (!image) continue;
+    t.docids.push_back(docid);
+    t.images.push_back(*image);
+    t.leaders.push_back(docid);
+    out.old_leaders.push_back(0);
+    out.marked.push_back(1);
+  }
+  for (; i < old.size(); ++i) keep(i);
+  return out;
+}
+
+RegroupReport regroup_changed(Xapian::WritableDatabase& db, GroupTable&& old,
+                              const GroupChanges& changes) {
+  // Old group sizes by leader docid: a row whose group crossed two changes value.
+  std::vector<uint32_t> old_size(db.get_lastdocid() + 1, 0);
+  for (const Xapian::docid leader : old.leaders)
+    if (leader < old_size.size()) ++old_size[leader];
+  Applied a = apply_changes(std::move(old), changes);
+  GroupTable& table = a.table;
+  const size_t n = table.size();
+  auto departed = [&](Xapian::docid docid) {
+    return std::binary_search(a.changed_docids.begin(), a.changed_docids.end(), docid);
+  };
+  std::vector<uint32_t> previous(n, similar::kRegroup);
+  for (size_t i = 0; i < n; ++i) {
+    if (a.marked[i]) continue;
+    if (table.leaders[i] == table.docids[i]) {
+      previous[i] = static_cast<uint32_t>(i);
+    } else if (!departed(table.leaders[i])) {
+      const size_t leader = table.find(table.leaders[i]);
+      if (leader < n) previous[i] = static_cast<uint32_t>(leader);
+    }
+  }
+  const auto regrouping = similar::regroup_near_duplicates(table.images, previous);
+  const auto& grouping = regrouping.grouping;
+  RegroupReport report{n, grouping.groups, grouping.grouped, 0, regrouping.regrouped, false};
+  std::vector<uint32_t> chunks;
+  auto dirty = [&](Xapian::docid docid) { chunks.push_back(docid >> kGroupChunkBits); };
+  for (const Xapian::docid docid : a.changed_docids) dirty(docid);
+  for (size_t i = 0; i < n; ++i) {
+    table.leaders[i] = table.docids[grouping.leader[i]];
+    if (table.leaders[i] != a.old_leaders[i]) dirty(table.docids[i]);
+    const bool was_grouped =
+        a.old_leaders[i] && a.old_leaders[i] < old_size.size() && old_size[a.old_leaders[i]] >= 2;
+    // Otherwise the row keeps its leader, unchanged, and a group of two or more, or none.
+    const bool may_differ =
+        previous[i] != grouping.leader[i] || was_grouped != (grouping.size[i] >= 2);
+    if (may_differ)
+      report.changed += set_group(db, table.docids[i], wanted_value(table, grouping, i));
+  }
+  std::sort(chunks.begin(), chunks.end());
+  chunks.erase(std::unique(chunks.begin(), chunks.end()), chunks.end());
+  save_group_table(db, table, chunks);
+  return report;
 }
 
 }  // namespace
@@ -77,26 +190,17 @@ std::string group_term(uint64_t leader) {
   return std::string(prefix::near_duplicate_group) + analyze::phash_hex(leader);
 }
 
+std::optional<similar::Image> grouping_image(const merge::ImageDocument& doc, const Moderation& m) {
+  if (!m.phash) return std::nullopt;
+  return similar::Image{doc.id, *m.phash, doc.imgWidth, doc.imgHeight,
+                        capture_order(doc.imgCrawlTimestamp)};
+}
+
 RegroupReport regroup_near_duplicates(Xapian::WritableDatabase& db, const StoredData& stored,
-                                      unsigned threads) {
-  const Hashed hashed = hashed_documents(db, stored);
-  const auto grouping =
-      similar::group_near_duplicates(hashed.images, similar::kNearDuplicateRadius, threads);
-  RegroupReport report{hashed.images.size(), grouping.groups, grouping.grouped, 0};
-  // docid -> (stored value, wanted value); only documents with either.
-  std::map<Xapian::docid, std::pair<std::string, std::string>> values;
-  for (auto it = db.valuestream_begin(slot::group); it != db.valuestream_end(slot::group); ++it)
-    values[it.get_docid()].first = *it;
-  for (size_t i = 0; i < hashed.images.size(); ++i)
-    if (grouping.size[i] >= 2)
-      values[hashed.docids[i]].second = group_value(hashed.images[grouping.leader[i]].phash);
-  for (const auto& [docid, stored_and_wanted] : values) {
-    const auto& [old_value, new_value] = stored_and_wanted;
-    if (old_value == new_value) continue;
-    set_group(db, docid, old_value, new_value);
-    ++report.changed;
-  }
-  return report;
+                                      const GroupChanges& changes, unsigned threads, bool whole) {
+  if (!whole)
+    if (auto table = load_group_table(db)) return regroup_changed(db, std::move(*table), changes);
+  return regroup_whole(db, stored, threads);
 }
 
 }  // namespace strata::index

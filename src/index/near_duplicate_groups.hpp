@@ -12,24 +12,39 @@
 #include <xapian.h>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 
+#include "index/document_builder.hpp"
 #include "index/stored_data.hpp"
+#include "similar/groups.hpp"
 
 namespace strata::index {
 
 struct RegroupReport {
-  uint64_t hashed = 0;   // documents with a pHash, grouped
-  uint64_t groups = 0;   // groups of two or more
-  uint64_t grouped = 0;  // documents in such groups
-  uint64_t changed = 0;  // documents whose group value and term were rewritten
+  uint64_t hashed = 0;     // documents with a pHash, grouped
+  uint64_t groups = 0;     // groups of two or more
+  uint64_t grouped = 0;    // documents in such groups
+  uint64_t changed = 0;    // documents whose group value and term were rewritten
+  uint64_t regrouped = 0;  // images whose group was computed
+  bool whole = false;      // the whole index was regrouped (no current grouping table)
 };
 
-// Regroups every document of `db` (inside the caller's transaction, which sees its own
-// changes) and rewrites the group value and term of the documents whose group changed.
+// The documents written or deleted since the last regroup: docid -> grouping key (none:
+// deleted, or without a pHash).
+using GroupChanges = std::map<Xapian::docid, std::optional<similar::Image>>;
+
+// A document's grouping key; none without a pHash.
+std::optional<similar::Image> grouping_image(const merge::ImageDocument& doc, const Moderation& m);
+
+// Regroups the documents of `db` (inside the caller's transaction, which sees its own
+// changes) given every document `changes` since the last regroup, or the whole index when
+// `whole` or when the grouping table is not current, and rewrites the group value and term
+// of the documents whose group changed.
 RegroupReport regroup_near_duplicates(Xapian::WritableDatabase& db, const StoredData& stored,
-                                      unsigned threads = 1);
+                                      const GroupChanges& changes, unsigned threads = 1,
+                                      bool whole = false);
 
 // slot::group's value of a group whose leader has pHash `leader` (8 bytes, big-endian).
 std::string group_value(uint64_t leader);

@@ -5,6 +5,7 @@
 
 #include "index/archive_registry.hpp"
 #include "index/compact.hpp"
+#include "index/group_table.hpp"
 #include "index/schema.hpp"
 #include "merge/merge_into.hpp"
 
@@ -54,14 +55,18 @@ void IndexWriter::begin() {
 
 void IndexWriter::commit() {
   if (!in_batch_) return;
+  // Documents written after the last regroup: the grouping table no longer describes them.
+  if (!changes_.empty()) invalidate_group_table(db_);
   db_.commit_transaction();
   in_batch_ = false;
+  changes_.clear();
 }
 
 void IndexWriter::cancel() {
   if (!in_batch_) return;
   db_.cancel_transaction();
   in_batch_ = false;
+  changes_.clear();
   // A dictionary trained in the cancelled batch is gone with it.
   stored_ = StoredData(db_);
   samples_.clear();
@@ -94,15 +99,29 @@ std::string IndexWriter::pack(Xapian::Document& xd) const {
   return json;
 }
 
-void IndexWriter::write(const std::string& id_term, Xapian::Document xd) {
+Xapian::docid IndexWriter::write(const std::string& id_term, Xapian::Document xd) {
   const std::string json = pack(xd);
-  sample_for_dictionary(db_.replace_document(id_term, xd), json);
+  const Xapian::docid docid = db_.replace_document(id_term, xd);
+  sample_for_dictionary(docid, json);
+  return docid;
 }
 
 void IndexWriter::write(Xapian::docid docid, Xapian::Document xd) {
   const std::string json = pack(xd);
+  const std::string group = db_.get_document(docid).get_value(slot::group);
+  if (const auto leader = group_leader(group)) {
+    xd.add_boolean_term(group_term(*leader));
+    xd.add_value(slot::group, group);
+  }
   db_.replace_document(docid, xd);
   sample_for_dictionary(docid, json);
+}
+
+RegroupReport IndexWriter::regroup_near_duplicates(unsigned threads, bool whole) {
+  const RegroupReport report =
+      index::regroup_near_duplicates(db_, stored_, changes_, threads, whole);
+  changes_.clear();
+  return report;
 }
 
 void IndexWriter::sample_for_dictionary(Xapian::docid docid, const std::string& json) {
@@ -152,7 +171,7 @@ AddOutcome IndexWriter::add(const merge::ImageDocument& doc) {
   if (it == db_.postlist_end(idt) || !read(*it, existing, m, &old_json)) {
     Moderation fresh;
     if (moderate_) moderate_(doc, fresh);
-    write(idt, build_document(doc, fresh));
+    note(write(idt, build_document(doc, fresh)), grouping_image(doc, fresh));
     return AddOutcome::added;
   }
   if (!merge_) throw std::logic_error("IndexWriter: no merge function for an existing id");
@@ -175,13 +194,15 @@ AddOutcome IndexWriter::rewrite(Xapian::docid docid, const merge::ImageDocument&
   std::string data = document_data(doc, m);
   if (data == old_json) return AddOutcome::unchanged;
   write(docid, build_document(doc, m, std::move(data)));
+  note(docid, grouping_image(doc, m));
   return AddOutcome::merged;
 }
 
 bool IndexWriter::remove(const std::string& id) {
-  const std::string idt = id_term(id);
-  if (!db_.term_exists(idt)) return false;
-  db_.delete_document(idt);
+  const auto docid = docid_of(id);
+  if (!docid) return false;
+  db_.delete_document(*docid);
+  note(*docid, std::nullopt);
   return true;
 }
 
@@ -189,10 +210,12 @@ bool IndexWriter::set_moderation(const std::string& id, const Moderation& m) {
   const std::string idt = id_term(id);
   Xapian::PostingIterator it = db_.postlist_begin(idt);
   if (it == db_.postlist_end(idt)) return false;
+  const Xapian::docid docid = *it;
   merge::ImageDocument doc;
   Moderation old;
-  if (!read(*it, doc, old, nullptr)) return false;
-  write(idt, build_document(doc, m));
+  if (!read(docid, doc, old, nullptr)) return false;
+  write(docid, build_document(doc, m));
+  note(docid, grouping_image(doc, m));
   return true;
 }
 
@@ -209,6 +232,7 @@ uint64_t IndexWriter::remoderate(const ModerateFn& moderate) {
     moderate(doc, m);
     if (m == before) continue;
     write(id, build_document(doc, m));
+    note(id, grouping_image(doc, m));
     ++changed;
   }
   return changed;

@@ -55,9 +55,8 @@ class IndexWriter {
   uint64_t remoderate(const ModerateFn& moderate);
   // Regroups the near-duplicate images of the whole index (index/near_duplicate_groups.hpp):
   // call it in the batch, after its documents are written, so the groups commit with them.
-  RegroupReport regroup_near_duplicates(unsigned threads = 1) {
-    return index::regroup_near_duplicates(db_, stored_, threads);
-  }
+  // Regroups only what the writes since the last regroup reach, unless `whole`.
+  RegroupReport regroup_near_duplicates(unsigned threads = 1, bool whole = false);
   std::optional<merge::ImageDocument> get(const std::string& id);
   // The docid of the stored document `id`; none when absent.
   std::optional<Xapian::docid> docid_of(const std::string& id);
@@ -91,8 +90,13 @@ class IndexWriter {
   // Compresses xd's JSON data in place; returns the JSON.
   std::string pack(Xapian::Document& xd) const;
   // Writes xd (data compressed) under the unique term / docid; feeds dictionary training.
-  void write(const std::string& id_term, Xapian::Document xd);
+  Xapian::docid write(const std::string& id_term, Xapian::Document xd);
+  // Keeps the stored document's near-duplicate group: the regroup rewrites it only if changed.
   void write(Xapian::docid docid, Xapian::Document xd);
+  // Records a written document's grouping key (none: deleted or no pHash) for the regroup.
+  void note(Xapian::docid docid, std::optional<similar::Image> image) {
+    changes_[docid] = std::move(image);
+  }
   void sample_for_dictionary(Xapian::docid docid, const std::string& json);
 
   Xapian::WritableDatabase db_;
@@ -103,6 +107,7 @@ class IndexWriter {
   Compression compression_ = Compression::small;
   std::vector<std::string> samples_;  // JSON of the first documents, until a dictionary exists
   std::vector<Xapian::docid> sampled_;
+  GroupChanges changes_;  // since the last regroup
 };
 
 }  // namespace strata::index

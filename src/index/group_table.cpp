@@ -1,0 +1,146 @@
+#include "index/group_table.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <string>
+
+namespace strata::index {
+namespace {
+
+constexpr std::string_view kHeaderKey = "strata:group-table";
+constexpr std::string_view kChunkPrefix = "strata:group-table:";
+
+std::string chunk_key(uint32_t chunk) {
+  char hex[9];
+  std::snprintf(hex, sizeof hex, "%08x", chunk);
+  return std::string(kChunkPrefix) + hex;
+}
+
+void put_varint(std::string& out, uint64_t v) {
+  for (; v >= 0x80; v >>= 7) out.push_back(char(v | 0x80));
+  out.push_back(char(v));
+}
+
+// Reads from a chunk's bytes; `ok` turns false past the end.
+struct Reader {
+  std::string_view in;
+  bool ok = true;
+  uint64_t varint() {
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64 && !in.empty(); shift += 7) {
+      const auto byte = static_cast<unsigned char>(in.front());
+      in.remove_prefix(1);
+      v |= uint64_t{byte & 0x7fu} << shift;
+      if (byte < 0x80) return v;
+    }
+    ok = false;
+    return 0;
+  }
+  std::string_view bytes(size_t n) {
+    if (in.size() < n) return ok = false, std::string_view();
+    const std::string_view out = in.substr(0, n);
+    in.remove_prefix(n);
+    return out;
+  }
+};
+
+// Row: docid delta, pHash, width, height, first capture, digest (length, bytes), leader.
+void encode_rows(const GroupTable& t, size_t begin, size_t end, std::string& out) {
+  Xapian::docid last = 0;
+  for (size_t i = begin; i < end; ++i) {
+    const similar::Image& image = t.images[i];
+    put_varint(out, t.docids[i] - last);
+    last = t.docids[i];
+    put_varint(out, image.phash);
+    put_varint(out, static_cast<uint32_t>(image.width));
+    put_varint(out, static_cast<uint32_t>(image.height));
+    put_varint(out, static_cast<uint64_t>(image.first_capture));
+    put_varint(out, image.digest.size());
+    out += image.digest;
+    put_varint(out, t.leaders[i]);
+  }
+}
+
+bool decode_rows(std::string_view chunk, GroupTable& t) {
+  Reader r{chunk};
+  Xapian::docid last = 0;
+  while (r.ok && !r.in.empty()) {
+    last += static_cast<Xapian::docid>(r.varint());
+    similar::Image image;
+    image.phash = r.varint();
+    image.width = static_cast<int>(static_cast<uint32_t>(r.varint()));
+    image.height = static_cast<int>(static_cast<uint32_t>(r.varint()));
+    image.first_capture = static_cast<int64_t>(r.varint());
+    image.digest = r.bytes(r.varint());
+    const auto leader = static_cast<Xapian::docid>(r.varint());
+    if (!r.ok || (!t.docids.empty() && last <= t.docids.back())) return false;
+    t.docids.push_back(last);
+    t.images.push_back(std::move(image));
+    t.leaders.push_back(leader);
+  }
+  return r.ok;
+}
+
+std::string header(Xapian::rev revision, size_t rows) {
+  return std::to_string(revision) + " " + std::to_string(rows);
+}
+
+}  // namespace
+
+void invalidate_group_table(Xapian::WritableDatabase& db) {
+  db.set_metadata(std::string(kHeaderKey), "");
+}
+
+size_t GroupTable::find(Xapian::docid docid) const {
+  const auto it = std::lower_bound(docids.begin(), docids.end(), docid);
+  return it != docids.end() && *it == docid ? size_t(it - docids.begin()) : size();
+}
+
+std::optional<GroupTable> load_group_table(const Xapian::Database& db) {
+  const std::string head = db.get_metadata(std::string(kHeaderKey));
+  const size_t space = head.find(' ');
+  if (space == std::string::npos || head.substr(0, space) != std::to_string(db.get_revision()))
+    return std::nullopt;
+  size_t rows = 0;
+  if (std::from_chars(head.data() + space + 1, head.data() + head.size(), rows).ec != std::errc())
+    return std::nullopt;
+  GroupTable table;
+  table.docids.reserve(rows), table.images.reserve(rows), table.leaders.reserve(rows);
+  const std::string prefix(kChunkPrefix);
+  for (auto key = db.metadata_keys_begin(prefix); key != db.metadata_keys_end(prefix); ++key)
+    if (!decode_rows(db.get_metadata(*key), table)) return std::nullopt;
+  if (table.size() != rows) return std::nullopt;
+  return table;
+}
+
+void save_group_table(Xapian::WritableDatabase& db, const GroupTable& table,
+                      const std::optional<std::vector<uint32_t>>& chunks) {
+  std::vector<uint32_t> numbers;
+  if (chunks) {
+    numbers = *chunks;
+  } else {
+    const std::string prefix(kChunkPrefix);
+    std::vector<std::string> stale;
+    for (auto key = db.metadata_keys_begin(prefix); key != db.metadata_keys_end(prefix); ++key)
+      stale.push_back(*key);
+    for (const auto& key : stale) db.set_metadata(key, "");
+    for (const Xapian::docid docid : table.docids)
+      if (numbers.empty() || numbers.back() != docid >> kGroupChunkBits)
+        numbers.push_back(docid >> kGroupChunkBits);
+  }
+  std::string bytes;
+  for (const uint32_t chunk : numbers) {
+    const auto first = Xapian::docid(chunk) << kGroupChunkBits;
+    const auto begin = std::lower_bound(table.docids.begin(), table.docids.end(), first);
+    const auto end = std::lower_bound(begin, table.docids.end(), first + (1u << kGroupChunkBits));
+    bytes.clear();
+    encode_rows(table, size_t(begin - table.docids.begin()), size_t(end - table.docids.begin()),
+                bytes);
+    db.set_metadata(chunk_key(chunk), bytes);  // empty: the chunk is deleted
+  }
+  // Inside the caller's transaction: its commit makes the next revision.
+  db.set_metadata(std::string(kHeaderKey), header(db.get_revision() + 1, table.size()));
+}
+
+}  // namespace strata::index

@@ -1,0 +1,171 @@
+// A write regroups only what it changed (index/group_table.hpp, similar/regroup.hpp), and the
+// stored groups stay exactly those of a whole regroup of the same documents: random batches of
+// added, replaced (larger, earlier), re-analysed (new pHash) and removed documents, each
+// checked against group_near_duplicates over the index's documents.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+
+#include "analyze/phash.hpp"
+#include "index/group_table.hpp"
+#include "index/near_duplicate_groups.hpp"
+#include "index/schema.hpp"
+#include "index/writer.hpp"
+#include "testing/shared_data.hpp"
+
+namespace strata::index {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Image {
+  int side = 100;
+  uint64_t phash = 0;
+  std::string ts;
+};
+
+merge::ImageDocument document(const std::string& id, const Image& image) {
+  merge::ImageDocument d;
+  d.id = d.imgDigest = id;
+  d.imgUrl = "http://example.pt/" + id + ".jpg";
+  d.imgMimeType = "image/jpeg";
+  d.imgWidth = d.imgHeight = image.side;
+  d.imgCrawlTimestamp = d.imgCrawlTimestampLatest = image.ts;
+  d.collection = {"c"};
+  return d;
+}
+
+// Documents along random walks of a few bits a step, so that leadership cascades.
+class Corpus {
+ public:
+  explicit Corpus(uint64_t seed) : rng_(seed) {
+    for (int c = 0; c < 4; ++c) centres_.push_back(0x00ff00ff00ff00ffULL ^ rng_() % 0xffff);
+  }
+  uint64_t walk() {
+    uint64_t& centre = centres_[rng_() % centres_.size()];
+    for (int b = int(rng_() % 5); b > 0; --b) centre ^= uint64_t{1} << (rng_() % 64);
+    return centre;
+  }
+  Image fresh() {
+    static constexpr int kSides[] = {20, 64, 100, 100, 300};
+    return {kSides[rng_() % 5], walk(), "2010010" + std::to_string(1 + rng_() % 4) + "000000"};
+  }
+  std::mt19937_64& rng() { return rng_; }
+
+ private:
+  std::mt19937_64 rng_;
+  std::vector<uint64_t> centres_;
+};
+
+// id -> the group a whole regroup of `images` gives (leader pHash in hex, "" alone).
+std::map<std::string, std::string> whole_groups(const std::map<std::string, Image>& images) {
+  std::vector<similar::Image> keys;
+  for (const auto& [id, image] : images) {
+    Moderation m;
+    m.phash = image.phash;
+    keys.push_back(*grouping_image(document(id, image), m));
+  }
+  const auto grouping = similar::group_near_duplicates(keys);
+  std::map<std::string, std::string> out;
+  for (size_t i = 0; i < keys.size(); ++i)
+    out[keys[i].digest] =
+        grouping.size[i] >= 2 ? analyze::phash_hex(keys[grouping.leader[i]].phash) : "";
+  return out;
+}
+
+// id -> stored group (value and term checked to agree).
+std::map<std::string, std::string> stored_groups(const fs::path& dir) {
+  Xapian::Database db(dir.string());
+  std::map<std::string, std::string> out;
+  for (auto it = db.postlist_begin(""); it != db.postlist_end(""); ++it) {
+    const Xapian::Document xd = db.get_document(*it);
+    std::string id, hex;
+    for (auto t = xd.termlist_begin(); t != xd.termlist_end(); ++t) {
+      if ((*t).rfind(prefix::near_duplicate_group, 0) == 0) hex = (*t).substr(1);
+      if ((*t).rfind(prefix::id, 0) == 0) id = (*t).substr(1);
+    }
+    const auto leader = group_leader(xd.get_value(slot::group));
+    EXPECT_EQ(leader ? analyze::phash_hex(*leader) : "", hex) << id;
+    out[id] = hex;
+  }
+  return out;
+}
+
+TEST(IncrementalRegroup, EveryBatchGivesTheWholeRegroupsGroups) {
+  uint64_t regrouped = 0, hashed = 0, grouped = 0;
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    Corpus corpus(seed);
+    const fs::path dir = strata::testing::scratch_dir() / ("seed-" + std::to_string(seed));
+    std::map<std::string, Image> images;
+    uint64_t next = 0;
+    for (int batch = 0; batch < 12; ++batch) {
+      IndexWriter writer(dir);
+      writer.set_moderate([&](const merge::ImageDocument& d, Moderation& m) {
+        m.safe = 0;
+        m.phash = images.at(d.id).phash;
+      });
+      writer.begin();
+      for (int k = int(corpus.rng()() % 15); k > 0; --k) {
+        const std::string id = "i" + std::to_string(next++);
+        images[id] = corpus.fresh();
+        writer.add(document(id, images[id]));
+      }
+      for (int k = int(corpus.rng()() % 6); k > 0 && !images.empty(); --k) {
+        auto it = std::next(images.begin(), long(corpus.rng()() % images.size()));
+        const std::string id = it->first;
+        switch (corpus.rng()() % 4) {
+          case 0:  // removed, as `collection remove` deletes a digest
+            ASSERT_TRUE(writer.remove(id));
+            images.erase(it);
+            break;
+          case 1: {  // late analysis: a new pHash
+            it->second.phash = corpus.walk();
+            Moderation m;
+            m.safe = 0;
+            m.phash = it->second.phash;
+            ASSERT_TRUE(writer.set_moderation(id, m));
+            break;
+          }
+          default:  // rebuilt from more records: a larger copy, an earlier capture
+            it->second.side += 50;
+            it->second.ts = "20090101000000";
+            writer.replace(*writer.docid_of(id), document(id, it->second));
+        }
+      }
+      const RegroupReport report = writer.regroup_near_duplicates();
+      writer.commit();
+      EXPECT_EQ(report.whole, batch == 0) << seed << " " << batch;
+      regrouped += report.regrouped, hashed += report.hashed, grouped += report.grouped;
+      ASSERT_EQ(stored_groups(dir), whole_groups(images)) << "seed " << seed << " batch " << batch;
+    }
+  }
+  EXPECT_LT(regrouped * 3, hashed);  // most images were not regrouped
+  EXPECT_GT(grouped * 4, hashed);    // and many were in groups
+}
+
+TEST(IncrementalRegroup, ACommitWithoutRegroupMakesTheNextOneWhole) {
+  const fs::path dir = strata::testing::scratch_dir() / "index";
+  std::map<std::string, Image> images{{"a", {100, 0x00ff00ff00ff00ffULL, "20100101000000"}},
+                                      {"b", {200, 0x00ff00ff00ff00feULL, "20100101000000"}}};
+  auto write = [&](const std::string& id, bool regroup) {
+    IndexWriter writer(dir);
+    writer.set_moderate(
+        [&](const merge::ImageDocument& d, Moderation& m) { m.phash = images.at(d.id).phash; });
+    writer.begin();
+    writer.add(document(id, images.at(id)));
+    const bool whole = regroup && writer.regroup_near_duplicates().whole;
+    writer.commit();
+    return whole;
+  };
+  EXPECT_TRUE(write("a", true));
+  EXPECT_FALSE(write("b", false));  // the table no longer describes b
+  EXPECT_FALSE(load_group_table(Xapian::Database(dir.string())));
+  images["c"] = {50, 0x00ff00ff00ff00fcULL, "20100101000000"};
+  EXPECT_TRUE(write("c", true));
+  EXPECT_EQ(stored_groups(dir), whole_groups(images));
+  EXPECT_TRUE(load_group_table(Xapian::Database(dir.string())));
+}
+
+}  // namespace
+}  // namespace strata::index
