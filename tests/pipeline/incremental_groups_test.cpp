@@ -1,7 +1,8 @@
 // Near-duplicate groups kept right as collections are added (docs/near-duplicates.md, "In the
 // index"): the tiny sample, analysed (pHash, no NSFW model) and indexed in one batch, then
 // collection by collection in reverse date order and in random batches of three files, stores
-// the same group on every document, and its groups are the truth's near-duplicate groups.
+// the same group on every document, and its groups are the truth's near-duplicate groups; so
+// does late analysis followed by a collection removal.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <random>
 
 #include "analyze/run.hpp"
+#include "index/moderation.hpp"
 #include "index/near_duplicate_groups.hpp"
 #include "index/schema.hpp"
 #include "testing/incremental.hpp"
@@ -45,23 +47,19 @@ class IncrementalGroups : public ::testing::Test {
     return result;
   }
 
-  // digest -> group leader's pHash value ("" alone) after indexing `batches` in turn.
-  std::map<std::string, std::string> groups_after(
-      const std::vector<std::vector<fs::path>>& batches) {
-    const fs::path dir = testing::scratch_dir();
-    const fs::path index_dir = dir / "index";
-    auto analyse = [&](const fs::path& documents) {
-      analyze::RunOptions options;
-      options.documents = documents;
-      options.out = index_dir;
-      options.archive_roots = {*sample_};
-      options.classify = false;
-      options.jobs = 2;
-      analyze::run_analysis(options);
-      return true;
-    };
-    for (const auto& batch : batches)
-      testing::add_archives(index_dir, batch, dir / "work", {}, analyse);
+  // Analyses `documents` (pHash only) into the index folder, as `strata analyze` does.
+  static void analyse(const fs::path& documents, const fs::path& index_dir) {
+    analyze::RunOptions options;
+    options.documents = documents;
+    options.out = index_dir;
+    options.archive_roots = {*sample_};
+    options.classify = false;
+    options.jobs = 2;
+    analyze::run_analysis(options);
+  }
+
+  // digest -> group leader's pHash value ("" alone) of the index in `index_dir`.
+  static std::map<std::string, std::string> stored_groups(const fs::path& index_dir) {
     Xapian::Database db(index_dir.string());
     index::StoredData stored(db);
     std::map<std::string, std::string> groups;
@@ -73,6 +71,19 @@ class IncrementalGroups : public ::testing::Test {
       groups[doc.imgDigest.empty() ? doc.id : doc.imgDigest] = xd.get_value(index::slot::group);
     }
     return groups;
+  }
+
+  // The groups after indexing `batches` in turn, each analysed as it comes.
+  std::map<std::string, std::string> groups_after(
+      const std::vector<std::vector<fs::path>>& batches) {
+    const fs::path dir = testing::scratch_dir();
+    const fs::path index_dir = dir / "index";
+    for (const auto& batch : batches)
+      testing::add_archives(index_dir, batch, dir / "work", {}, [&](const fs::path& documents) {
+        analyse(documents, index_dir);
+        return true;
+      });
+    return stored_groups(index_dir);
   }
 
   static fs::path* sample_;
@@ -118,6 +129,39 @@ TEST_F(IncrementalGroups, EveryBatchOrderGivesTheOneRunGroups) {
   for (size_t i = 0; i < all.size(); i += 3)
     threes.emplace_back(all.begin() + i, all.begin() + std::min(all.size(), i + 3));
   EXPECT_EQ(groups_after(threes), one_run);
+}
+
+// Late analysis (batches indexed first, then `strata analyze` and the index refresh) and a
+// `collection remove` give the groups of an index of what remains built in one run.
+TEST_F(IncrementalGroups, LateAnalysisAndACollectionRemovalGiveTheOneRunGroups) {
+  const auto batches = collections();
+  ASSERT_GE(batches.size(), 3u);
+  std::vector<fs::path> all, rest;
+  for (const auto& files : batches) all.insert(all.end(), files.begin(), files.end());
+  for (size_t i = 1; i < batches.size(); ++i)
+    rest.insert(rest.end(), batches[i].begin(), batches[i].end());
+  const auto expected = groups_after({rest});
+
+  const fs::path dir = testing::scratch_dir();
+  const fs::path index_dir = dir / "index", documents = dir / "documents.jsonl";
+  std::mt19937 rng(5);
+  std::shuffle(all.begin(), all.end(), rng);
+  for (size_t i = 0; i < all.size(); i += 4) {
+    const std::vector<fs::path> batch(all.begin() + i, all.begin() + std::min(all.size(), i + 4));
+    testing::add_archives(index_dir, batch, dir / "work", {}, [&](const fs::path& kept) {
+      std::ofstream(documents, std::ios::app) << std::ifstream(kept).rdbuf();
+      return true;  // analysed later
+    });
+  }
+  analyse(documents, index_dir);
+  index::refresh_index(index_dir);
+  store::IncrementalOptions options;
+  options.index_dir = index_dir;
+  options.work_dir = dir / "remove";
+  bool found = false;
+  store::remove_collection(options, batches[0][0].parent_path().filename().string(), found);
+  ASSERT_TRUE(found);
+  EXPECT_EQ(stored_groups(index_dir), expected);
 }
 
 }  // namespace
