@@ -64,6 +64,29 @@ class YearsFacet {
   std::vector<std::unique_ptr<Xapian::ValueCountMatchSpy>> spies_;
 };
 
+// The collapsed total without keeping every result: a match spy on the collapse key sees every
+// match checked, collapsed or not, so the groups counted once are the matches checked, less
+// the grouped ones, plus one per distinct group. Exact while fewer than kExactMatches results
+// were kept (the matcher skips nothing before); above, Xapian's estimate. A stock
+// ValueCountMatchSpy, so a remote shard can count it too.
+class CollapsedTotal {
+ public:
+  explicit CollapsedTotal(Xapian::Enquire& enquire) { enquire.add_matchspy(&groups_); }
+  CollapsedTotal(const CollapsedTotal&) = delete;
+  CollapsedTotal& operator=(const CollapsedTotal&) = delete;
+
+  uint64_t total(const Xapian::MSet& mset) const {
+    uint64_t grouped = 0, distinct = 0;
+    for (auto it = groups_.values_begin(); it != groups_.values_end(); ++it, ++distinct)
+      grouped += it.get_termfreq();
+    const uint64_t counted = groups_.get_total() - grouped + distinct;
+    return counted < kExactMatches ? counted : mset.get_matches_estimated();
+  }
+
+ private:
+  Xapian::ValueCountMatchSpy groups_{index::slot::group};
+};
+
 // Items fetched past the page, so that a run of equal weights at its end is usually whole.
 constexpr Xapian::doccount kTieMargin = 50;
 
@@ -136,15 +159,16 @@ SearchResult search(Xapian::Database& db, const SearchRequest& request) {
   enquire.set_weighting_scheme(Xapian::BM25Weight(1.2, 0, 1, 0.75, 0.5));
   std::optional<YearsFacet> years;
   if (effective.years_facet) years.emplace(db, enquire);
-
-  Xapian::doccount fetch = effective.offset + effective.max_items + kTieMargin;
   // Xapian counts a group once only among the results it keeps (its collapsed count moves with
-  // the page size), so a collapsed search keeps up to kExactMatches results: every group is
-  // then counted once, and the collapsed total is exact up to that many.
-  if (collapse) fetch = std::max(fetch, kExactMatches);
+  // the page size); keeping kExactMatches results to count them made the matcher keep a heap
+  // of that many and skip nothing past the page (docs/BENCHMARKS.md, "Search").
+  std::optional<CollapsedTotal> collapsed;
+  if (collapse) collapsed.emplace(enquire);
+
+  const Xapian::doccount fetch = effective.offset + effective.max_items + kTieMargin;
   Xapian::MSet mset = enquire.get_mset(0, fetch, kExactMatches);
   SearchResult result;
-  result.total = collapse && mset.size() < fetch ? mset.size() : mset.get_matches_estimated();
+  result.total = collapsed ? collapsed->total(mset) : mset.get_matches_estimated();
   if (years) result.years = years->counts(mset.get_uncollapsed_matches_estimated());
   TieBreak tie_break;
   auto page = tie_break.page(mset, effective.offset, effective.max_items, mset.size() < fetch);

@@ -121,5 +121,50 @@ TEST_F(CollapseUnderSafeSearchTest, AHiddenMemberIsNeverShownNorCounted) {
   }
 }
 
+// More matches than the results fetched for a page: Xapian alone would count a group once per
+// member kept in a result list of the page's size; the total counts every group once.
+TEST_F(SearchTest, CollapsedTotalIsExactBeyondTheFetchedResults) {
+  constexpr int kGroups = 60, kAlone = 80;
+  std::vector<merge::ImageDocument> docs;
+  for (int i = 0; i < 2 * kGroups + kAlone; ++i)
+    docs.push_back(sized("d" + std::to_string(i), 100 + i, "cat"));
+  add(docs);
+  index::IndexWriter writer(dir_);
+  writer.begin();
+  uint64_t state = 1;
+  auto next_hash = [&] {  // splitmix64: hashes far apart from one another
+    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  };
+  for (int i = 0; i < 2 * kGroups + kAlone; i += i < 2 * kGroups ? 2 : 1) {
+    index::Moderation m;
+    m.safe = 0.0;
+    m.phash = next_hash();
+    writer.set_moderation("d" + std::to_string(i), m);
+    if (i >= 2 * kGroups) continue;
+    m.phash = *m.phash ^ 1;  // its near-duplicate
+    writer.set_moderation("d" + std::to_string(i + 1), m);
+  }
+  writer.regroup_near_duplicates();
+  writer.commit();
+  for (const unsigned offset : {0u, 100u, 139u}) {
+    SearchRequest r;
+    r.q = "cat";
+    r.offset = offset;
+    r.max_items = 1;
+    const SearchResult result = run(r);
+    EXPECT_EQ(result.total, static_cast<uint64_t>(kGroups + kAlone)) << offset;
+    EXPECT_EQ(result.hits.size(), 1u) << offset;
+  }
+  SearchRequest all;
+  all.q = "cat";
+  all.max_items = 200;
+  std::set<std::string> groups;
+  for (const Hit& hit : run(all).hits) groups.insert(hit.group.empty() ? hit.doc.id : hit.group);
+  EXPECT_EQ(groups.size(), static_cast<size_t>(kGroups + kAlone));
+}
+
 }  // namespace
 }  // namespace strata::search::testing
