@@ -13,7 +13,9 @@ namespace {
 // What one element says about the region it opens. `section` is a header or footer: site
 // chrome, unless it is the header or footer of an article or main region above it (HTML's
 // rule for when <header> is the page's banner).
-enum class Landmark { none, main, chrome, section };
+// `main_word`: main content by class or id words only ("inner_content"), which pages also give
+// to wrappers around their header and footer; it does not make those main content.
+enum class Landmark { none, main, main_word, chrome, section };
 
 
 // Class and id words. Short ones must be a whole word ("ad" is not in "head"); long ones may
@@ -43,7 +45,7 @@ bool holds_one_of(std::string_view word, const std::array<std::string_view, N>& 
 Landmark of_word(std::string_view w) {
   if (is_one_of(w, kChromeWords) || holds_one_of(w, kChromeParts)) return Landmark::chrome;
   if (is_one_of(w, kSectionWords) || holds_one_of(w, kSectionParts)) return Landmark::section;
-  if (is_one_of(w, kMainWords) || holds_one_of(w, kMainParts)) return Landmark::main;
+  if (is_one_of(w, kMainWords) || holds_one_of(w, kMainParts)) return Landmark::main_word;
   return Landmark::none;
 }
 
@@ -52,7 +54,7 @@ Landmark of_word(std::string_view w) {
 Landmark of_words(std::string_view text) {
   Landmark best = Landmark::none;
   auto rank = [](Landmark l) {
-    return l == Landmark::chrome ? 3 : l == Landmark::section ? 2 : l == Landmark::main ? 1 : 0;
+    return l == Landmark::chrome ? 3 : l == Landmark::section ? 2 : l == Landmark::main_word ? 1 : 0;
   };
   std::string word;
   for (size_t i = 0; i <= text.size(); ++i) {
@@ -115,13 +117,16 @@ Landmark landmark(const GumboNode* n) {
 }
 
 // The nearest main or chrome region around the element decides; a header or footer decides
-// only when no main region encloses it.
+// only when no <main>, <article> or <figure> (or role) encloses it.
 PagePosition region(const GumboNode* element) {
   bool in_section = false;
   for (const GumboNode* n = element; n && is_element(n); n = n->parent) {
     switch (landmark(n)) {
       case Landmark::main:
         return PagePosition::main;
+      case Landmark::main_word:
+        if (!in_section) return PagePosition::main;
+        break;
       case Landmark::chrome:
         return PagePosition::chrome;
       case Landmark::section:

@@ -80,6 +80,9 @@ std::vector<std::string> field_values(const merge::ImageDocument& d, std::string
   if (name == "imgAlt") return alt_values(d);
   if (name == "imgCaption") return d.imgCaption;
   if (name == "imgUrlTokens") return {d.imgUrlTokens};
+  // A page's title and URL name its main content: chrome and logos, the same on every page of
+  // the site, are not what they describe (the blog's header picture is not the post's subject).
+  if (place_of(d) != Place::content) return {};
   if (name == "pageTitle") return {d.pageTitle};
   return {d.pageUrlTokens};
 }
@@ -111,7 +114,7 @@ void add_filter_terms(Xapian::Document& xd, const merge::ImageDocument& d, const
   if (!safe_search_shows(m.safe)) xd.add_boolean_term(std::string(prefix::safe_hidden));
   if (m.drawing) xd.add_boolean_term(std::string(prefix::drawing));
   if (!decorative_reason(d).empty()) xd.add_boolean_term(std::string(prefix::decorative));
-  if (in_page_chrome(d)) xd.add_boolean_term(std::string(prefix::chrome));
+  if (place_of(d) == Place::chrome) xd.add_boolean_term(std::string(prefix::chrome));
   if (!d.imgDigest.empty() && d.imgDigest != d.id && d.imgDigest.size() < kMaxTermBytes)
     xd.add_boolean_term(term(prefix::digest, d.imgDigest));
   if (d.isInline) xd.add_boolean_term(std::string(prefix::inline_img));

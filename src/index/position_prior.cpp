@@ -54,14 +54,15 @@ bool is_home_page(std::string_view url) {
 
 }  // namespace
 
-bool in_page_chrome(const merge::ImageDocument& doc) {
+Place place_of(const merge::ImageDocument& doc) {
+  if (doc.refsAsLogo > 0 && 2 * doc.refsAsLogo >= doc.matchingPages) return Place::logo;
   const int64_t chrome = doc.refsInChrome + doc.refsAsLogo;
-  return chrome > doc.refsInMain && 2 * chrome >= doc.matchingPages;
+  if (chrome > doc.refsInMain && 2 * chrome >= doc.matchingPages) return Place::chrome;
+  return Place::content;
 }
 
 std::string site_logo_name(const merge::ImageDocument& doc) {
-  if (doc.refsAsLogo == 0 || 2 * doc.refsAsLogo < doc.matchingPages) return "";
-  return site_name(doc.pageTitle, doc.pageUrl);
+  return place_of(doc) == Place::logo ? site_name(doc.pageTitle, doc.pageUrl) : std::string();
 }
 
 std::string site_name(std::string_view page_title, std::string_view page_url) {

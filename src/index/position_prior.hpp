@@ -1,6 +1,6 @@
 #pragma once
 // The page-position prior's index side (docs/search.md, "Image priors"): which documents are
-// page chrome, and the name a site logo is known by. Decided from the merged document's
+// page chrome or a site's logo, and the name a site logo is known by. Decided from the merged document's
 // reference counts by place (refsInMain, refsInChrome, refsAsLogo: extract/page_position.hpp)
 // and its page fields. Never throws.
 #include <string>
@@ -10,14 +10,16 @@
 
 namespace strata::index {
 
-// Most of the image's references stand in page chrome (header, navigation, footer, sidebar)
-// or link to the site's home page, and more of them than stand in main content: the index
-// marks it with the boolean term prefix::chrome and Strata's ranking gives it no place prior.
-bool in_page_chrome(const merge::ImageDocument& doc);
+// Where the image mostly stands on the pages that show it.
+enum class Place {
+  content,  // main content, or where the markup does not tell
+  chrome,   // header, navigation, footer, sidebar: most references there, more than in content
+  logo,     // the site's logo: most references link to the site's home page
+};
+Place place_of(const merge::ImageDocument& doc);
 
-// The site's name when the image is mostly its logo (an image linking to the home page):
-// indexed with the alt text's weight and positions, as the logo's alt would say it when it
-// says "(logo)" or nothing. "" otherwise.
+// The site's name for a logo (Place::logo): indexed with the alt text's weight and positions,
+// as the logo's alt would say it when it says "(logo)" or nothing. "" otherwise.
 std::string site_logo_name(const merge::ImageDocument& doc);
 
 // The site name a page title gives: the whole title on the site's home page, else the

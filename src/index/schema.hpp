@@ -55,7 +55,7 @@ inline constexpr std::string_view drawing = "J";     // present only on drawings
 // Present only on decorative images: spacers, bars, icons, emoji (index/decorative.hpp).
 inline constexpr std::string_view decorative = "L";
 // Present only on images most pages show in their chrome (header, navigation, footer,
-// sidebar) or as the site's logo (index/position_prior.hpp): they get no place prior.
+// sidebar; index/position_prior.hpp): they get no place prior. A site's logo is not chrome.
 inline constexpr std::string_view chrome = "P";
 // Z + the group leader's pHash (16 hex digits): members of a near-duplicate group of two or
 // more images (index/near_duplicate_groups.hpp).

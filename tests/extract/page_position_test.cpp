@@ -74,6 +74,10 @@ TEST(PagePosition, AnArticlesHeaderIsTheArticles) {
                       "<footer><img src=author.jpg></footer></article>"
                       "<div class=site-header><div class=inner><img src=site.jpg></div></div>"),
             (M{{"post.jpg", "main"}, {"author.jpg", "main"}, {"site.jpg", "chrome"}}));
+  // A wrapper called "content" around the whole page does not make its footer content.
+  EXPECT_EQ(positions("<div class=inner_content><img src=c.jpg><footer><img src=f.jpg>"
+                      "</footer><div class=last-footer><img src=l.jpg></div></div>"),
+            (M{{"c.jpg", "main"}, {"f.jpg", "chrome"}, {"l.jpg", "chrome"}}));
   // A navigation block inside an article is still navigation.
   EXPECT_EQ(positions("<article><nav class=post-navigation><img src=next.jpg></nav></article>"),
             (M{{"next.jpg", "chrome"}}));

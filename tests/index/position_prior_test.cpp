@@ -15,13 +15,15 @@ merge::ImageDocument counted(int64_t main, int64_t chrome, int64_t logo, int64_t
   return d;
 }
 
-TEST(PositionPrior, ChromeWhenMostReferencesAreChrome) {
-  EXPECT_TRUE(in_page_chrome(counted(0, 4, 0, 4)));
-  EXPECT_TRUE(in_page_chrome(counted(5, 0, 113, 118)));  // archive.org's logo
-  EXPECT_TRUE(in_page_chrome(counted(1, 2, 0, 4)));
-  EXPECT_FALSE(in_page_chrome(counted(2, 2, 0, 4)));  // as often in main content
-  EXPECT_FALSE(in_page_chrome(counted(0, 1, 0, 3)));  // mostly where the markup does not tell
-  EXPECT_FALSE(in_page_chrome(counted(0, 0, 0, 1)));
+TEST(PositionPrior, PlaceByMostReferences) {
+  EXPECT_EQ(place_of(counted(0, 4, 0, 4)), Place::chrome);
+  EXPECT_EQ(place_of(counted(1, 2, 0, 4)), Place::chrome);
+  EXPECT_EQ(place_of(counted(0, 1, 1, 3)), Place::chrome);
+  EXPECT_EQ(place_of(counted(5, 0, 113, 118)), Place::logo);  // archive.org's logo
+  EXPECT_EQ(place_of(counted(0, 4, 8, 12)), Place::logo);     // header and footer logo
+  EXPECT_EQ(place_of(counted(2, 2, 0, 4)), Place::content);   // as often in main content
+  EXPECT_EQ(place_of(counted(0, 1, 0, 3)), Place::content);   // mostly where nothing tells
+  EXPECT_EQ(place_of(counted(0, 0, 0, 1)), Place::content);
 }
 
 TEST(PositionPrior, SiteNameFromTheTitle) {
