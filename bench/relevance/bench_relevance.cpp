@@ -25,7 +25,7 @@ struct Config {
   std::string queries = "bench/relevance/queries.jsonl";
   std::string layout = "bench/relevance/layout.jsonl";
   bool per_query = false;
-  bool urls = false;  // with --per-query: each hit's image URL on a line of its own
+  bool urls = false;         // with --per-query: each hit's image URL on a line of its own
   bool no_collapse = false;  // Strata's ranking without its near-duplicate collapse
 };
 

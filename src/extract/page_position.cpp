@@ -17,14 +17,13 @@ namespace {
 // to wrappers around their header and footer; it does not make those main content.
 enum class Landmark { none, main, main_word, chrome, section };
 
-
 // Class and id words. Short ones must be a whole word ("ad" is not in "head"); long ones may
 // be part of one ("siteheader", "mainmenu", "postcontent").
 constexpr std::array<std::string_view, 9> kChromeWords = {
     "nav", "ad", "ads", "share", "sharing", "social", "widget", "widgets", "cookie"};
-constexpr std::array<std::string_view, 9> kChromeParts = {
-    "menu",    "navbar",  "navigation", "sidebar",     "breadcrumb",
-    "toolbar", "advert",  "sponsor",    "cookiebanner"};
+constexpr std::array<std::string_view, 9> kChromeParts = {"menu",    "navbar",     "navigation",
+                                                          "sidebar", "breadcrumb", "toolbar",
+                                                          "advert",  "sponsor",    "cookiebanner"};
 constexpr std::array<std::string_view, 3> kSectionWords = {"logo", "banner", "topbar"};
 constexpr std::array<std::string_view, 4> kSectionParts = {"header", "footer", "masthead",
                                                            "branding"};
@@ -54,7 +53,10 @@ Landmark of_word(std::string_view w) {
 Landmark of_words(std::string_view text) {
   Landmark best = Landmark::none;
   auto rank = [](Landmark l) {
-    return l == Landmark::chrome ? 3 : l == Landmark::section ? 2 : l == Landmark::main_word ? 1 : 0;
+    return l == Landmark::chrome      ? 3
+           : l == Landmark::section   ? 2
+           : l == Landmark::main_word ? 1
+                                      : 0;
   };
   std::string word;
   for (size_t i = 0; i <= text.size(); ++i) {

@@ -1,8 +1,8 @@
 #pragma once
 // The page-position prior's index side (docs/search.md, "Image priors"): which documents are
-// page chrome or a site's logo, and the name a site logo is known by. Decided from the merged document's
-// reference counts by place (refsInMain, refsInChrome, refsAsLogo: extract/page_position.hpp)
-// and its page fields. Never throws.
+// page chrome or a site's logo, and the name a site logo is known by. Decided from the merged
+// document's reference counts by place (refsInMain, refsInChrome, refsAsLogo:
+// extract/page_position.hpp) and its page fields. Never throws.
 #include <string>
 #include <string_view>
 

@@ -179,7 +179,7 @@ void append_document_json(const BasicImageDocument<S>& d, std::string& line) {
                                                   d.imageMetadataChanges, d.pageMetadataChanges,
                                                   d.matchingImages, d.matchingPages);
   plain_fields<"refsInMain", "refsInChrome", "refsAsLogo">(out, d.refsInMain, d.refsInChrome,
-                                                            d.refsAsLogo);
+                                                           d.refsAsLogo);
   field<"collection">(d.collection, out);
   out.put('}');
   out.finish();

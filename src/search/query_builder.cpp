@@ -191,8 +191,7 @@ namespace {
 // fixed weight (no value read per match) on the documents without the chrome term.
 Q with_place_prior(const Q& query) {
   Q prior((new Xapian::FixedWeightPostingSource(kPlacePrior))->release());
-  return Q(Q::OP_AND_MAYBE, query,
-           Q(Q::OP_AND_NOT, prior, Q(std::string(index::prefix::chrome))));
+  return Q(Q::OP_AND_MAYBE, query, Q(Q::OP_AND_NOT, prior, Q(std::string(index::prefix::chrome))));
 }
 
 }  // namespace

@@ -61,8 +61,8 @@ TEST(PagePosition, ClassAndIdWords) {
 
 TEST(PagePosition, BodyClassesDescribeThePageNotARegion) {
   Counters c;
-  auto refs = find_references("http://ex.com/", "<body class='has-sidebar header-image'><img src=x.jpg>",
-                              {}, c)
+  auto refs = find_references("http://ex.com/",
+                              "<body class='has-sidebar header-image'><img src=x.jpg>", {}, c)
                   .refs;
   ASSERT_EQ(refs.size(), 1u);
   EXPECT_EQ(refs[0].position, PagePosition::page);
@@ -103,13 +103,11 @@ TEST(PagePosition, SiteLogoLinksToTheHomePage) {
 }
 
 TEST(PagePosition, AnchorsAndStyles) {
-  EXPECT_EQ(positions("<nav><a href=big.jpg>zoom</a></nav><main><a href=photo.jpg>photo</a>"
-                      "<div style=\"background:url(bg.png)\"></div></main>"
-                      "<style>body{background:url(page.png)}</style>"),
-            (M{{"big.jpg", "chrome"},
-               {"photo.jpg", "main"},
-               {"bg.png", "main"},
-               {"page.png", "page"}}));
+  EXPECT_EQ(
+      positions("<nav><a href=big.jpg>zoom</a></nav><main><a href=photo.jpg>photo</a>"
+                "<div style=\"background:url(bg.png)\"></div></main>"
+                "<style>body{background:url(page.png)}</style>"),
+      (M{{"big.jpg", "chrome"}, {"photo.jpg", "main"}, {"bg.png", "main"}, {"page.png", "page"}}));
 }
 
 }  // namespace
