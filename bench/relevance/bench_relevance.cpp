@@ -1,4 +1,5 @@
-// bench_relevance --index DIR [--queries FILE] [--layout FILE] [--per-query] [--no-collapse]
+// bench_relevance --index DIR [--queries FILE] [--layout FILE] [--per-query [--urls]]
+//                 [--no-collapse]
 // Runs every judged query (bench/relevance/queries.jsonl) on an index of the real crawls
 // (bench/relevance/run builds it) twice in the same run: Strata's ranking and Arquivo's
 // formula (the baseline; Strata's results near-duplicate-collapsed, as served, Arquivo's
@@ -24,6 +25,7 @@ struct Config {
   std::string queries = "bench/relevance/queries.jsonl";
   std::string layout = "bench/relevance/layout.jsonl";
   bool per_query = false;
+  bool urls = false;         // with --per-query: each hit's image URL on a line of its own
   bool no_collapse = false;  // Strata's ranking without its near-duplicate collapse
 };
 
@@ -52,13 +54,18 @@ void print_scores(const std::string& set, search::Ranking r, const Scores& sum) 
     std::printf("    answers no judged image: %s\n", q.c_str());
 }
 
-void print_query(const JudgedQuery& q, search::Ranking r, const std::vector<search::Hit>& hits) {
+int grade_of(const JudgedQuery& q, const search::Hit& h) {
+  auto it = q.grade.find(h.doc.imgUrl);
+  return it == q.grade.end() ? 0 : it->second;
+}
+
+void print_query(const JudgedQuery& q, search::Ranking r, const std::vector<search::Hit>& hits,
+                 bool urls) {
   std::printf("%s [%s] %s:", name(r), q.set.c_str(), q.query.c_str());
-  for (const auto& h : hits) {
-    auto it = q.grade.find(h.doc.imgUrl);
-    std::printf(" %d(%.1f)", it == q.grade.end() ? 0 : it->second, h.score);
-  }
+  for (const auto& h : hits) std::printf(" %d(%.1f)", grade_of(q, h), h.score);
   std::printf("\n");
+  if (!urls) return;
+  for (const auto& h : hits) std::printf("    %d %s\n", grade_of(q, h), h.doc.imgUrl.c_str());
 }
 
 }  // namespace
@@ -70,6 +77,7 @@ int main(int argc, char** argv) {
   app.add_option("--queries", c.queries, "judged queries (JSONL)");
   app.add_option("--layout", c.layout, "images judged decorative (JSONL)");
   app.add_flag("--per-query", c.per_query, "print each query's grades (scores) in ranked order");
+  app.add_flag("--urls", c.urls, "with --per-query, each hit's image URL");
   app.add_flag("--no-collapse", c.no_collapse, "Strata's ranking without near-duplicate collapse");
   CLI11_PARSE(app, argc, argv);
   try {
@@ -81,7 +89,7 @@ int main(int argc, char** argv) {
       for (const JudgedQuery& q : queries) {
         // Strata collapses near-duplicates by default; Arquivo, the baseline, shows every image.
         const auto hits = top10(db, q.query, r, r == search::Ranking::strata && !c.no_collapse);
-        if (c.per_query) print_query(q, r, hits);
+        if (c.per_query) print_query(q, r, hits, c.urls);
         sums[{q.set, r}].add(q, hits, layout);
         sums[{"all", r}].add(q, hits, layout);
       }

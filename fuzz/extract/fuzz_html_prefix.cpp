@@ -14,7 +14,8 @@ using namespace strata::extract;
 std::string describe(const PageRefs& p) {
   std::string out = p.title + "\n" + p.base_url + "\n" + std::to_string(p.images_in_page) + "\n";
   for (const HtmlRef& r : p.refs)
-    out += r.tag + " " + r.url + " " + r.alt + " " + r.title + " " + r.caption + "\n";
+    out += r.tag + " " + r.url + " " + r.alt + " " + r.title + " " + r.caption + " " +
+           std::string(position_name(r.position)) + "\n";
   return out;
 }
 

@@ -92,12 +92,15 @@ class Finder {
         base_names_image_(url::has_image_extension(base_)),
         options_(options),
         counters_(counters),
-        captions_(options.caption) {}
+        captions_(options.caption),
+        positions_(base_) {}
 
   void image(const GumboNode* img);
   void source(const GumboNode* source);
   void anchor(const GumboNode* a);
-  void css(std::string_view text);
+  // `position`: the styled element's place (a <style> block's URLs are the page's).
+  void css(std::string_view text, PagePosition position);
+  void styled(const GumboNode* e) { css(attribute_or_empty(e, "style"), positions_.of(e)); }
   std::vector<HtmlRef> take() { return std::move(refs_); }
   void drop_shared_captions();
   size_t captions_timed_out() const { return captions_.timed_out(); }
@@ -120,6 +123,7 @@ class Finder {
   const RefOptions& options_;
   Counters& counters_;
   CaptionExtractor captions_;
+  PositionClassifier positions_;
   std::vector<HtmlRef> refs_;
   std::vector<const GumboNode*> described_by_;  // per reference: the element its texts are of
   std::set<std::pair<std::string, std::string>> page_seen_;  // (url, tag) of a and css
@@ -253,6 +257,7 @@ void Finder::emit_element(const GumboNode* el, const char* tag, const GumboNode*
   std::string title = truncate_chars(attribute_or_empty(described_by, "title"));
   std::optional<std::string> caption = captions_.caption(described_by);
   std::string caption_text = std::move(caption).value_or("");
+  const PagePosition position = positions_.of(described_by);
   for (size_t i = 0; i < urls.size(); ++i) {
     HtmlRef ref;
     ref.inline_ = is_data_image(urls[i]);
@@ -263,6 +268,7 @@ void Finder::emit_element(const GumboNode* el, const char* tag, const GumboNode*
     ref.alt = last ? std::move(alt) : alt;
     ref.title = last ? std::move(title) : title;
     ref.caption = last ? std::move(caption_text) : caption_text;
+    ref.position = position;
     add(std::move(ref), described_by);
   }
 }
@@ -301,10 +307,11 @@ void Finder::anchor(const GumboNode* a) {
   ref.tag = tag;
   ref.url = std::move(abs);
   ref.caption = captions_.anchor_text(a);
+  ref.position = positions_.of(a);
   add(std::move(ref));
 }
 
-void Finder::css(std::string_view text) {
+void Finder::css(std::string_view text, PagePosition position) {
   for (const std::string& raw : css_urls(text)) {
     bool data = is_data_image(raw);
     std::string abs;
@@ -328,6 +335,7 @@ void Finder::css(std::string_view text) {
     ref.inline_ = data;
     ref.tag = data ? "inline" : "css";
     ref.url = std::move(abs);
+    ref.position = position;
     add(std::move(ref));
   }
 }
@@ -378,8 +386,8 @@ PageRefs references_in(std::string base, const Elements& found, const GumboNode*
   for (const GumboNode* s : found.sources) finder.source(s);
   finder.drop_shared_captions();
   for (const GumboNode* a : found.anchors) finder.anchor(a);
-  for (const GumboNode* s : found.styles) finder.css(text_content(s));
-  for (const GumboNode* e : found.styled) finder.css(attribute_or_empty(e, "style"));
+  for (const GumboNode* s : found.styles) finder.css(text_content(s), PagePosition::page);
+  for (const GumboNode* e : found.styled) finder.styled(e);
   if (finder.captions_timed_out() > 0)
     counters.add("html_captions_timed_out", static_cast<int64_t>(finder.captions_timed_out()));
   page.refs = finder.take();

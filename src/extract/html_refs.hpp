@@ -10,6 +10,7 @@
 
 #include "core/counters.hpp"
 #include "extract/caption.hpp"
+#include "extract/page_position.hpp"
 
 namespace strata::extract {
 
@@ -20,6 +21,7 @@ struct HtmlRef {
   std::string title;
   std::string caption;
   bool inline_ = false;
+  PagePosition position = PagePosition::page;  // where the element stands on the page
 };
 
 struct RefOptions {

@@ -50,6 +50,7 @@ void visit_page_references(const PageInput& in, Counters& counters, UrlKeys& key
     p.imgCaption = r.caption;
     p.tag = r.tag;
     p.inline_ = r.inline_;
+    p.position = position_name(r.position);
     visit(p, r.inline_ ? std::string_view(r.url) : std::string_view());
   }
 }
@@ -63,7 +64,7 @@ std::vector<PageReference> extract_page(const PageInput& in, Counters& counters)
                     std::string(v.tag), std::string(v.pageUrl), std::string(v.pageTimestamp),
                     std::string(v.pageTitle), std::string(v.pageUrlTokens), std::string(v.pageHost),
                     v.imagesInPage, std::string(v.collection), std::string(v.file), v.offset,
-                    v.length, v.inline_});
+                    v.length, v.inline_, std::string(v.position)});
   });
   return refs;
 }

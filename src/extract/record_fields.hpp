@@ -83,6 +83,7 @@ struct RecordFields<BasicPageReference<Text>> {
     field("offset", &R::offset);
     field("length", &R::length);
     field("inline", &R::inline_);
+    field("position", &R::position);
   }
 };
 

@@ -78,6 +78,7 @@ struct BasicPageReference {
   uint64_t offset = 0;
   uint64_t length = 0;
   bool inline_ = false;  // the image is a data: URI (JSON key "inline")
+  Text position;         // "main", "chrome", "logo" or "page" (extract/page_position.hpp)
 };
 
 using PageReference = BasicPageReference<std::string>;

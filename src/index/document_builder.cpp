@@ -9,6 +9,7 @@
 #include "index/analysis.hpp"
 #include "index/capture_dates.hpp"
 #include "index/decorative.hpp"
+#include "index/position_prior.hpp"
 #include "index/schema.hpp"
 #include "index/stored_form.hpp"
 #include "index/stored_reader.hpp"
@@ -67,11 +68,21 @@ std::string tie_break_key(const std::string& url) {
   return url.substr(from, kTieBreakKeyBytes);
 }
 
+// The alt texts, and a site logo's site name: what its alt would say ("(logo)" says nothing).
+std::vector<std::string> alt_values(const merge::ImageDocument& d) {
+  std::vector<std::string> alts = d.imgAlt;
+  if (std::string name = site_logo_name(d); !name.empty()) alts.push_back(std::move(name));
+  return alts;
+}
+
 std::vector<std::string> field_values(const merge::ImageDocument& d, std::string_view name) {
   if (name == "imgTitle") return d.imgTitle;
-  if (name == "imgAlt") return d.imgAlt;
+  if (name == "imgAlt") return alt_values(d);
   if (name == "imgCaption") return d.imgCaption;
   if (name == "imgUrlTokens") return {d.imgUrlTokens};
+  // A page's title and URL name its main content: chrome and logos, the same on every page of
+  // the site, are not what they describe (the blog's header picture is not the post's subject).
+  if (place_of(d) != Place::content) return {};
   if (name == "pageTitle") return {d.pageTitle};
   return {d.pageUrlTokens};
 }
@@ -103,6 +114,7 @@ void add_filter_terms(Xapian::Document& xd, const merge::ImageDocument& d, const
   if (!safe_search_shows(m.safe)) xd.add_boolean_term(std::string(prefix::safe_hidden));
   if (m.drawing) xd.add_boolean_term(std::string(prefix::drawing));
   if (!decorative_reason(d).empty()) xd.add_boolean_term(std::string(prefix::decorative));
+  if (place_of(d) == Place::chrome) xd.add_boolean_term(std::string(prefix::chrome));
   if (!d.imgDigest.empty() && d.imgDigest != d.id && d.imgDigest.size() < kMaxTermBytes)
     xd.add_boolean_term(term(prefix::digest, d.imgDigest));
   if (d.isInline) xd.add_boolean_term(std::string(prefix::inline_img));

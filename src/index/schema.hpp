@@ -8,7 +8,7 @@
 
 namespace strata::index {
 
-inline constexpr std::string_view kSchemaVersion = "8";
+inline constexpr std::string_view kSchemaVersion = "9";
 
 // Ranked text fields, one combined field (docs/search.md, "Analysis"). Every word, stop
 // words included, is indexed once, as its folded Portuguese stem (no prefix), wdf x field
@@ -54,6 +54,9 @@ inline constexpr std::string_view digest = "G";      // imgDigest, where the id 
 inline constexpr std::string_view drawing = "J";     // present only on drawings/illustrations
 // Present only on decorative images: spacers, bars, icons, emoji (index/decorative.hpp).
 inline constexpr std::string_view decorative = "L";
+// Present only on images most pages show in their chrome (header, navigation, footer,
+// sidebar; index/position_prior.hpp): they get no place prior. A site's logo is not chrome.
+inline constexpr std::string_view chrome = "P";
 // Z + the group leader's pHash (16 hex digits): members of a near-duplicate group of two or
 // more images (index/near_duplicate_groups.hpp).
 inline constexpr std::string_view near_duplicate_group = "Z";

@@ -11,7 +11,7 @@ namespace {
 
 // The order of merge::to_json, then the moderation fields. Appending is safe; reordering or
 // removing a name changes how stored documents read (bump the schema version).
-constexpr std::array<std::string_view, 40> kStoredFields{"id",
+constexpr std::array<std::string_view, 43> kStoredFields{"id",
                                                          "imgDigest",
                                                          "imgUrl",
                                                          "imgMimeType",
@@ -42,6 +42,9 @@ constexpr std::array<std::string_view, 40> kStoredFields{"id",
                                                          "pageMetadataChanges",
                                                          "matchingImages",
                                                          "matchingPages",
+                                                         "refsInMain",
+                                                         "refsInChrome",
+                                                         "refsAsLogo",
                                                          "collection",
                                                          "safe",
                                                          "blocked",

@@ -103,6 +103,17 @@ void set_descriptions(Doc& doc, std::span<const R> refs, Counters& counters) {
   sort_unique(doc.tags);
 }
 
+// References by their place on the page (extract/page_position.hpp).
+template <typename Doc, typename R>
+void set_position_counts(Doc& doc, const std::vector<R>& refs) {
+  doc.refsInMain = doc.refsInChrome = doc.refsAsLogo = 0;
+  for (const auto& ref : refs) {
+    if (ref.position == "main") ++doc.refsInMain;
+    if (ref.position == "chrome") ++doc.refsInChrome;
+    if (ref.position == "logo") ++doc.refsAsLogo;
+  }
+}
+
 // Change counters: distinct (title, alt, caption) triples and distinct (pageUrl, pageTitle)
 // pairs, each minus one (so an image seen with one description has 0 changes).
 template <typename Doc, typename R>
@@ -154,6 +165,7 @@ void set_base_document(Doc& doc, const G& group, Counters& counters) {
   doc.imgUrlTokens = image_url_tokens(doc.imgUrl, group.refs);
   set_page_fields(doc, group.refs.front());
   set_change_counters(doc, group.refs);
+  set_position_counts(doc, group.refs);
   doc.matchingPages += static_cast<int64_t>(group.dropped_refs);
   set_collections(doc, group);
 }

@@ -38,6 +38,9 @@ Json to_json(const ImageDocument& d) {
               {"pageMetadataChanges", d.pageMetadataChanges},
               {"matchingImages", d.matchingImages},
               {"matchingPages", d.matchingPages},
+              {"refsInMain", d.refsInMain},
+              {"refsInChrome", d.refsInChrome},
+              {"refsAsLogo", d.refsAsLogo},
               {"collection", d.collection}};
 }
 
@@ -77,6 +80,9 @@ bool from_json(const Json& j, ImageDocument& d) {
   read_field(j, "pageMetadataChanges", d.pageMetadataChanges);
   read_field(j, "matchingImages", d.matchingImages);
   read_field(j, "matchingPages", d.matchingPages);
+  read_field(j, "refsInMain", d.refsInMain);
+  read_field(j, "refsInChrome", d.refsInChrome);
+  read_field(j, "refsAsLogo", d.refsAsLogo);
   read_field(j, "collection", d.collection);
   return true;
 }

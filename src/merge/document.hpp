@@ -53,6 +53,11 @@ struct BasicImageDocument {
   int64_t pageMetadataChanges = 0;
   int64_t matchingImages = 0;
   int64_t matchingPages = 0;
+  // The references by their place on the page (extract/page_position.hpp; the rest of the
+  // matchingPages stood where the markup does not tell, or were not kept).
+  int64_t refsInMain = 0;
+  int64_t refsInChrome = 0;
+  int64_t refsAsLogo = 0;
   std::vector<S> collection;  // collections the image was found in, sorted
 };
 

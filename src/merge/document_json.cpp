@@ -178,6 +178,8 @@ void append_document_json(const BasicImageDocument<S>& d, std::string& line) {
                "matchingImages", "matchingPages">(out, d.imagesInOriginalPage,
                                                   d.imageMetadataChanges, d.pageMetadataChanges,
                                                   d.matchingImages, d.matchingPages);
+  plain_fields<"refsInMain", "refsInChrome", "refsAsLogo">(out, d.refsInMain, d.refsInChrome,
+                                                           d.refsAsLogo);
   field<"collection">(d.collection, out);
   out.put('}');
   out.finish();

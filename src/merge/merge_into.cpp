@@ -86,6 +86,9 @@ void merge_into(ImageDocument& existing, const ImageDocument& incoming) {
   existing.pageMetadataChanges += incoming.pageMetadataChanges;
   existing.matchingImages += incoming.matchingImages;
   existing.matchingPages += incoming.matchingPages;
+  existing.refsInMain += incoming.refsInMain;
+  existing.refsInChrome += incoming.refsInChrome;
+  existing.refsAsLogo += incoming.refsAsLogo;
 }
 
 }  // namespace strata::merge

@@ -185,10 +185,22 @@ Q apply_filters(const Xapian::Database& db, const Q& query, const SearchRequest&
   return Q(Q::OP_AND_NOT, out, Q(Q::OP_OR, hidden.begin(), hidden.end()));
 }
 
+namespace {
+
+// The query, with kPlacePrior added to the weight of every match that is not page chrome: a
+// fixed weight (no value read per match) on the documents without the chrome term.
+Q with_place_prior(const Q& query) {
+  Q prior((new Xapian::FixedWeightPostingSource(kPlacePrior))->release());
+  return Q(Q::OP_AND_MAYBE, query, Q(Q::OP_AND_NOT, prior, Q(std::string(index::prefix::chrome))));
+}
+
+}  // namespace
+
 Q build_query(const Xapian::Database& db, const ParsedQuery& parsed, const SearchRequest& request) {
   Q query = text_query(parsed);
   Q excluded = exclusions(parsed);
   if (!excluded.empty()) query = Q(Q::OP_AND_NOT, query, excluded);
+  if (request.ranking == Ranking::strata) query = with_place_prior(query);
   return apply_filters(db, query, request);
 }
 

@@ -13,6 +13,10 @@ namespace strata::search {
 inline constexpr double kPhraseBoost = 1000;  // whole query, slop 1
 inline constexpr double kBigramBoost = 100;   // word pairs, slop 2
 inline constexpr double kTrigramBoost = 10;   // word triples, slop 3
+// Added to the weight of every image that is not page chrome (index prefix `chrome`) under
+// Strata's ranking: about a fifth of a word's BM25F weight in a caption, so it orders images
+// with the same evidence and never outweighs a phrase (docs/search.md, "Image priors").
+inline constexpr double kPlacePrior = 1.0;
 
 // Matching + ranking part (all documents when the query has no words or phrases): BM25F over
 // one combined field where each field's words count field-weight times. Safe on any thread:
@@ -22,7 +26,7 @@ Xapian::Query text_query(const ParsedQuery& parsed);
 // `db` is the index searched (the date filter reads its capture years).
 Xapian::Query apply_filters(const Xapian::Database& db, const Xapian::Query& query,
                             const SearchRequest& request);
-// text_query + exclusions + filters.
+// text_query + exclusions + the place prior (Ranking::strata) + filters.
 Xapian::Query build_query(const Xapian::Database& db, const ParsedQuery& parsed,
                           const SearchRequest& request);
 

@@ -31,7 +31,8 @@ std::string describe(const PageRefs& p) {
                     " images=" + std::to_string(p.images_in_page) + "\n";
   for (const HtmlRef& r : p.refs)
     out += r.tag + " " + r.url + " alt=" + r.alt + " title=" + r.title + " caption=" + r.caption +
-           (r.inline_ ? " inline" : "") + "\n";
+           (r.inline_ ? " inline" : "") + " position=" + std::string(position_name(r.position)) +
+           "\n";
   return out;
 }
 

@@ -52,6 +52,12 @@ class RealCrawls : public ::testing::Test {
     r.show_decorative = decorative;
     return search(db, r).hits;
   }
+  // Rank (0-based) of the first hit whose image URL holds `part`; hits.size() when none does.
+  static size_t rank_of(const std::vector<Hit>& hits, const std::string& part) {
+    for (size_t i = 0; i < hits.size(); ++i)
+      if (hits[i].doc.imgUrl.find(part) != std::string::npos) return i;
+    return hits.size();
+  }
   static size_t count_url(const std::vector<Hit>& hits, const std::string& part) {
     return std::count_if(hits.begin(), hits.end(), [&](const Hit& h) {
       return h.doc.imgUrl.find(part) != std::string::npos;
@@ -90,6 +96,26 @@ TEST_F(RealCrawls, DecorativeImagesOnlyOnRequest) {
   EXPECT_GE(count_url(find("twitter.com", true), "/emoji/"), 5u);
   EXPECT_EQ(count_url(find("archive.org"), "blendbar"), 0u);
   EXPECT_EQ(count_url(find("archive.org", true), "blendbar"), 1u);
+}
+
+TEST_F(RealCrawls, SiteLogoFoundByTheSiteName) {
+  // archive.org's logo says alt="(logo)"; it links to the home page, whose title names the site.
+  EXPECT_LT(rank_of(find("internet archive"), "www.archive.org/images/logo.jpg"), 3u);
+}
+
+TEST_F(RealCrawls, ChromeBelowMainContent) {
+  // The partner logos of solidarite-numerique.fr's footer (FR, MN, SE, RF) under the theme
+  // icons of its main content; the site's own logos, named by their alt, first.
+  const auto hits = find("solidarité numérique");
+  ASSERT_GE(hits.size(), 4u);
+  EXPECT_EQ(count_url({hits.begin(), hits.begin() + 2}, "/images/logoSN"), 2u);
+  const size_t first_icon = rank_of(hits, "Solidarite%CC%81-Nume%CC%81rique");
+  EXPECT_LT(first_icon, rank_of(hits, "/images/FR.svg"));
+  EXPECT_LT(first_icon, rank_of(hits, "/images/RF.svg"));
+  // The blog's header picture below the post's own picture for a word of the post's title.
+  const auto anniversary = find("anniversary");
+  ASSERT_FALSE(anniversary.empty());
+  EXPECT_NE(anniversary[0].doc.imgUrl.find("warc10years"), std::string::npos);
 }
 
 }  // namespace
