@@ -1,6 +1,7 @@
 #pragma once
-// Shared by the similar-image search benchmarks: per-query wall and thread CPU time, as
-// p50 / p99 / max, and the hits the queries returned.
+// Shared by the similar-image benchmarks: the process's CPU time; per-query wall and thread
+// CPU time, as p50 / p99 / max, and the hits the queries returned.
+#include <sys/resource.h>
 #include <time.h>
 
 #include <algorithm>
@@ -8,6 +9,13 @@
 #include <vector>
 
 namespace strata::bench {
+
+inline double cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
+         (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
 
 inline double thread_cpu_ms() {
   timespec t{};
