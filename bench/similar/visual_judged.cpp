@@ -1,13 +1,12 @@
-// bench_visual_judged --index DIR [--judged FILE] [--list DIGEST,...]
-// Precision at 10 of "visually similar" on judged queries over real crawls and the demo
-// sample (bench/similar/visual_judged.jsonl; bench/similar/run_visual_judged builds the index).
-// For each judged query: the 10 images of the index's analysis (DIR/analysis.jsonl) whose
-// embeddings are nearest by cosine (the query's own image left out), how many were judged
-// similar, how many are unjudged (counted as not similar), and how many of the judged-similar
-// ones the pHash near-duplicate search (Hamming distance <= 8) finds too. --list prints the
-// nearest 10 of other digests, with their thumbnails and URLs, for judging.
-#include <xapian.h>
-
+// bench_visual_judged --analysis FILE --documents FILE [--judged FILE] [--list DIGEST,...]
+// Precision at 10 of "visually similar" on judged queries over real crawls and the tiny
+// sample (bench/similar/visual_judged.jsonl; bench/similar/run_visual_judged makes the files:
+// `strata merge`'s documents.jsonl for the URLs, `strata analyze`'s analysis.jsonl).
+// For each judged query: the 10 analysed images whose embeddings are nearest by cosine (the query's
+// own image left out), how many were judged similar, how many are unjudged (counted as not
+// similar), and how many of the judged-similar ones the pHash near-duplicate search (Hamming
+// distance <= 8) finds too. --list prints the nearest 10 of other digests, with their thumbnails
+// and URLs, for judging.
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -19,8 +18,6 @@
 
 #include "analyze/phash.hpp"
 #include "analyze/record.hpp"
-#include "index/document_builder.hpp"
-#include "index/stored_data.hpp"
 #include "similar/embedding_index.hpp"
 #include "similar/groups.hpp"
 
@@ -39,30 +36,27 @@ struct Universe {
   similar::EmbeddingIndex index;
 };
 
-std::map<std::string, std::string> urls_by_digest(const std::string& dir) {
+std::map<std::string, std::string> urls_by_digest(const std::string& documents) {
   std::map<std::string, std::string> urls;
-  Xapian::Database db(dir);
-  const index::StoredData stored(db);
-  for (auto it = db.postlist_begin(""); it != db.postlist_end(""); ++it) {
-    merge::ImageDocument doc;
-    index::Moderation m;
-    if (index::parse_document_data(stored.unpack(db.get_document(*it).get_data()), doc, m))
-      urls.emplace(doc.imgDigest, doc.imgUrl);
+  std::ifstream in(documents);
+  for (std::string line; std::getline(in, line);) {
+    const Json j = Json::parse(line, nullptr, false);
+    if (j.is_object()) urls.emplace(j.value("imgDigest", ""), j.value("imgUrl", ""));
   }
   return urls;
 }
 
-Universe load(const std::string& dir) {
-  const auto urls = urls_by_digest(dir);
+Universe load(const std::string& analysis, const std::string& documents) {
+  const auto urls = urls_by_digest(documents);
   Universe u;
-  std::ifstream in(dir + "/analysis.jsonl");
+  std::ifstream in(analysis);
   std::vector<similar::EmbeddingCode> codes;
   for (std::string line; std::getline(in, line);) {
     Image image;
     const Json j = Json::parse(line, nullptr, false);
     if (!analyze::from_json(j, image.record) || !image.record.embedding) continue;
     const auto url = urls.find(image.record.digest);
-    if (url == urls.end()) continue;  // analysed, no longer indexed
+    if (url == urls.end()) continue;  // analysed, no longer a document
     image.url = url->second;
     u.by_digest.emplace(image.record.digest, uint32_t(u.images.size()));
     codes.push_back(*image.record.embedding);
@@ -124,16 +118,35 @@ Score score(const Universe& u, uint32_t entry, const std::map<std::string, bool>
   return s;
 }
 
+struct Totals {
+  int queries = 0, similar = 0, unjudged = 0, judged_similar = 0, by_phash = 0;
+  void add(const Score& s) {
+    ++queries;
+    similar += s.similar;
+    unjudged += s.unjudged;
+    judged_similar += s.judged_similar;
+    by_phash += s.by_phash;
+  }
+  void print(const std::string& name) const {
+    if (queries == 0) return;
+    std::printf(
+        "%s: %d queries, mean P@10 %.2f (unjudged %d); of %d judged-similar images the pHash "
+        "near-duplicate search finds %d\n",
+        name.c_str(), queries, similar / (10.0 * queries), unjudged, judged_similar, by_phash);
+  }
+};
+
 int judge(const Universe& u, const std::string& file) {
   std::ifstream in(file);
-  int queries = 0, similar = 0, unjudged = 0, judged_similar = 0, by_phash = 0;
+  std::map<std::string, Totals> by_set;
+  Totals all;
   for (std::string line; std::getline(in, line);) {
     const Json j = Json::parse(line, nullptr, false);
     if (!j.is_object()) continue;
     const std::string digest = j.value("query", "");
     const auto it = u.by_digest.find(digest);
     if (it == u.by_digest.end()) {
-      std::printf("%-40.40s missing from the index\n", j.value("about", digest).c_str());
+      std::printf("%-40.40s missing from the analysis\n", j.value("about", digest).c_str());
       continue;
     }
     std::map<std::string, bool> verdicts;
@@ -143,38 +156,36 @@ int judge(const Universe& u, const std::string& file) {
     std::printf("%-40.40s P@10 %.1f  unjudged %d  judged similar %d, pHash finds %d\n",
                 j.value("about", digest).c_str(), s.similar / 10.0, s.unjudged, s.judged_similar,
                 s.by_phash);
-    ++queries;
-    similar += s.similar;
-    unjudged += s.unjudged;
-    judged_similar += s.judged_similar;
-    by_phash += s.by_phash;
+    by_set[j.value("set", "")].add(s);
+    all.add(s);
   }
-  if (queries == 0) return 1;
-  std::printf(
-      "%d queries over %zu images: mean P@10 %.2f (unjudged %d); of %d judged-similar images "
-      "the pHash near-duplicate search finds %d\n",
-      queries, u.images.size(), similar / (10.0 * queries), unjudged, judged_similar, by_phash);
-  return 0;
+  for (const auto& [set, totals] : by_set) totals.print(set);
+  all.print("all (" + std::to_string(u.images.size()) + " images)");
+  return all.queries == 0 ? 1 : 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string dir, judged, digests;
+  std::string analysis, documents, judged, digests;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
-    if (flag == "--index")
-      dir = argv[i + 1];
+    if (flag == "--analysis")
+      analysis = argv[i + 1];
+    else if (flag == "--documents")
+      documents = argv[i + 1];
     else if (flag == "--judged")
       judged = argv[i + 1];
     else if (flag == "--list")
       digests = argv[i + 1];
   }
-  if (dir.empty() || (judged.empty() && digests.empty())) {
-    std::fprintf(stderr, "usage: bench_visual_judged --index DIR [--judged FILE] [--list D,...]\n");
+  if (analysis.empty() || documents.empty() || (judged.empty() && digests.empty())) {
+    std::fprintf(stderr,
+                 "usage: bench_visual_judged --analysis FILE --documents FILE [--judged FILE] "
+                 "[--list D,...]\n");
     return 2;
   }
-  const Universe u = load(dir);
+  const Universe u = load(analysis, documents);
   std::istringstream list_of(digests);
   for (std::string d; std::getline(list_of, d, ',');) list(u, d);
   return judged.empty() ? 0 : judge(u, judged);
