@@ -3,7 +3,7 @@
 // synthetic pHashes (default 1,000,000): 90 % random with 32 bits set, 10 % near-copies of
 // an earlier one (1 to 8 bits flipped). Q queries (default 10,000) are the pHashes of images
 // picked at random from the set, as "more like this" on a result is. Reports the index's
-// build time and peak RSS, per query the wall time and the thread's CPU time (p50, p99, max:
+// build time and peak RSS, per query the wall time and the process's CPU time (p50, p99, max:
 // on a shared machine the wall's tail is the scheduler's, the CPU time the search's), and the
 // hits returned; the baseline is a linear POPCNT scan of all N hashes for the first B queries
 // (default 200), whose hits must be the same.

@@ -10,25 +10,23 @@
 namespace strata::server {
 namespace {
 
+// Loaded once, on first use; no classifier when no model is installed or it fails to load.
 struct UploadModel {
+  UploadModel() {
+    const auto folder = analyze::find_nsfw_models();
+    if (!folder) return;
+    try {
+      classifier = std::make_unique<analyze::NsfwClassifier>(*folder / analyze::kDefaultNsfwModel);
+    } catch (const std::exception&) {
+      classifier.reset();
+    }
+  }
   std::mutex running;  // the classifier runs one image at a time
   std::unique_ptr<analyze::NsfwClassifier> classifier;
 };
 
-// Loaded once, on first use; null classifier when no model is installed or it fails to load.
 UploadModel& upload_model() {
-  static UploadModel model = [] {
-    UploadModel m;
-    if (const auto folder = analyze::find_nsfw_models()) {
-      try {
-        m.classifier =
-            std::make_unique<analyze::NsfwClassifier>(*folder / analyze::kDefaultNsfwModel);
-      } catch (const std::exception&) {
-        m.classifier.reset();
-      }
-    }
-    return m;
-  }();
+  static UploadModel model;
   return model;
 }
 

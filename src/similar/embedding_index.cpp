@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <thread>
 
 namespace strata::similar {
 namespace {
@@ -32,16 +33,38 @@ __attribute__((target_clones("arch=icelake-server", "popcnt", "default"))) void 
         uint8_t(std::popcount(signs[i][0] ^ query[0]) + std::popcount(signs[i][1] ^ query[1]));
 }
 
-// How many entries lie at each distance (four interleaved counts: no store-to-load chain).
-std::array<uint32_t, kSignBits + 1> histogram_of(const std::vector<uint8_t>& distances) {
-  std::array<std::array<uint32_t, kSignBits + 1>, 4> partial{};
+using Histogram = std::array<uint32_t, kSignBits + 1>;
+
+// How many of `distances[0, n)` lie at each distance (four interleaved counts: no
+// store-to-load chain).
+Histogram histogram_of(const uint8_t* distances, size_t n) {
+  std::array<Histogram, 4> partial{};
   size_t i = 0;
-  for (; i + 4 <= distances.size(); i += 4)
+  for (; i + 4 <= n; i += 4)
     for (size_t lane = 0; lane < 4; ++lane) ++partial[lane][distances[i + lane]];
-  for (; i < distances.size(); ++i) ++partial[0][distances[i]];
-  std::array<uint32_t, kSignBits + 1> total{};
+  for (; i < n; ++i) ++partial[0][distances[i]];
+  Histogram total{};
   for (const auto& p : partial)
     for (size_t d = 0; d < total.size(); ++d) total[d] += p[d];
+  return total;
+}
+
+// The scan is memory-bound: from this many entries on, a second thread takes half of it.
+constexpr size_t kSplitScanFrom = size_t{1} << 20;
+
+// Distances and their histogram, in two halves on two threads for large indexes.
+Histogram scan(const std::array<uint64_t, 2>* signs, size_t n, const std::array<uint64_t, 2>& query,
+               uint8_t* distances) {
+  const auto part = [&](size_t from, size_t to) {
+    sign_distances(signs + from, to - from, query, distances + from);
+    return histogram_of(distances + from, to - from);
+  };
+  if (n < kSplitScanFrom) return part(0, n);
+  Histogram second{};
+  std::thread helper([&] { second = part(n / 2, n); });
+  Histogram total = part(0, n / 2);
+  helper.join();
+  for (size_t d = 0; d < total.size(); ++d) total[d] += second[d];
   return total;
 }
 
@@ -68,9 +91,10 @@ EmbeddingIndex::Signs EmbeddingIndex::signs_of(const EmbeddingCode& code) {
 }
 
 std::vector<uint32_t> EmbeddingIndex::shortlist(const Signs& query, size_t count) const {
-  std::vector<uint8_t> distances(signs_.size());
-  sign_distances(signs_.data(), signs_.size(), query, distances.data());
-  const auto histogram = histogram_of(distances);
+  // Reused by the thread's next lookup: a fresh 10 MB buffer per query costs page faults.
+  thread_local std::vector<uint8_t> distances;
+  distances.resize(signs_.size());
+  const Histogram histogram = scan(signs_.data(), signs_.size(), query, distances.data());
   // The cut: every entry nearer than it, and entries at it (lowest numbers first) up to count.
   int cut = 0;
   size_t nearer = 0;
