@@ -5,9 +5,9 @@
 // directions plus noise, so that each image has ~20 true neighbours. Q queries (default
 // 2,000) are codes of images picked at random from the set, each asking what the API asks
 // (the nearest 2 x 100 + 1). Reports the build time and peak RSS, per query the wall time and
-// the process's CPU time (p50, p99, max; a lookup at 1M or more scans on two threads), and the
-// hits; the baseline is the exact int8 scan of all N codes for the first B queries (default
-// 100), against which the recall@10 of the shortlist search is counted.
+// the process's CPU time (p50, p99, max), and the hits; the baseline is the exact int8 scan
+// of all N codes for the first B queries (default 100), against which the recall@10 of the
+// shortlist search is counted.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>

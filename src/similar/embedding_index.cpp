@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <thread>
 
 namespace strata::similar {
 namespace {
@@ -49,25 +48,6 @@ Histogram histogram_of(const uint8_t* distances, size_t n) {
   return total;
 }
 
-// The scan is memory-bound: from this many entries on, a second thread takes half of it.
-constexpr size_t kSplitScanFrom = size_t{1} << 20;
-
-// Distances and their histogram, in two halves on two threads for large indexes.
-Histogram scan(const std::array<uint64_t, 2>* signs, size_t n, const std::array<uint64_t, 2>& query,
-               uint8_t* distances) {
-  const auto part = [&](size_t from, size_t to) {
-    sign_distances(signs + from, to - from, query, distances + from);
-    return histogram_of(distances + from, to - from);
-  };
-  if (n < kSplitScanFrom) return part(0, n);
-  Histogram second{};
-  std::thread helper([&] { second = part(n / 2, n); });
-  Histogram total = part(0, n / 2);
-  helper.join();
-  for (size_t d = 0; d < total.size(); ++d) total[d] += second[d];
-  return total;
-}
-
 }  // namespace
 
 float cosine(const EmbeddingCode& a, const EmbeddingCode& b) {
@@ -94,7 +74,8 @@ std::vector<uint32_t> EmbeddingIndex::shortlist(const Signs& query, size_t count
   // Reused by the thread's next lookup: a fresh 10 MB buffer per query costs page faults.
   thread_local std::vector<uint8_t> distances;
   distances.resize(signs_.size());
-  const Histogram histogram = scan(signs_.data(), signs_.size(), query, distances.data());
+  sign_distances(signs_.data(), signs_.size(), query, distances.data());
+  const Histogram histogram = histogram_of(distances.data(), distances.size());
   // The cut: every entry nearer than it, and entries at it (lowest numbers first) up to count.
   int cut = 0;
   size_t nearer = 0;

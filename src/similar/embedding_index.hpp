@@ -4,8 +4,7 @@
 // by Hamming distance (16 bytes per entry, POPCNT), keeps a shortlist of the nearest, and
 // ranks the shortlist by the int8 cosine (docs/similarity.md). The shortlist makes it
 // approximate: bench/similar measures its recall against the exact int8 scan, which
-// nearest_exact() is. From 1M entries on, a lookup scans on two threads (the scan is
-// memory-bound).
+// nearest_exact() is.
 //
 // Failure contract: never throws (beyond std::bad_alloc). Lookups may run on several threads
 // at once. Memory: 144 bytes per entry, and 1 byte per entry per thread that looks up.
