@@ -5,7 +5,8 @@
 //   thumbnails/s on one thread (one decode + fit 200x200 + sharpen + WebP), and on T threads;
 //   pHash/s on one thread (of the decoded frame: Lanczos 32x32 + DCT);
 //   NSFW classifications/s (default model; XNNPACK, or OpenCV DNN for InceptionV3) at batch 1
-//   and 8 on one thread, and T classifiers side by side;
+//   and 8 on one thread, at batch 1 with the visual embedding (analyze/embedding.hpp), and
+//   T classifiers side by side;
 //   full analysis (thumbnail + pHash + NSFW, thumbnails written) images/s on T threads.
 // What a user runs end to end (`strata analyze` on the demo's images): bench_analyze_cli.sh.
 #include <atomic>
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "analyze/analyzer.hpp"
+#include "analyze/embedding.hpp"
 #include "analyze/nsfw.hpp"
 #include "analyze/phash.hpp"
 #include "analyze/thumbnail.hpp"
@@ -165,6 +167,16 @@ int main(int argc, char** argv) {
       report("NSFW " + c.model + ", batch " + std::to_string(batch) + ", 1 thread",
              {batches.per_second * double(batch), batches.per_cpu_second * double(batch)});
     }
+    // The visual embedding's cost: the pooled output of the same pass, and its code.
+    std::vector<std::vector<float>> pooled;
+    report("NSFW " + c.model + ", batch 1 + embedding, 1 thread",
+           rate(1, c.seconds, frames.size(), [&](size_t i, unsigned) {
+             classifier.classify_batch({frames[i]}, &pooled);
+             embedding_code(pooled.at(0));
+           }));
+    report(
+        "embedding code of a pooled vector, 1 thread",
+        rate(1, c.seconds, frames.size(), [&](size_t, unsigned) { embedding_code(pooled.at(0)); }));
   }
   std::vector<std::unique_ptr<NsfwClassifier>> side_by_side;
   for (unsigned t = 0; t < c.threads; ++t)

@@ -3,12 +3,10 @@
 // synthetic pHashes (default 1,000,000): 90 % random with 32 bits set, 10 % near-copies of
 // an earlier one (1 to 8 bits flipped). Q queries (default 10,000) are the pHashes of images
 // picked at random from the set, as "more like this" on a result is. Reports the index's
-// build time and peak RSS, per query the wall time and the thread's CPU time (p50, p99, max:
+// build time and peak RSS, per query the wall time and the process's CPU time (p50, p99, max:
 // on a shared machine the wall's tail is the scheduler's, the CPU time the search's), and the
 // hits returned; the baseline is a linear POPCNT scan of all N hashes for the first B queries
 // (default 200), whose hits must be the same.
-#include <time.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -18,6 +16,7 @@
 #include <vector>
 
 #include "../common/measure.hpp"
+#include "latency.hpp"
 #include "phashes.hpp"
 #include "similar/groups.hpp"
 #include "similar/hamming_index.hpp"
@@ -27,6 +26,8 @@ using namespace strata;
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using bench::Latency;
+using bench::run_queries;
 
 std::vector<uint64_t> synthetic_hashes(size_t n) {
   std::mt19937_64 rng(42);
@@ -37,44 +38,6 @@ std::vector<uint64_t> synthetic_hashes(size_t n) {
                          ? bench::near_copy(hashes[rng() % i], 1 + int(rng() % 8), rng)
                          : bench::balanced_hash(rng));
   return hashes;
-}
-
-double thread_cpu_ms() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-struct Percentiles {
-  double p50 = 0, p99 = 0, max = 0;  // milliseconds
-};
-
-Percentiles percentiles(std::vector<double> ms) {
-  std::sort(ms.begin(), ms.end());
-  return {ms[ms.size() / 2], ms[std::min(ms.size() - 1, ms.size() * 99 / 100)], ms.back()};
-}
-
-struct Latency {
-  Percentiles wall, cpu;
-  size_t hits = 0, queries_with_hits = 0;
-};
-
-template <typename Search>
-Latency run_queries(const std::vector<uint64_t>& queries, Search search) {
-  std::vector<double> wall, cpu;
-  Latency l;
-  for (uint64_t q : queries) {
-    const auto t0 = Clock::now();
-    const double c0 = thread_cpu_ms();
-    size_t found = search(q);
-    cpu.push_back(thread_cpu_ms() - c0);
-    wall.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-    l.hits += found;
-    l.queries_with_hits += found > 1;  // more than the image itself
-  }
-  l.wall = percentiles(wall);
-  l.cpu = percentiles(cpu);
-  return l;
 }
 
 struct Pass {

@@ -1,10 +1,10 @@
 #pragma once
-// Shared by the near-duplicate benchmarks: synthetic pHashes and the process's CPU time.
-#include <sys/resource.h>
-
+// Shared by the near-duplicate benchmarks: synthetic pHashes (and latency.hpp's CPU time).
 #include <bit>
 #include <cstdint>
 #include <random>
+
+#include "latency.hpp"
 
 namespace strata::bench {
 
@@ -20,13 +20,6 @@ inline uint64_t near_copy(uint64_t hash, int bits, std::mt19937_64& rng) {
   uint64_t mask = 0;
   while (std::popcount(mask) < bits) mask |= uint64_t{1} << (rng() % 64);
   return hash ^ mask;
-}
-
-inline double cpu_seconds() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
-         (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
 
 }  // namespace strata::bench

@@ -2,6 +2,7 @@
 
 #include <exception>
 
+#include "analyze/embedding.hpp"
 #include "analyze/phash.hpp"
 #include "analyze/safe_policy.hpp"
 
@@ -39,7 +40,8 @@ AnalysisRecord Analyzer::analyze(std::string_view digest, std::string_view bytes
     try {
       std::vector<const RgbImage*> frames;
       for (const RgbImage& f : thumb.sample_frames) frames.push_back(&f);
-      const std::vector<NsfwScores> scores = classifier_->classify_batch(frames);
+      std::vector<std::vector<float>> pooled;
+      const std::vector<NsfwScores> scores = classifier_->classify_batch(frames, &pooled);
       std::vector<SafeSearchInput> inputs;
       for (size_t i = 0; i < scores.size(); ++i)
         inputs.push_back({scores[i], image_detail(*frames[i]), record.width, record.height});
@@ -48,6 +50,10 @@ AnalysisRecord Analyzer::analyze(std::string_view digest, std::string_view bytes
       record.detail = worst.detail;
       record.model = options_.model_variant;
       counters_.add("classified");
+      if (!pooled.empty() && !pooled.front().empty()) {
+        record.embedding = embedding_code(pooled.front());
+        counters_.add("embedded");
+      }
     } catch (const std::exception&) {
       counters_.add("classify_failed");
     }

@@ -10,13 +10,21 @@ namespace {
 // OpenCV's network over NCHW blobs, fed NHWC images.
 class OpenCvNetwork final : public Network {
  public:
-  OpenCvNetwork(cv::dnn::Net net, std::string output_layer, int input_size)
-      : net_(std::move(net)), output_layer_(std::move(output_layer)), size_(input_size) {
+  // `pooled_layer`, `pooled_size`: the last global average pooling (empty, 0: none).
+  OpenCvNetwork(cv::dnn::Net net, std::string output_layer, int input_size,
+                std::string pooled_layer, int pooled_size)
+      : net_(std::move(net)),
+        output_layer_(std::move(output_layer)),
+        pooled_layer_(std::move(pooled_layer)),
+        size_(input_size),
+        pooled_size_(pooled_size) {
     net_.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
     net_.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
   }
   int input_size() const override { return size_; }
-  std::vector<float> forward(const std::vector<float>& nhwc, int n) override {
+  int pooled_size() const override { return pooled_size_; }
+  std::vector<float> forward(const std::vector<float>& nhwc, int n,
+                             std::vector<float>* pooled) override {
     cv::Mat blob({n, 3, size_, size_}, CV_32F);
     const size_t plane = size_t(size_) * size_;
     for (int i = 0; i < n; ++i) {
@@ -26,15 +34,22 @@ class OpenCvNetwork final : public Network {
         for (int c = 0; c < 3; ++c) dst[c * plane + p] = src[p * 3 + c];
     }
     net_.setInput(blob, "input");
-    const cv::Mat result = net_.forward(output_layer_);
-    const auto* scores = result.ptr<float>();
-    return std::vector<float>(scores, scores + result.total());
+    std::vector<std::string> names{output_layer_};
+    if (pooled && pooled_size_) names.push_back(pooled_layer_);
+    std::vector<cv::Mat> results;
+    net_.forward(results, names);
+    const auto values = [](const cv::Mat& m) {
+      const auto* first = m.ptr<float>();
+      return std::vector<float>(first, first + m.total());
+    };
+    if (pooled) *pooled = pooled_size_ ? values(results.at(1)) : std::vector<float>{};
+    return values(results.at(0));
   }
 
  private:
   cv::dnn::Net net_;
-  std::string output_layer_;
-  int size_;
+  std::string output_layer_, pooled_layer_;
+  int size_, pooled_size_;
 };
 
 }  // namespace
@@ -229,6 +244,7 @@ void DnnBuilder::global_average(const std::string& name, const std::string& inpu
   p.set("pool", "ave");
   p.set("global_pooling", true);
   add_layer(name, "Pooling", p, {input}, {shape(input).c, 1, 1});
+  pooled_ = name;
 }
 
 void DnnBuilder::dense(const std::string& name, const std::string& input, const Tensor& kernel,
@@ -259,7 +275,10 @@ std::unique_ptr<Network> DnnBuilder::finish(const std::string& output) {
   flush(output);
   if (!pending_.empty())
     throw std::runtime_error("model: unused convolution " + pending_.begin()->first);
-  return std::make_unique<OpenCvNetwork>(std::move(net_), tensors_.at(output).layer_name, input_.h);
+  const Slot* pooled = pooled_.empty() ? nullptr : &tensors_.at(pooled_);
+  return std::make_unique<OpenCvNetwork>(std::move(net_), tensors_.at(output).layer_name, input_.h,
+                                         pooled ? pooled->layer_name : std::string(),
+                                         pooled ? pooled->shape.c : 0);
 }
 
 }  // namespace strata::analyze

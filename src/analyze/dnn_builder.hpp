@@ -57,6 +57,7 @@ class DnnBuilder final : public NetBuilder {
   std::map<std::string, Slot> tensors_;
   std::map<std::string, PendingConv> pending_;
   int counter_ = 0;
+  std::string pooled_;  // the last global average pooling
 };
 
 }  // namespace strata::analyze

@@ -42,8 +42,13 @@ class Network {
  public:
   virtual ~Network() = default;
   virtual int input_size() const = 0;
+  // Values per image of the network's last global average pooling (MobileNetV2: 1280), the
+  // image embedding of analyze/embedding.hpp; 0 when the network has none.
+  virtual int pooled_size() const = 0;
   // `n` images of input_size() x input_size() x 3 floats each, NHWC; n x classes scores.
-  virtual std::vector<float> forward(const std::vector<float>& nhwc, int n) = 0;
+  // With `pooled`, also its n x pooled_size() values, from the same pass.
+  virtual std::vector<float> forward(const std::vector<float>& nhwc, int n,
+                                     std::vector<float>* pooled = nullptr) = 0;
 };
 
 // Thrown by a backend for a model it cannot run (the other backend may).
@@ -70,6 +75,7 @@ class NetBuilder {
   virtual void concat(const std::string& name, const std::vector<std::string>& inputs) = 0;
   virtual void pool(const std::string& name, const std::string& input, bool max, int size,
                     int stride, bool same) = 0;
+  // The last one built is the network's pooled output (Network::pooled_size()).
   virtual void global_average(const std::string& name, const std::string& input) = 0;
   virtual void dense(const std::string& name, const std::string& input, const Tensor& kernel,
                      const Tensor* bias) = 0;

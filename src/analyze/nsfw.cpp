@@ -93,7 +93,8 @@ NsfwScores NsfwClassifier::classify(const RgbImage& image) {
   return classify_batch({&image}).at(0);
 }
 
-std::vector<NsfwScores> NsfwClassifier::classify_batch(const std::vector<const RgbImage*>& images) {
+std::vector<NsfwScores> NsfwClassifier::classify_batch(const std::vector<const RgbImage*>& images,
+                                                       std::vector<std::vector<float>>* pooled) {
   std::vector<NsfwScores> out;
   if (images.empty()) return out;
   const int size = input_size();
@@ -104,13 +105,21 @@ std::vector<NsfwScores> NsfwClassifier::classify_batch(const std::vector<const R
     const std::vector<float> image = nsfw_preprocess(*images[i], size);
     std::copy(image.begin(), image.end(), batch.begin() + std::ptrdiff_t(per_image) * i);
   }
-  const std::vector<float> scores = net_->forward(batch, n);
+  std::vector<float> pooled_values;
+  const std::vector<float> scores = net_->forward(batch, n, pooled ? &pooled_values : nullptr);
   if (scores.size() != size_t(n) * 5)
     throw std::runtime_error("model: expected 5 classes, got " +
                              std::to_string(scores.size() / size_t(n)));
   for (int i = 0; i < n; ++i) {
     NsfwScores& s = out.emplace_back();
     for (int c = 0; c < 5; ++c) s.p[c] = scores[size_t(i) * 5 + c];
+  }
+  if (pooled) {
+    const size_t per = pooled_values.size() / size_t(n);
+    pooled->clear();
+    for (int i = 0; i < n; ++i)
+      pooled->emplace_back(pooled_values.begin() + std::ptrdiff_t(per * size_t(i)),
+                           pooled_values.begin() + std::ptrdiff_t(per * size_t(i + 1)));
   }
   return out;
 }

@@ -59,8 +59,10 @@ class NsfwClassifier {
 
   int input_size() const;
   NsfwScores classify(const RgbImage& image);
-  // Several images (an animation's frames) at once.
-  std::vector<NsfwScores> classify_batch(const std::vector<const RgbImage*>& images);
+  // Several images (an animation's frames) at once. With `pooled`, also each image's pooled
+  // values (analyze/embedding.hpp) from the same forward pass, empty for a model without.
+  std::vector<NsfwScores> classify_batch(const std::vector<const RgbImage*>& images,
+                                         std::vector<std::vector<float>>* pooled = nullptr);
 
  private:
   std::unique_ptr<Network> net_;

@@ -41,6 +41,7 @@ Json to_json(const AnalysisRecord& r) {
     j["isDrawing"] = r.nsfw->is_drawing();
     j["model"] = r.model;
   }
+  if (r.embedding) j["embedding"] = embedding_hex(*r.embedding);
   return j;
 }
 
@@ -68,6 +69,8 @@ bool from_json(const Json& j, AnalysisRecord& out) {
     if (j.contains("detail")) out.detail = j.at("detail").get<float>();
     read_field(j, "model", out.model);
   }
+  if (const auto it = j.find("embedding"); it != j.end() && it->is_string())
+    out.embedding = embedding_from_hex(it->get<std::string>());
   return true;
 }
 

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "analyze/embedding.hpp"
 #include "analyze/image.hpp"
 #include "analyze/nsfw.hpp"
 #include "analyze/safe_policy.hpp"
@@ -23,6 +24,9 @@ struct AnalysisRecord {
   std::optional<NsfwScores> nsfw;  // [index] five probabilities; absent = not classified
   std::optional<float> detail;     // image_detail() of the classified frame (older records: none)
   std::string model;               // NSFW model variant used
+  // [index] visual embedding of the first sampled frame (analyze/embedding.hpp), from the
+  // classification's forward pass; absent = not classified, or analysed before it existed.
+  std::optional<similar::EmbeddingCode> embedding;
 };
 
 // Safe search (the API default): only classified images that kSafePolicy does not hide are

@@ -5,7 +5,7 @@
 namespace strata::analyze {
 namespace {
 
-constexpr uint32_t kInputId = 0, kOutputId = 1;
+constexpr uint32_t kInputId = 0, kOutputId = 1, kPooledId = 2;
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
 void check(xnn_status status, const std::string& what) {
@@ -24,30 +24,48 @@ std::pair<float, float> clamp_range(Activation act) {
 
 class XnnNetwork final : public Network {
  public:
-  XnnNetwork(xnn_runtime_t runtime, Shape input, size_t outputs)
-      : runtime_(runtime), input_(input), outputs_(outputs) {}
+  XnnNetwork(xnn_runtime_t runtime, Shape input, size_t outputs, size_t pooled)
+      : runtime_(runtime), input_(input), outputs_(outputs), pooled_(pooled) {}
   ~XnnNetwork() override { xnn_delete_runtime(runtime_); }
   int input_size() const override { return input_.h; }
-  std::vector<float> forward(const std::vector<float>& images, int n) override {
+  int pooled_size() const override { return int(pooled_); }
+  std::vector<float> forward(const std::vector<float>& images, int n,
+                             std::vector<float>* pooled) override {
     const size_t per_image = size_t(input_.h) * input_.w * input_.c;
     if (images.size() < per_image * size_t(n))
       throw std::runtime_error("model: input smaller than the batch");
     std::vector<float> out(outputs_ * size_t(n));
+    // The pooled output is computed anyway (the classifier's input): only its copy is extra.
+    std::vector<float> pooled_out(pooled_ * size_t(n));
     for (int i = 0; i < n; ++i) {
       const xnn_external_value values[] = {
           {kInputId, const_cast<float*>(images.data() + per_image * i)},
-          {kOutputId, out.data() + outputs_ * i}};
-      check(xnn_setup_runtime(runtime_, 2, values), "the input");
+          {kOutputId, out.data() + outputs_ * i},
+          {kPooledId, pooled_out.data() + pooled_ * i}};
+      check(xnn_setup_runtime(runtime_, pooled_ ? 3 : 2, values), "the input");
       check(xnn_invoke_runtime(runtime_), "a forward pass");
     }
+    if (pooled) *pooled = std::move(pooled_out);
     return out;
   }
 
  private:
   xnn_runtime_t runtime_;
   Shape input_;
-  size_t outputs_;
+  size_t outputs_, pooled_;
 };
+
+// Copies `value` into the external output `external_id` (values are external only from their
+// definition).
+void define_external_copy(xnn_subgraph_t subgraph, uint32_t value, Shape shape,
+                          uint32_t external_id, const std::string& what) {
+  const std::vector<size_t> dims = nhwc(shape);
+  uint32_t copy = 0;
+  check(xnn_define_tensor_value(subgraph, xnn_datatype_fp32, dims.size(), dims.data(), nullptr,
+                                external_id, XNN_VALUE_FLAG_EXTERNAL_OUTPUT, &copy),
+        what);
+  check(xnn_define_static_reshape(subgraph, dims.size(), dims.data(), value, copy, 0), what);
+}
 
 }  // namespace
 
@@ -55,7 +73,7 @@ XnnBuilder::XnnBuilder() {
   static const xnn_status started = xnn_initialize(nullptr);
   if (started != xnn_status_success)  // a CPU XNNPACK does not support: OpenCV DNN runs it
     throw UnsupportedByBackend("model: XNNPACK does not run on this CPU");
-  check(xnn_create_subgraph(2, 0, &subgraph_), "a new network");
+  check(xnn_create_subgraph(3, 0, &subgraph_), "a new network");
 }
 
 XnnBuilder::~XnnBuilder() {
@@ -223,6 +241,7 @@ void XnnBuilder::global_average(const std::string& name, const std::string& inpu
   check(xnn_define_global_average_pooling_2d(subgraph_, -kInf, kInf, input_id,
                                              define(name, {shape(input).c, 1, 1}), 0),
         "global average " + name);
+  pooled_ = name;
 }
 
 void XnnBuilder::dense(const std::string& name, const std::string& input, const Tensor& kernel,
@@ -248,18 +267,18 @@ void XnnBuilder::alias(const std::string& name, const std::string& existing) {
 std::unique_ptr<Network> XnnBuilder::finish(const std::string& output) {
   const Shape out = shape(output);
   const Shape in = shape("input");
-  // Values are external only from their definition: copy the result into the external one.
-  const uint32_t output_id = id(output);
-  const std::vector<size_t> dims = nhwc(out);
-  check(xnn_define_static_reshape(subgraph_, dims.size(), dims.data(), output_id,
-                                  define("output", out, kOutputId, XNN_VALUE_FLAG_EXTERNAL_OUTPUT),
-                                  0),
-        "the output");
+  define_external_copy(subgraph_, id(output), out, kOutputId, "the output");
+  size_t pooled = 0;
+  if (!pooled_.empty()) {
+    const Shape p = shape(pooled_);
+    define_external_copy(subgraph_, id(pooled_), p, kPooledId, "the pooled output");
+    pooled = size_t(p.c) * p.h * p.w;
+  }
   xnn_runtime_t runtime = nullptr;
   check(xnn_create_runtime_v2(subgraph_, nullptr, 0, &runtime), "the network");
   convs_.clear();
   constants_.clear();  // packed into the runtime
-  return std::make_unique<XnnNetwork>(runtime, in, size_t(out.c) * out.h * out.w);
+  return std::make_unique<XnnNetwork>(runtime, in, size_t(out.c) * out.h * out.w, pooled);
 }
 
 }  // namespace strata::analyze

@@ -58,6 +58,7 @@ class XnnBuilder final : public NetBuilder {
   std::map<std::string, Value> tensors_;
   std::list<std::vector<float>> constants_;  // stable addresses
   std::map<std::string, ConvWeights> convs_;
+  std::string pooled_;  // the last global average pooling
 };
 
 }  // namespace strata::analyze

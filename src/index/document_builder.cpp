@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "analyze/embedding.hpp"
 #include "analyze/phash.hpp"
 #include "core/digest.hpp"
 #include "core/json.hpp"
@@ -97,6 +98,7 @@ void add_values(Xapian::Document& xd, const merge::ImageDocument& d, const Moder
   if (m.classified()) add_number(xd, slot::safe, m.safe);
   xd.add_value(slot::img_url, tie_break_key(d.imgUrl));
   if (m.phash) xd.add_value(slot::phash, analyze::phash_hex(*m.phash));
+  if (m.embedding) xd.add_value(slot::embedding, analyze::embedding_bytes(*m.embedding));
 }
 
 void add_filter_terms(Xapian::Document& xd, const merge::ImageDocument& d, const Moderation& m) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "merge/document.hpp"
+#include "similar/embedding_index.hpp"
 
 namespace strata::index {
 
@@ -18,6 +19,8 @@ struct Moderation {
   bool blocked = false;
   std::string analysis;  // analysis status ("ok", "corrupt", ...); "" = not analysed
   std::optional<uint64_t> phash;
+  // In slot::embedding only: IndexWriter reads it back from there, the stored data lacks it.
+  std::optional<similar::EmbeddingCode> embedding;
   bool drawing = false;   // drawing/illustration rather than photo
   std::string thumbnail;  // path under <index>/thumbs; "" = none (placeholder)
   int thumb_width = 0, thumb_height = 0;

@@ -81,6 +81,9 @@ inline constexpr Xapian::valueno phash = 16;     // 64-bit pHash, 16 hex digits 
 // The near-duplicate group's leader pHash, 8 bytes big-endian; only on members of a group of
 // two or more: the collapse key (index/near_duplicate_groups.hpp).
 inline constexpr Xapian::valueno group = 17;
+// The visual embedding, 128 raw bytes (analyze/embedding.hpp): "visually similar" search.
+// Kept only here (not in the stored data): the writer carries it over when it rewrites.
+inline constexpr Xapian::valueno embedding = 18;
 // The k-th distinct capture year (k from 0, oldest first; 2 packed bytes) is in slot
 // capture_year + k, for the years facet (capture_dates.hpp).
 inline constexpr Xapian::valueno capture_year = 20;

@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "analyze/embedding.hpp"
 #include "index/archive_registry.hpp"
 #include "index/compact.hpp"
 #include "index/group_table.hpp"
@@ -87,8 +88,10 @@ void IndexWriter::register_archive(const std::string& file) {
 
 bool IndexWriter::read(Xapian::docid docid, merge::ImageDocument& doc, Moderation& m,
                        std::string* json) {
-  std::string data = stored_.unpack(db_.get_document(docid).get_data());
+  const Xapian::Document xd = db_.get_document(docid);
+  std::string data = stored_.unpack(xd.get_data());
   if (!parse_document_data(data, doc, m)) return false;
+  m.embedding = analyze::embedding_from_bytes(xd.get_value(slot::embedding));
   if (json) *json = std::move(data);
   return true;
 }
@@ -182,17 +185,20 @@ AddOutcome IndexWriter::add(const merge::ImageDocument& doc) {
 AddOutcome IndexWriter::replace(Xapian::docid docid, const merge::ImageDocument& doc) {
   register_archive(doc.imgFile);
   register_archive(doc.pageFile);
-  const std::string old_json = stored_.unpack(db_.get_document(docid).get_data());
+  const Xapian::Document xd = db_.get_document(docid);
+  const std::string old_json = stored_.unpack(xd.get_data());
   Moderation m;
   if (!parse_moderation(old_json, m)) m = Moderation();  // unreadable: as a new document
+  m.embedding = analyze::embedding_from_bytes(xd.get_value(slot::embedding));
   return rewrite(docid, doc, m, old_json);
 }
 
 AddOutcome IndexWriter::rewrite(Xapian::docid docid, const merge::ImageDocument& doc, Moderation& m,
                                 const std::string& old_json) {
+  const auto old_embedding = m.embedding;
   if (moderate_) moderate_(doc, m);
   std::string data = document_data(doc, m);
-  if (data == old_json) return AddOutcome::unchanged;
+  if (data == old_json && m.embedding == old_embedding) return AddOutcome::unchanged;
   write(docid, build_document(doc, m, std::move(data)));
   note(docid, grouping_image(doc, m));
   return AddOutcome::merged;

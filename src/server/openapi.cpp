@@ -52,6 +52,9 @@ std::string openapi_json() {
   });
   Json similar_params = Json::array({
       param("distance", "largest pHash Hamming distance, 0 to 8 (default 8)"),
+      param("mode",
+            "near (default): pHash near-duplicates; visual: those, then up to 100 visually "
+            "similar images by CNN embedding, each with `similarity` (cosine)"),
       param("offset", "first result (default 0, at most 10000)"),
       param("maxItems", "results per page (default 50, at most 200)"),
       param("safeSearch", "on or off, as for /imagesearch"),
@@ -75,8 +78,10 @@ std::string openapi_json() {
       {"404", {{"description", "no image with this digest"}}},
       {"413", {{"description", "upload over 8 MiB or 25 megapixels"}}},
       {"415", {{"description", "the upload is no decodable image"}}},
-      {"422", {{"description", "no usable pHash: not analysed, not decodable, or flat"}}},
-      {"503", {{"description", "too many uploads at once"}}}};
+      {"422",
+       {{"description",
+         "no usable pHash (near: not analysed, not decodable, or flat) or no embedding (visual)"}}},
+      {"503", {{"description", "too many uploads at once; visual upload without the model"}}}};
   Json doc = {
       {"openapi", "3.0.3"},
       {"info", {{"title", "Strata ImageSearch API"}, {"version", "1.1"}}},

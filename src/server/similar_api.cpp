@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <optional>
 #include <set>
 
+#include "analyze/embedding.hpp"
 #include "analyze/phash.hpp"
 #include "analyze/thumbnail.hpp"
 #include "index/document_builder.hpp"
@@ -13,14 +15,20 @@
 #include "search/request.hpp"
 #include "server/api_items.hpp"
 #include "server/api_params.hpp"
+#include "server/similar_visual.hpp"
 #include "similar/groups.hpp"
 
 namespace strata::server {
 namespace {
 
-// The query image: its pHash, and the documents it is (left out of its own results).
+// near: the pHash near-duplicates; visual: those, then the visual neighbours.
+enum class Mode { near, visual };
+
+// The query image: its pHash (none: no near-duplicates are looked for), its embedding (visual
+// mode), and the documents it is (left out of its own results).
 struct QueryImage {
-  uint64_t phash = 0;
+  std::optional<uint64_t> phash;
+  std::optional<similar::EmbeddingCode> embedding;
   std::string digest;
   std::set<Xapian::docid> own_documents;
 };
@@ -51,10 +59,28 @@ int parse_distance(const Params& params) {
   return d;
 }
 
-// A flat picture's pHash matches every other flat picture: refused rather than answered.
-void check_gate(uint64_t phash) {
-  if (similar::gate({"", phash, 0, 0, 0}) != similar::Gate::ok)
-    throw Refusal{422, "digest",
+Mode parse_mode(const Params& params) {
+  auto [first, end] = params.equal_range("mode");
+  if (first == end || std::prev(end)->second == "near") return Mode::near;
+  if (std::prev(end)->second == "visual") return Mode::visual;
+  throw Refusal{400, "mode", "mode must be near (pHash near-duplicates) or visual"};
+}
+
+bool usable(uint64_t phash) {
+  return similar::gate({"", phash, 0, 0, 0}) == similar::Gate::ok;
+}
+
+// A flat picture's pHash matches every other flat picture: refused rather than answered in
+// near mode; visual mode looks for its visual neighbours only.
+void check_phash(QueryImage& q, Mode mode, const std::string& parameter) {
+  if (mode == Mode::visual) {
+    if (q.phash && !usable(*q.phash)) q.phash.reset();
+    return;
+  }
+  if (!q.phash)
+    throw Refusal{422, parameter, "this image has no pHash (not decodable, or not analysed yet)"};
+  if (!usable(*q.phash))
+    throw Refusal{422, parameter,
                   "a flat or nearly flat picture: its pHash has too little detail to compare"};
 }
 
@@ -75,7 +101,7 @@ bool is_blocked(Xapian::Database& db, Xapian::docid doc) {
 }
 
 // Blocked images are unknown here, as everywhere.
-QueryImage indexed_query(Xapian::Database& db, const Params& params) {
+QueryImage indexed_query(Xapian::Database& db, const Params& params, Mode mode) {
   auto [first, end] = params.equal_range("digest");
   if (first == end || std::prev(end)->second.empty())
     throw Refusal{400, "digest", "digest is required (the imgDigest of an indexed image)"};
@@ -84,19 +110,23 @@ QueryImage indexed_query(Xapian::Database& db, const Params& params) {
   q.own_documents = documents_of(db, q.digest);
   std::erase_if(q.own_documents, [&](Xapian::docid doc) { return is_blocked(db, doc); });
   if (q.own_documents.empty()) throw Refusal{404, "digest", "no image with this digest"};
-  std::optional<uint64_t> phash;
-  for (Xapian::docid doc : q.own_documents)
-    if (!phash) phash = analyze::phash_from_hex(db.get_document(doc).get_value(index::slot::phash));
-  if (!phash)
-    throw Refusal{422, "digest", "this image has no pHash (not decodable, or not analysed yet)"};
-  q.phash = *phash;
-  check_gate(q.phash);
+  for (Xapian::docid doc : q.own_documents) {
+    const Xapian::Document d = db.get_document(doc);
+    if (!q.phash) q.phash = analyze::phash_from_hex(d.get_value(index::slot::phash));
+    if (!q.embedding)
+      q.embedding = analyze::embedding_from_bytes(d.get_value(index::slot::embedding));
+  }
+  check_phash(q, mode, "digest");
+  if (mode == Mode::visual && !q.embedding)
+    throw Refusal{422, "digest",
+                  "this image has no visual embedding (not classified, or analysed before "
+                  "embeddings existed: analyse it again)"};
   return q;
 }
 
 // Decoded and hashed as the analysis does (the thumbnail step's decode feeds the pHash), so an
 // upload of an indexed image's bytes gets that image's pHash.
-QueryImage uploaded_query(std::string_view bytes) {
+QueryImage uploaded_query(std::string_view bytes, Mode mode) {
   if (bytes.empty()) throw Refusal{400, "body", "POST the image's bytes as the request body"};
   analyze::ThumbnailOptions options;
   options.keep_animation = false;
@@ -114,37 +144,45 @@ QueryImage uploaded_query(std::string_view bytes) {
   }
   QueryImage q;
   q.phash = analyze::phash_rgb(thumb.decoded.rgb.data(), thumb.decoded.width, thumb.decoded.height);
-  try {
-    check_gate(q.phash);
-  } catch (Refusal& r) {
-    r.parameter = "body";
-    throw;
-  }
+  check_phash(q, mode, "body");
+  if (mode == Mode::visual && !(q.embedding = upload_embedding(thumb)))
+    throw Refusal{503, "mode",
+                  "visual similarity of an upload needs the NSFW model on the server "
+                  "(scripts/setup-npm), and it could not run"};
   return q;
 }
 
+// One listed image: a near-duplicate (its pHash distance) or a visual neighbour (its cosine).
 struct Found {
-  uint32_t entry;
-  int distance;
+  Xapian::docid doc;
+  std::optional<int> distance;
+  std::optional<float> similarity;
 };
 
-// The matches a client may see (safe search, decorative images), the query's own left out.
+// The matches a client may see (safe search, decorative images), the query's own left out:
+// the near-duplicates by distance, then (visual mode) the visual neighbours by similarity.
 std::vector<Found> visible_matches(const SimilarSnapshot& snapshot, const QueryImage& q,
                                    int distance, const search::SearchRequest& request) {
   std::vector<Found> out;
-  for (const auto& m : snapshot.index.all_within(q.phash, distance)) {
-    const SimilarEntry& e = snapshot.entries[m.entry];
-    if (q.own_documents.count(e.doc)) continue;
-    if (request.safe && !e.shown_under_safe_search) continue;
-    if (e.decorative && !request.show_decorative) continue;
-    out.push_back({m.entry, m.distance});
+  VisualFilter filter{request.safe, request.show_decorative, q.own_documents};
+  if (q.phash) {
+    for (const auto& m : snapshot.index.all_within(*q.phash, distance)) {
+      const SimilarEntry& e = snapshot.entries[m.entry];
+      if (q.own_documents.count(e.doc)) continue;
+      if (request.safe && !e.shown_under_safe_search) continue;
+      if (e.decorative && !request.show_decorative) continue;
+      out.push_back({e.doc, m.distance, std::nullopt});
+      filter.excluded.insert(e.doc);
+    }
   }
+  if (q.embedding)
+    for (const VisualNeighbour& n : visual_neighbours(snapshot, *q.embedding, filter))
+      out.push_back({n.doc, std::nullopt, n.similarity});
   return out;
 }
 
 // The page's items, each with its distance; documents deleted since the snapshot are skipped.
-Json page_items(Xapian::Database& db, const SimilarSnapshot& snapshot,
-                const std::vector<Found>& found, const ApiRequest& req,
+Json page_items(Xapian::Database& db, const std::vector<Found>& found, const ApiRequest& req,
                 const std::string& wayback) {
   const index::StoredData stored(db);
   Json items = Json::array();
@@ -153,22 +191,23 @@ Json page_items(Xapian::Database& db, const SimilarSnapshot& snapshot,
   for (size_t k = begin; k < end; ++k) {
     search::Hit hit;
     try {
-      Xapian::Document d = db.get_document(snapshot.entries[found[k].entry].doc);
+      Xapian::Document d = db.get_document(found[k].doc);
       if (!index::parse_document_data(stored.unpack(d.get_data()), hit.doc, hit.moderation))
         continue;
     } catch (const Xapian::DocNotFoundError&) {
       continue;
     }
     Json item = api_item(hit, req.fields, wayback);
-    item["distance"] = found[k].distance;
+    if (found[k].distance) item["distance"] = *found[k].distance;
+    if (found[k].similarity) item["similarity"] = std::round(*found[k].similarity * 1000) / 1000;
     items.push_back(std::move(item));
   }
   return items;
 }
 
 Reply answer(Xapian::Database& db, const SimilarSnapshot& snapshot, const QueryImage& q,
-             const ApiRequest& req, int distance, const Params& params, const RequestContext& ctx,
-             const ApiConfig& config, bool links) {
+             const ApiRequest& req, int distance, Mode mode, const Params& params,
+             const RequestContext& ctx, const ApiConfig& config, bool links) {
   const auto found = visible_matches(snapshot, q, distance, req.search);
   const unsigned offset = req.search.offset, max = req.search.max_items;
   Json j = Json::object();
@@ -183,16 +222,17 @@ Reply answer(Xapian::Database& db, const SimilarSnapshot& snapshot, const QueryI
   }
   j["totalItems"] = found.size();
   j["offset"] = offset;
-  Json query = {{"phash", analyze::phash_hex(q.phash)}, {"distance", distance}};
+  Json query = {{"distance", distance}, {"mode", mode == Mode::visual ? "visual" : "near"}};
+  if (q.phash) query["phash"] = analyze::phash_hex(*q.phash);
   if (!q.digest.empty()) query["digest"] = q.digest;
   j["query"] = query;
   Json returnability = Json::object();
   for (const auto& f : req.fields) returnability[f] = true;
   returnability["distance"] = true;
+  if (mode == Mode::visual) returnability["similarity"] = true;
   j["fieldReturnability"] = returnability;
-  Json items =
-      page_items(db, snapshot, found, req,
-                 config.replay_prefix.empty() ? ctx.base + "/wayback/" : config.replay_prefix);
+  Json items = page_items(
+      db, found, req, config.replay_prefix.empty() ? ctx.base + "/wayback/" : config.replay_prefix);
   j["numberOfResponseItems"] = items.size();
   j["responseItems"] = std::move(items);
   return api_reply(200, j, req.pretty);
@@ -217,8 +257,9 @@ Reply similar(Xapian::Database& db, const SimilarSnapshot& snapshot, const std::
   try {
     const ApiRequest req = parse_params(params, config);
     const int distance = parse_distance(params);
-    const QueryImage q = upload ? uploaded_query(*upload) : indexed_query(db, params);
-    return answer(db, snapshot, q, req, distance, params, ctx, config, upload == nullptr);
+    const Mode mode = parse_mode(params);
+    const QueryImage q = upload ? uploaded_query(*upload, mode) : indexed_query(db, params, mode);
+    return answer(db, snapshot, q, req, distance, mode, params, ctx, config, upload == nullptr);
   } catch (const Refusal& r) {
     return refuse(r, config);
   }

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "analyze/embedding.hpp"
 #include "analyze/phash.hpp"
 #include "index/schema.hpp"
 #include "search/request.hpp"
@@ -22,41 +23,73 @@ IndexVersion version_of(const Xapian::Database& db) {
   return {db.get_uuid(), db.get_revision()};
 }
 
-std::shared_ptr<const SimilarSnapshot> build_similar_snapshot(Xapian::Database& db) {
-  namespace prefix = index::prefix;
-  const IndexVersion version = version_of(db);
-  std::vector<SimilarEntry> entries;
-  std::vector<uint64_t> hashes;
-  size_t degenerate = 0;
-  auto safe = db.valuestream_begin(index::slot::safe);
-  const auto safe_end = db.valuestream_end(index::slot::safe);
-  auto term_cursor = [&](std::string_view term) {
-    return std::pair{db.postlist_begin(std::string(term)), db.postlist_end(std::string(term))};
-  };
-  auto [blocked, blocked_end] = term_cursor(prefix::blocked);
-  auto [inline_img, inline_end] = term_cursor(prefix::inline_img);
-  auto [decorative, decorative_end] = term_cursor(prefix::decorative);
-  const auto end = db.valuestream_end(index::slot::phash);
-  for (auto it = db.valuestream_begin(index::slot::phash); it != end; ++it) {
-    const Xapian::docid doc = it.get_docid();
-    const auto hash = analyze::phash_from_hex(*it);
-    if (!hash || has_term(blocked, blocked_end, doc) || has_term(inline_img, inline_end, doc))
-      continue;
-    if (similar::gate({"", *hash, 0, 0, 0}) != similar::Gate::ok) {
-      ++degenerate;
-      continue;
+namespace {
+
+// Walks the documents that have a value in `slot` and that search may show at all (neither
+// blocked nor inline), with what the visibility filters need.
+class VisibleDocuments {
+ public:
+  explicit VisibleDocuments(Xapian::Database& db)
+      : db_(db),
+        safe_(db.valuestream_begin(index::slot::safe)),
+        safe_end_(db.valuestream_end(index::slot::safe)) {
+    for (std::string_view term :
+         {index::prefix::blocked, index::prefix::inline_img, index::prefix::decorative}) {
+      cursors_.push_back(db.postlist_begin(std::string(term)));
+      ends_.push_back(db.postlist_end(std::string(term)));
     }
-    SimilarEntry entry{doc, false, has_term(decorative, decorative_end, doc)};
-    if (safe != safe_end && safe.get_docid() < doc) safe.skip_to(doc);
-    if (safe != safe_end && safe.get_docid() == doc)
-      entry.shown_under_safe_search =
-          search::safe_search_shows(Xapian::sortable_unserialise(*safe));
-    entries.push_back(entry);
-    hashes.push_back(*hash);
   }
-  similar::HammingIndex index(similar::kNearDuplicateRadius, hashes);
-  return std::make_shared<const SimilarSnapshot>(
-      SimilarSnapshot{version, std::move(entries), std::move(index), degenerate});
+
+  // `visit(entry, value)` for each such document of `slot`, in document order.
+  template <typename Visit>
+  void each(Xapian::valueno slot, Visit visit) {
+    const auto end = db_.valuestream_end(slot);
+    for (auto it = db_.valuestream_begin(slot); it != end; ++it) {
+      const Xapian::docid doc = it.get_docid();
+      if (has_term(cursors_[0], ends_[0], doc) || has_term(cursors_[1], ends_[1], doc)) continue;
+      SimilarEntry entry{doc, false, has_term(cursors_[2], ends_[2], doc)};
+      if (safe_ != safe_end_ && safe_.get_docid() < doc) safe_.skip_to(doc);
+      if (safe_ != safe_end_ && safe_.get_docid() == doc)
+        entry.shown_under_safe_search =
+            search::safe_search_shows(Xapian::sortable_unserialise(*safe_));
+      visit(entry, *it);
+    }
+  }
+
+ private:
+  Xapian::Database& db_;
+  Xapian::ValueIterator safe_, safe_end_;
+  std::vector<Xapian::PostingIterator> cursors_, ends_;
+};
+
+}  // namespace
+
+std::shared_ptr<const SimilarSnapshot> build_similar_snapshot(Xapian::Database& db) {
+  auto snapshot = std::make_shared<SimilarSnapshot>();
+  snapshot->version = version_of(db);
+  std::vector<uint64_t> hashes;
+  VisibleDocuments(db).each(index::slot::phash,
+                            [&](const SimilarEntry& entry, const std::string& value) {
+                              const auto hash = analyze::phash_from_hex(value);
+                              if (!hash) return;
+                              if (similar::gate({"", *hash, 0, 0, 0}) != similar::Gate::ok) {
+                                ++snapshot->degenerate;
+                                return;
+                              }
+                              snapshot->entries.push_back(entry);
+                              hashes.push_back(*hash);
+                            });
+  snapshot->index = similar::HammingIndex(similar::kNearDuplicateRadius, hashes);
+  std::vector<similar::EmbeddingCode> codes;
+  VisibleDocuments(db).each(index::slot::embedding,
+                            [&](const SimilarEntry& entry, const std::string& value) {
+                              const auto code = analyze::embedding_from_bytes(value);
+                              if (!code) return;
+                              snapshot->visual_entries.push_back(entry);
+                              codes.push_back(*code);
+                            });
+  snapshot->visual = similar::EmbeddingIndex(std::move(codes));
+  return snapshot;
 }
 
 std::shared_ptr<const SimilarSnapshot> SimilarIndexCache::get(Xapian::Database& db) {

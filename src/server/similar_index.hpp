@@ -1,12 +1,14 @@
 #pragma once
 // The pHashes of the served index, searchable by Hamming distance (similar/hamming_index.hpp)
-// for "more like this" (similar_api.hpp). Built from the index's pHash value stream when the
-// server starts and again whenever the index's version (UUID and revision) changes (a `strata
-// index` run or a block list change committed), so results follow the index without a restart.
-// While one request rebuilds, the others answer from the previous snapshot.
+// for "more like this" (similar_api.hpp), and its visual embeddings, searchable by cosine
+// (similar/embedding_index.hpp) for "visually similar" (mode=visual). Built from the index's pHash
+// value stream when the server starts and again whenever the index's version (UUID and revision)
+// changes (a `strata index` run or a block list change committed), so results follow the index
+// without a restart. While one request rebuilds, the others answer from the previous snapshot.
 //
 // Left out, as search leaves them out: blocked and inline images; and images whose pHash is
-// degenerate (flat pictures: similar::gate), which would all match one another.
+// degenerate (flat pictures: similar::gate), which would all match one another (from the
+// pHash search; the visual search keeps them).
 //
 // Failure contract: Xapian errors propagate (the server answers 500 and logs them); a stale
 // snapshot may name documents since deleted: readers skip those.
@@ -18,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "similar/embedding_index.hpp"
 #include "similar/hamming_index.hpp"
 
 namespace strata::server {
@@ -40,11 +43,14 @@ IndexVersion version_of(const Xapian::Database& db);
 struct SimilarSnapshot {
   IndexVersion version;
   std::vector<SimilarEntry> entries;  // numbered as the index's entries
-  similar::HammingIndex index;
-  size_t degenerate = 0;  // documents left out for a flat pHash
+  similar::HammingIndex index{0};
+  size_t degenerate = 0;                     // documents left out for a flat pHash
+  std::vector<SimilarEntry> visual_entries;  // numbered as visual's entries
+  similar::EmbeddingIndex visual;
 };
 
-// Every document with a pHash of `db`, at its current revision.
+// Every document with a pHash, and every one with an embedding, of `db` at its current
+// revision.
 std::shared_ptr<const SimilarSnapshot> build_similar_snapshot(Xapian::Database& db);
 
 class SimilarIndexCache {

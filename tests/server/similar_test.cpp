@@ -73,20 +73,11 @@ class SimilarImages : public ::testing::Test {
   }
 
   static void add(const std::vector<Planted>& planted) {
-    index::IndexWriter w(*dir_);
-    w.set_moderate([planted](const merge::ImageDocument& d, index::Moderation& m) {
-      for (const auto& p : planted)
-        if (p.id == d.id) {
-          m.phash = p.bits < 0 ? 0 : flip_bits(query_, p.bits);
-          m.safe = p.safe;
-          m.blocked = p.blocked;
-        }
+    testing::add_planted(*dir_, planted, [](const Planted& p, index::Moderation& m) {
+      m.phash = p.bits < 0 ? 0 : flip_bits(query_, p.bits);
+      m.safe = p.safe;
+      m.blocked = p.blocked;
     });
-    for (const auto& p : planted) {
-      merge::ImageDocument d = testing::doc(p.id, "20100101000000", "praia");
-      d.imgWidth = 400, d.imgHeight = 300;
-      w.add(d);
-    }
   }
 
   static Params params(std::initializer_list<std::pair<std::string, std::string>> kv) {
