@@ -91,6 +91,12 @@ const bool registered = strata::cli::register_command(
       app.add_option("--max-connections-per-client", opts->limits.max_per_client,
                      "Open connections per client address (default 64; beyond: 503)")
           ->check(CLI::PositiveNumber);
+      app.add_option("--export-max", opts->api.export_max_images,
+                     "Most images one /imagesearch/export may hold (default 100000)")
+          ->check(CLI::PositiveNumber);
+      app.add_option("--max-exports", opts->limits.max_streams,
+                     "Exports streamed at once (default 4; beyond: 503)")
+          ->check(CLI::PositiveNumber);
       return [opts, safe] {
         opts->api.safe_search = *safe == "on";
         return run_serve(*opts);

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include <strings.h>
+
 #include "core/digest.hpp"
 #include "core/timestamp.hpp"
 
@@ -64,9 +66,13 @@ std::string http_payload_digest(std::string_view http) {
 }
 
 WarcWriter::WarcWriter(const std::filesystem::path& path, bool gzip, int level)
-    : out_(path, std::ios::binary | std::ios::trunc), gzip_(gzip) {
+    : file_(path, std::ios::binary | std::ios::trunc), out_(&file_), gzip_(gzip) {
   set_compression_level(level);
-  if (!out_) throw std::runtime_error("cannot write " + path.string());
+  if (!file_) throw std::runtime_error("cannot write " + path.string());
+}
+
+WarcWriter::WarcWriter(std::ostream& out, bool gzip, int level) : out_(&out), gzip_(gzip) {
+  set_compression_level(level);
 }
 
 void WarcWriter::set_compression_level(int level) {
@@ -123,14 +129,35 @@ WrittenRecord WarcWriter::write(const WarcRecordSpec& spec) {
           "\r\n";
   for (const auto& [name, value] : spec.extra_headers) head += name + ": " + value + "\r\n";
   head += "Content-Length: " + std::to_string(spec.block.size()) + "\r\n\r\n";
-  std::string record = head + spec.block + "\r\n\r\n";
-  std::string bytes = gzip_ ? compress(record) : std::move(record);
-  out_.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!out_) throw std::runtime_error("write failed");
   written.offset = offset_;
-  written.length = bytes.size();
-  offset_ += bytes.size();
+  written.length = put(head + spec.block + "\r\n\r\n");
   return written;
+}
+
+WrittenRecord WarcWriter::write_copy(std::string_view version, const std::vector<Header>& headers,
+                                     std::string_view block) {
+  WrittenRecord written;
+  std::string record = std::string(version) + "\r\n";
+  for (const auto& [name, value] : headers) {
+    if (strcasecmp(name.c_str(), "Content-Length") == 0) continue;
+    if (strcasecmp(name.c_str(), "WARC-Record-ID") == 0) written.record_id = value;
+    record += name + ": " + value + "\r\n";
+  }
+  record += "Content-Length: " + std::to_string(block.size()) + "\r\n\r\n";
+  record.append(block);
+  record += "\r\n\r\n";
+  written.offset = offset_;
+  written.length = put(std::move(record));
+  return written;
+}
+
+// Writes one record (compressed as its own member) and returns its length on disk.
+uint64_t WarcWriter::put(std::string record) {
+  std::string bytes = gzip_ ? compress(record) : std::move(record);
+  out_->write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (!*out_) throw std::runtime_error("write failed");
+  offset_ += bytes.size();
+  return bytes.size();
 }
 
 WrittenRecord WarcWriter::write_warcinfo(const std::vector<Header>& fields,
@@ -191,7 +218,7 @@ WrittenRecord WarcWriter::write_revisit(std::string_view uri, std::string_view d
 }
 
 void WarcWriter::flush() {
-  out_.flush();
+  out_->flush();
 }
 
 }  // namespace strata::archive

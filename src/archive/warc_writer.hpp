@@ -1,7 +1,9 @@
 #pragma once
 // Writes WARC/1.1 records, each as its own gzip member (or plain), with WARC-Record-ID,
-// WARC-Date, Content-Length, WARC-Block-Digest and, for HTTP records, WARC-Payload-Digest.
-// Used to generate sample archives and by tests; not a crawler-grade writer.
+// WARC-Date, Content-Length, WARC-Block-Digest and, for HTTP records, WARC-Payload-Digest;
+// or copies an archived record as it was (write_copy). To a file or any std::ostream (the
+// export streams its WARC). Used to generate sample archives, by tests and by the export;
+// not a crawler-grade writer.
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -43,8 +45,14 @@ class WarcWriter {
   // members; out-of-range levels throw std::invalid_argument.
   explicit WarcWriter(const std::filesystem::path& path, bool gzip = true,
                       int level = kDefaultLevel);
+  // Writes to `out`, which must outlive the writer; offsets count from its first record.
+  explicit WarcWriter(std::ostream& out, bool gzip = true, int level = kDefaultLevel);
 
   WrittenRecord write(const WarcRecordSpec& spec);
+  // The record `version` ("WARC/1.0") with its WARC header lines as they were, in order, and
+  // `block` as stored: a copy of an archived record. Content-Length is written from `block`.
+  WrittenRecord write_copy(std::string_view version, const std::vector<Header>& headers,
+                           std::string_view block);
   WrittenRecord write_warcinfo(const std::vector<Header>& fields, std::string_view filename);
   WrittenRecord write_request(std::string_view uri, std::string_view date, std::string http);
   WrittenRecord write_response(std::string_view uri, std::string_view date, std::string http);
@@ -62,8 +70,10 @@ class WarcWriter {
 
  private:
   std::string compress(std::string_view data) const;
+  uint64_t put(std::string record);
 
-  std::ofstream out_;
+  std::ofstream file_;
+  std::ostream* out_;
   bool gzip_;
   int level_ = kDefaultLevel;
   uint64_t offset_ = 0;

@@ -3,6 +3,7 @@
 // JSON reply out. The HTTP server (server.hpp) only routes to it. Reference: docs/api.md.
 #include <xapian.h>
 
+#include <cstdint>
 #include <map>
 #include <string>
 
@@ -20,6 +21,8 @@ struct ApiConfig {
   // what safe search hides.
   bool safe_search = true;
   bool safe_search_locked = false;
+  // The most images one export may hold (serve --export-max, /imagesearch/export).
+  uint64_t export_max_images = 100'000;
 };
 
 struct Reply {

@@ -66,6 +66,7 @@ struct HttpListener::Impl {
   std::mutex mutex;  // guards the counts
   size_t open = 0;
   size_t uploads = 0;
+  size_t streams = 0;
   std::map<std::string, size_t> per_client;
   std::optional<net::thread_pool> workers;
   net::io_context ioc;
@@ -92,6 +93,16 @@ struct HttpListener::Impl {
   void release_upload() {
     std::lock_guard lock(mutex);
     --uploads;
+  }
+  bool admit_stream() {
+    std::lock_guard lock(mutex);
+    if (streams >= limits.max_streams) return false;
+    ++streams;
+    return true;
+  }
+  void release_stream() {
+    std::lock_guard lock(mutex);
+    --streams;
   }
   void release(const std::string& client) {
     std::lock_guard lock(mutex);
@@ -123,6 +134,7 @@ class Session : public std::enable_shared_from_this<Session> {
         admitted_(admitted) {}
   ~Session() {
     release_upload();
+    release_stream();
     if (admitted_) owner_->release(client_);
   }
 
@@ -227,9 +239,8 @@ class Session : public std::enable_shared_from_this<Session> {
     reply(error_response(status, why), false);
   }
 
-  void reply(HttpResponse r, bool head_only) {
-    auto& res = response_;
-    res = {};
+  template <typename Response>
+  void set_head(Response& res, const HttpResponse& r) {
     res.version(head_.version == 10 ? 10 : 11);
     res.result(static_cast<unsigned>(r.status));
     res.set(http::field::content_type, r.content_type);
@@ -237,6 +248,17 @@ class Session : public std::enable_shared_from_this<Session> {
     res.set(http::field::access_control_allow_methods, "GET, HEAD");
     res.set("X-Content-Type-Options", "nosniff");
     for (auto& [name, value] : r.headers) res.set(name, value);
+  }
+
+  void reply(HttpResponse r, bool head_only) {
+    if (r.stream && !head_only) {
+      if (owner_->admit_stream()) return reply_streamed(std::move(r));
+      keep_alive_ = false;
+      return reply(error_response(503, "too many exports at once"), false);
+    }
+    auto& res = response_;
+    res = {};
+    set_head(res, r);
     res.keep_alive(keep_alive_);
     sent_ = r.body.size();
     res.body() = std::move(r.body);
@@ -251,6 +273,81 @@ class Session : public std::enable_shared_from_this<Session> {
     http::async_write(stream_, res, [self = shared_from_this()](beast::error_code ec, size_t) {
       self->on_written(ec);
     });
+  }
+
+  // The head, then each piece the handler produces (on a worker) as one chunk, then the last
+  // chunk; HTTP/1.0 clients get the pieces as they are and the connection closes.
+  void reply_streamed(HttpResponse r) {
+    holds_stream_ = true;
+    producer_ = std::move(r.stream);
+    chunked_ = head_.version != 10;
+    if (!chunked_) keep_alive_ = false;
+    stream_head_ = {};
+    set_head(stream_head_, r);
+    stream_head_.keep_alive(keep_alive_);
+    stream_head_.chunked(chunked_);
+    status_ = r.status;
+    sent_ = 0;
+    serializer_.emplace(stream_head_);
+    stream_.expires_after(limits().write_timeout);
+    http::async_write_header(stream_, *serializer_,
+                             [self = shared_from_this()](beast::error_code ec, size_t) {
+                               if (ec) return self->end_stream(ec);
+                               self->produce();
+                             });
+  }
+
+  void produce() {
+    auto strand = stream_.get_executor();
+    net::post(*owner_->workers, [self = shared_from_this(), strand]() mutable {
+      std::string piece;
+      bool more = false;
+      beast::error_code failed;
+      try {
+        more = self->producer_(piece);
+      } catch (const std::exception& e) {
+        log::error("server.stream_failed", {{"message", e.what()}, {"target", self->head_.target}});
+        failed = net::error::operation_aborted;
+      }
+      net::post(strand, [self = std::move(self), piece = std::move(piece), more, failed]() mutable {
+        if (failed) return self->end_stream(failed);
+        self->send_piece(std::move(piece), more);
+      });
+    });
+  }
+
+  void send_piece(std::string piece, bool more) {
+    piece_ = std::move(piece);
+    sent_ += piece_.size();
+    auto then = [self = shared_from_this(), more](beast::error_code ec, size_t) {
+      if (ec) return self->end_stream(ec);
+      if (more) return self->produce();
+      self->last_chunk();
+    };
+    stream_.expires_after(limits().write_timeout);
+    if (piece_.empty()) return more ? produce() : last_chunk();  // an empty chunk ends a body
+    if (chunked_) return net::async_write(stream_, http::make_chunk(net::buffer(piece_)), then);
+    net::async_write(stream_, net::buffer(piece_), then);
+  }
+
+  void last_chunk() {
+    if (!chunked_) return end_stream({});
+    net::async_write(
+        stream_, http::make_chunk_last(),
+        [self = shared_from_this()](beast::error_code ec, size_t) { self->end_stream(ec); });
+  }
+
+  void end_stream(beast::error_code ec) {
+    producer_ = nullptr;  // frees the export (its database, its buffers) now
+    piece_ = {};
+    serializer_.reset();
+    release_stream();
+    on_written(ec);
+  }
+
+  void release_stream() {
+    if (holds_stream_) owner_->release_stream();
+    holds_stream_ = false;
   }
 
   void on_written(beast::error_code ec) {
@@ -290,6 +387,13 @@ class Session : public std::enable_shared_from_this<Session> {
   std::string body_;
   RequestHead head_;  // of the request being answered
   http::response<http::string_body> response_;
+  // A streamed reply: its head, serializer, producer and the piece being written.
+  http::response<http::empty_body> stream_head_;
+  std::optional<http::response_serializer<http::empty_body>> serializer_;
+  std::function<bool(std::string&)> producer_;
+  std::string piece_;
+  bool chunked_ = true;
+  bool holds_stream_ = false;  // counted in owner_->streams
   bool keep_alive_ = false;
   bool holds_upload_ = false;  // counted in owner_->uploads
   int status_ = 0;

@@ -8,9 +8,11 @@
 // Transfer-Encoding, NUL or other control bytes, obs-fold, bare LF or a target that is not a
 // path; 431 beyond 8 KiB; 405 for methods other than GET and HEAD, except a POST to
 // kUploadPath, whose body (up to kMaxUploadBody) goes to the handler; other request bodies
-// (up to 64 KiB) are read and ignored. Handlers run on a worker pool: a client that reads its reply
-// slowly holds a socket, not a worker. Each connection handles one request at a time, in
-// order, so pipelining works and no client can queue more than one request per connection.
+// (up to 64 KiB) are read and ignored. A handler may stream its reply in pieces (exports:
+// HttpResponse::stream), each piece under the write deadline. Handlers run on a worker pool: a
+// client that reads its reply slowly holds a socket, not a worker. Each connection handles one
+// request at a time, in order, so pipelining works and no client can queue more than one request
+// per connection.
 #include <chrono>
 #include <cstddef>
 #include <functional>
@@ -29,6 +31,13 @@ struct HttpResponse {
   std::string content_type = "application/json; charset=UTF-8";
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;  // added to the defaults
+  // A body produced in pieces (an export): when set, `body` is ignored and the reply is sent
+  // chunked (to HTTP/1.0 clients: until the connection closes). Called on a worker, once per
+  // piece, appending it to `piece`; false after the last. Each piece is written (within the
+  // write deadline) before the next is asked for, so a slow client holds a socket and one
+  // piece, never a worker. Throwing ends the reply without its last chunk: the client sees
+  // an incomplete transfer, never a truncated body passed off as whole.
+  std::function<bool(std::string& piece)> stream;
 };
 
 // One line of the access log (access_log.hpp), reported when a reply was sent or refused.
@@ -45,6 +54,8 @@ struct ListenerLimits {
   // Uploads (POST kUploadPath) read or handled at once, each up to kMaxUploadBody and one
   // decoded image: beyond, 503 and close.
   size_t max_uploads = 8;
+  // Streamed replies (exports) being sent at once: beyond, 503.
+  size_t max_streams = 4;
   unsigned io_threads = 2;
   unsigned workers = 0;  // 0: twice the hardware threads, at least 8
   std::chrono::milliseconds head_timeout{10000};

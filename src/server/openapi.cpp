@@ -50,6 +50,15 @@ std::string openapi_json() {
       param("redundancyWindow", "results the cover is taken over (default 1000, 1-10000)"),
       param("expand", "with redundancy: the results this imgDigest (document id) covers"),
   });
+  // /imagesearch's, less paging and redundancy, plus format; maxItems caps the export.
+  Json export_params = Json::array({param("format", "csv (default), jsonl, warc, zip, wacz"),
+                                    param("maxItems",
+                                          "export the first N results (default: all, at most "
+                                          "the server's cap, serve --export-max)")});
+  for (const auto& p : params)
+    if (p["name"] != "offset" && p["name"] != "maxItems" && p["name"] != "prettyPrint" &&
+        p["name"].get<std::string>().rfind("redundancy", 0) != 0 && p["name"] != "expand")
+      export_params.push_back(p);
   Json similar_params = Json::array({
       param("distance", "largest pHash Hamming distance, 0 to 8 (default 8)"),
       param("mode",
@@ -107,6 +116,17 @@ std::string openapi_json() {
                {{"application/octet-stream",
                  {{"schema", {{"type", "string"}, {"format", "binary"}}}}}}}}},
             {"responses", similar_responses}}}}},
+        {"/imagesearch/export",
+         {{"get",
+           {{"summary",
+             "The whole result set of a search, streamed (chunked) as a download: csv, jsonl, "
+             "warc (the archived records), zip (the image files and index.csv) or wacz "
+             "(docs/export.md)"},
+            {"parameters", export_params},
+            {"responses",
+             {{"200", {{"description", "the export; an incomplete transfer if it failed"}}},
+              {"400", {{"description", "invalid parameter, or a result set over the export cap"}}},
+              {"503", {{"description", "too many exports at once"}}}}}}}}},
         {"/imagesearch/healthcheck",
          {{"get", {{"responses", {{"200", {{"description", "index readable"}}}}}}}}},
         {"/cdx",

@@ -8,6 +8,7 @@
 #include "index/schema.hpp"
 #include "replay/cdx_api.hpp"
 #include "server/access_log.hpp"
+#include "server/export_api.hpp"
 #include "server/openapi.hpp"
 #include "server/replay.hpp"
 #include "server/replay_captures.hpp"
@@ -108,6 +109,9 @@ struct Server::Impl {
     if (p == "/imagesearch/healthcheck")
       return json_response(200, Json{{"index", "ok"}, {"documents", db().get_doccount()}}.dump());
     if (p == "/imagesearch/openapi.json") return json_response(200, openapi_json());
+    if (p == "/imagesearch/export")
+      return export_reply(options.index_dir, req.query, RequestContext{base, p}, options.api,
+                          options.archive_roots);
     if (p == kUploadPath) return similar(req);
     if (starts_with(p, "/imagesearch")) return not_found();
     if (starts_with(req.target, "/wayback/")) return wayback(req);

@@ -7,6 +7,7 @@ import {
 import { justify } from './layout.js';
 import { $, el } from './dom.js';
 import { initSimilar } from './similar.js';
+import { exportMenu } from './export.js';
 
 const PAGE = Number(window.__STRATA_PAGE_SIZE__) || 60;  // tests set a smaller page
 const MAX_OFFSET = 10000;  // the API refuses deeper pages (docs/api.md)
@@ -227,7 +228,8 @@ function renderStatus(slow = false) {
       { minimumFractionDigits: 2, maximumFractionDigits: 2 });
     const range = state.from || state.to
       ? t('results.range', { from: state.from || '…', to: state.to || '…' }) : '';
-    box.append(el('p', { class: 'count', 'data-total': String(results.total), text: `${count}${range} · ${t('results.time', { seconds: secs })}` }));
+    box.append(el('p', { class: 'count', 'data-total': String(results.total), text: `${count}${range} · ${t('results.time', { seconds: secs })}` }),
+      exportMenu(state, results.total, t, (n) => formatNumber(lang, n)));
     if (slow) box.append(el('p', { class: 'loading', text: t('results.slow') }));
   }
   const more = !results.done && !results.error && results.items.length > 0;

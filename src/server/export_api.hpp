@@ -1,0 +1,38 @@
+#pragma once
+// GET /imagesearch/export (docs/api.md, "Export"): the whole result set of an /imagesearch
+// query, streamed as csv, jsonl, warc, zip or wacz (export/export.hpp). The query parameters
+// and their validation are /imagesearch's, plus `format` and `maxItems` (at most the
+// operator's cap, ApiConfig::export_max_images); `offset`, `redundancy` and `expand` do not
+// apply (400). A result set over the cap without maxItems is refused (400 naming the cap)
+// before any byte is sent. Errors are /imagesearch's JSON; a failure once streaming has begun
+// ends the transfer without its last chunk.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "export/export.hpp"
+#include "server/api.hpp"
+#include "server/http_listener.hpp"
+
+namespace strata::server {
+
+struct ExportRequest {
+  search::SearchRequest search;
+  exporter::ExportOptions options;
+};
+
+// Throws search::RequestError naming the parameter.
+ExportRequest parse_export_params(const Params& params, const ApiConfig& config);
+
+// The reply: an error, or a streamed body reading its own copy of the index at `index_dir`.
+HttpResponse export_reply(const std::filesystem::path& index_dir, const Params& params,
+                          const RequestContext& ctx, const ApiConfig& config,
+                          const std::vector<std::filesystem::path>& archive_roots);
+
+// The rows of csv/jsonl and of the zip's index.csv: /imagesearch's response items.
+exporter::RowFn export_rows(std::vector<std::string> fields, std::string wayback);
+
+// `strata export`'s and the endpoint's refusal of a result set larger than `cap`.
+std::string over_cap_message(uint64_t total, uint64_t cap);
+
+}  // namespace strata::server
