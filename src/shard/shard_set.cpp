@@ -107,13 +107,18 @@ struct ShardSet::State {
                                 static_cast<useconds_t>(options.connect_timeout.count()));
   }
 
-  // This thread's connection to shard i, opened again after the shard failed; a local
-  // index is reopened to see the writer's last commit.
+  // This thread's connection to shard i, reopened to see the shard's last commit (one round
+  // trip to a remote shard); a new one after the shard failed, or when reopening fails other
+  // than by a timeout (a server closes idle connections; a local revision may be gone).
   Xapian::Database& connection(size_t i, uint64_t generation) {
     Connection& c = thread_connections(id, shards.size())[i];
     if (c.open && c.generation == generation) {
-      if (!shards[i].remote()) c.db.reopen();
-      return c.db;
+      try {
+        c.db.reopen();
+        return c.db;
+      } catch (const Xapian::Error& e) {
+        if (std::string(e.get_type()) == "NetworkTimeoutError") throw;  // down: no second wait
+      }
     }
     c.open = false;
     c.db = open(shards[i]);

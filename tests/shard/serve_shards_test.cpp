@@ -17,7 +17,7 @@ class ServeShardsTest : public RemoteSearchTest {
     if (IsSkipped()) return;
     server::ServerOptions options;
     for (const auto& s : servers_) options.shards.push_back(parse_remote(s->address()));
-    options.shard_options.timeout = std::chrono::milliseconds(500);
+    options.shard_options.timeout = kTimeout;
     options.shard_options.retry_after = std::chrono::milliseconds(300);
     server_ = std::make_unique<server::testing::RunningServer>(options);
   }

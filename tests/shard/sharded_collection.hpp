@@ -22,6 +22,8 @@ using search::SearchResult;
 
 inline constexpr size_t kShards = 3;
 inline constexpr size_t kDocuments = 600;
+// Per exchange with a shard; generous, for a loaded test machine.
+inline constexpr std::chrono::milliseconds kTimeout{1000};
 
 // Documents with overlapping words, repeated capture times and near-duplicate families whose
 // members fall in different shards.
@@ -102,7 +104,7 @@ class RemoteSearchTest : public ::testing::Test {
       addresses.push_back(parse_remote(servers_.back()->address()));
     }
     ShardOptions options;
-    options.timeout = std::chrono::milliseconds(500);
+    options.timeout = kTimeout;
     options.retry_after = std::chrono::milliseconds(300);
     shards_ = std::make_unique<ShardSet>(addresses, options);
   }
