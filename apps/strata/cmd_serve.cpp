@@ -6,6 +6,7 @@
 #include <iostream>
 #include <memory>
 #include <thread>
+#include <vector>
 
 #include "command.hpp"
 #include "core/exit_codes.hpp"
@@ -39,6 +40,11 @@ void raise_descriptor_limit() {
   }
 }
 
+int usage_error(const std::string& message) {
+  std::cerr << "serve: " << message << '\n';
+  return strata::exit_code::usage;
+}
+
 int run_serve(const strata::server::ServerOptions& opts) {
   raise_descriptor_limit();
   std::unique_ptr<strata::server::Server> server;
@@ -69,7 +75,24 @@ const bool registered = strata::cli::register_command(
     [](CLI::App& app) -> strata::cli::Runner {
       auto opts = std::make_shared<strata::server::ServerOptions>();
       auto safe = std::make_shared<std::string>("on");
-      app.add_option("--index", opts->index_dir, "Index folder")->required();
+      auto indexes = std::make_shared<std::vector<std::string>>();
+      auto shards = std::make_shared<std::vector<std::string>>();
+      auto timeout_ms = std::make_shared<long>(2000), retry_ms = std::make_shared<long>(5000);
+      app.add_option("--index", *indexes,
+                     "Index folder; repeated, the others are searched with it as shards "
+                     "(replay, CDX and more-like-this use the first)");
+      app.add_option("--shard", *shards,
+                     "HOST:PORT of a xapian-tcpsrv serving a shard (repeatable; docs/scale.md)");
+      app.add_option("--shard-timeout", *timeout_ms,
+                     "Milliseconds a remote shard may take per exchange before it is left out "
+                     "(default 2000)")
+          ->check(CLI::PositiveNumber);
+      app.add_option("--shard-retry", *retry_ms,
+                     "Milliseconds a failed shard is left out before it is tried again "
+                     "(default 5000)")
+          ->check(CLI::PositiveNumber);
+      app.add_option("--thumbs", opts->thumb_roots,
+                     "A shard's thumbnail folder (its <index>/thumbs; repeatable)");
       app.add_option("--host", opts->host, "IP address to bind (default 127.0.0.1)");
       app.add_option("--port", opts->port, "Port, 1-65535 (default 8080, 0 = any free port)");
       app.add_option(
@@ -97,8 +120,20 @@ const bool registered = strata::cli::register_command(
       app.add_option("--max-exports", opts->limits.max_streams,
                      "Exports streamed at once (default 4; beyond: 503)")
           ->check(CLI::PositiveNumber);
-      return [opts, safe] {
+      return [opts, safe, indexes, shards, timeout_ms, retry_ms] {
         opts->api.safe_search = *safe == "on";
+        if (indexes->empty() && shards->empty()) return usage_error("give --index or --shard");
+        try {
+          for (const std::string& s : *shards)
+            opts->shards.push_back(strata::shard::parse_remote(s));
+        } catch (const std::invalid_argument& e) {
+          return usage_error(e.what());
+        }
+        if (!indexes->empty()) opts->index_dir = indexes->front();
+        for (size_t k = 1; k < indexes->size(); ++k)
+          opts->shards.push_back(strata::shard::ShardAddress{"", 0, (*indexes)[k]});
+        opts->shard_options.timeout = std::chrono::milliseconds(*timeout_ms);
+        opts->shard_options.retry_after = std::chrono::milliseconds(*retry_ms);
         return run_serve(*opts);
       };
     });

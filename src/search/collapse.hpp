@@ -10,7 +10,7 @@
 
 #include <vector>
 
-#include "index/stored_data.hpp"
+#include "search/index_parts.hpp"
 #include "search/searcher.hpp"
 
 namespace strata::search {
@@ -19,8 +19,9 @@ namespace strata::search {
 void count_group_sizes(const Xapian::Database& db, std::vector<Hit>& hits);
 
 // Replaces each grouped hit's document by its group's best member among the matches of
-// `query` (the hit keeps its score) and sets group_matches.
+// `query` (the hit keeps its score) and sets group_matches. Over remote parts, which cannot
+// sort by a key, the best member is chosen among each group's largest matches.
 void show_best_members(const Xapian::Database& db, const Xapian::Query& query,
-                       std::vector<Hit>& hits, const index::StoredData& stored);
+                       std::vector<Hit>& hits, const IndexParts& parts);
 
 }  // namespace strata::search

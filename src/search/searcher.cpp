@@ -22,11 +22,12 @@ namespace {
 // is an estimate too) and the facet is scaled from the matches checked (docs/search.md).
 constexpr Xapian::doccount kExactMatches = 10'000;
 
-Hit to_hit(const Xapian::MSetIterator& it, const index::StoredData& stored) {
+Hit to_hit(const Xapian::MSetIterator& it, const IndexParts& parts) {
   Hit hit;
   hit.score = it.get_weight();
   const Xapian::Document document = it.get_document();
-  index::parse_document_data(stored.unpack(document.get_data()), hit.doc, hit.moderation);
+  index::parse_document_data(parts.stored(*it).unpack(document.get_data()), hit.doc,
+                             hit.moderation);
   hit.group = document.get_value(index::slot::group);
   return hit;
 }
@@ -45,7 +46,9 @@ class YearsFacet {
   YearsFacet(const YearsFacet&) = delete;
   YearsFacet& operator=(const YearsFacet&) = delete;
 
-  // "yyyy" -> count, ascending, scaled up to `total` when fewer matches were checked.
+  // "yyyy" -> count, ascending, scaled up to `total` when Xapian stopped checking matches
+  // (kExactMatches checked). Below that every match was counted: Xapian's estimate of the
+  // matches before collapsing can be above their number, and is not used.
   std::vector<std::pair<std::string, uint64_t>> counts(uint64_t total) const {
     if (spies_.empty()) return {};
     std::map<std::string, uint64_t> per_year;
@@ -53,7 +56,8 @@ class YearsFacet {
       for (auto it = spy->values_begin(); it != spy->values_end(); ++it)
         per_year[index::capture_year(*it)] += it.get_termfreq();
     const auto checked = static_cast<double>(spies_.front()->get_total());
-    const double scale = checked > 0 && total > checked ? static_cast<double>(total) / checked : 1;
+    const bool stopped = checked >= kExactMatches && total > checked;
+    const double scale = stopped ? static_cast<double>(total) / checked : 1;
     std::vector<std::pair<std::string, uint64_t>> out;
     for (const auto& [year, n] : per_year)
       out.emplace_back(year, static_cast<uint64_t>(static_cast<double>(n) * scale + 0.5));
@@ -99,26 +103,30 @@ class TieBreak {
   }
   Xapian::KeyMaker& key() { return key_; }
 
-  // Items [from, from + n) of `mset` (items 0... of a ranking by weight alone, equal weights in
-  // docid order) as the keyed ranking orders them: each run of equal weights that reaches the
-  // page sorted by key (stably: equal keys stay in docid order). `complete`: `mset` holds every
-  // match. Nothing when a run reaches the last item fetched and more may follow.
+  // Items [from, from + n) of `mset` (items 0... of a ranking by weight alone, or by weight then
+  // the timestamp value; equal ones in docid order) as the keyed ranking orders them: each run
+  // of equal weights (and sort keys) that reaches the page sorted by key (stably: equal keys
+  // stay in docid order). `complete`: `mset` holds every match. Nothing when a run reaches the
+  // last item fetched and more may follow.
   std::optional<std::vector<Xapian::MSetIterator>> page(const Xapian::MSet& mset,
                                                         Xapian::doccount from, Xapian::doccount n,
                                                         bool complete) {
     const Xapian::doccount end = std::min(mset.size(), from + n);
     if (from >= end) return std::vector<Xapian::MSetIterator>{};
-    auto weight = [&](Xapian::doccount i) { return mset[i].get_weight(); };
+    auto same = [&](Xapian::doccount i, Xapian::doccount j) {
+      return mset[i].get_weight() == mset[j].get_weight() &&
+             mset[i].get_sort_key() == mset[j].get_sort_key();
+    };
     Xapian::doccount run = from;
-    while (run > 0 && weight(run - 1) == weight(from)) --run;
+    while (run > 0 && same(run - 1, from)) --run;
     const Xapian::doccount first = run;
     std::vector<Xapian::MSetIterator> ordered;
     while (run < end) {
       Xapian::doccount run_end = run + 1;
-      while (run_end < mset.size() && weight(run_end) == weight(run)) ++run_end;
+      while (run_end < mset.size() && same(run_end, run)) ++run_end;
       if (run_end == mset.size() && !complete && run_end > end) return std::nullopt;
       for (Xapian::doccount i = run; i < run_end; ++i) ordered.push_back(mset[i]);
-      if (run_end - run > 1) by_key(ordered.end() - (run_end - run), ordered.end());
+      if (run_end - run > 1) by_key(mset, ordered.end() - (run_end - run), ordered.end());
       run = run_end;
     }
     const auto skip = static_cast<std::ptrdiff_t>(from - first);
@@ -127,8 +135,9 @@ class TieBreak {
   }
 
  private:
-  void by_key(std::vector<Xapian::MSetIterator>::iterator begin,
+  void by_key(const Xapian::MSet& mset, std::vector<Xapian::MSetIterator>::iterator begin,
               std::vector<Xapian::MSetIterator>::iterator end) {
+    for (auto it = begin; it != end; ++it) mset.fetch(*it);  // pipelined: one round trip, remote
     std::vector<std::pair<std::string, Xapian::MSetIterator>> keyed;
     for (auto it = begin; it != end; ++it) keyed.emplace_back(key_(it->get_document()), *it);
     std::stable_sort(keyed.begin(), keyed.end(),
@@ -139,15 +148,38 @@ class TieBreak {
   Xapian::MultiValueKeyMaker key_;
 };
 
-}  // namespace
-
 // Ranking by weight alone: a keyed ranking makes Xapian build the tie-break key of every
 // match it checks (~40 % of the CPU of a common word's query; docs/BENCHMARKS.md, "Search").
 // The ties that reach the page are ordered afterwards, among the page and kTieMargin items
 // after it, which gives the same page unless a run of equal weights at its end goes on past
 // them; only then is the keyed ranking run (without the 10,000-match check: it does not
-// change which documents rank first).
+// change which documents rank first). Remote parts cannot run a keyed ranking: they rank by
+// weight then first capture (a value slot) and the page's runs of equal weight and capture are
+// ordered by the key, which differs from the keyed ranking only when such a run goes on past
+// the margin (docs/scale.md).
+std::vector<Xapian::MSetIterator> keyed_page(Xapian::Enquire& enquire, Xapian::MSet& mset,
+                                             TieBreak& tie_break, const SearchRequest& request,
+                                             bool remote) {
+  enquire.clear_matchspies();
+  if (remote) {
+    enquire.set_sort_by_relevance_then_value(index::slot::timestamp, false);
+    mset = enquire.get_mset(0, request.offset + request.max_items + kTieMargin);
+    return *tie_break.page(mset, request.offset, request.max_items, true);
+  }
+  enquire.set_sort_by_relevance_then_key(&tie_break.key(), false);
+  mset = enquire.get_mset(request.offset, request.max_items);
+  std::vector<Xapian::MSetIterator> page;
+  for (auto it = mset.begin(); it != mset.end(); ++it) page.push_back(it);
+  return page;
+}
+
+}  // namespace
+
 SearchResult search(Xapian::Database& db, const SearchRequest& request) {
+  return search(db, IndexParts(db), request);
+}
+
+SearchResult search(Xapian::Database& db, const IndexParts& parts, const SearchRequest& request) {
   SearchRequest effective = request;
   ParsedQuery parsed = parse_q(request.q, effective);
   if (request.redundancy) effective.offset = 0, effective.max_items = request.redundancy_window;
@@ -172,16 +204,10 @@ SearchResult search(Xapian::Database& db, const SearchRequest& request) {
   if (years) result.years = years->counts(mset.get_uncollapsed_matches_estimated());
   TieBreak tie_break;
   auto page = tie_break.page(mset, effective.offset, effective.max_items, mset.size() < fetch);
-  if (!page) {
-    enquire.clear_matchspies();
-    enquire.set_sort_by_relevance_then_key(&tie_break.key(), false);
-    mset = enquire.get_mset(effective.offset, effective.max_items);
-    page.emplace();
-    for (auto it = mset.begin(); it != mset.end(); ++it) page->push_back(it);
-  }
-  const index::StoredData stored(db);
-  for (const auto& it : *page) result.hits.push_back(to_hit(it, stored));
-  if (collapse) show_best_members(db, query, result.hits, stored);
+  if (!page) page = keyed_page(enquire, mset, tie_break, effective, parts.remote());
+  for (const auto& it : *page) mset.fetch(it);  // pipelined: one round trip, remote
+  for (const auto& it : *page) result.hits.push_back(to_hit(it, parts));
+  if (collapse) show_best_members(db, query, result.hits, parts);
   count_group_sizes(db, result.hits);
   if (request.redundancy) cover_results(result, request);
   return result;

@@ -13,6 +13,7 @@
 
 #include "index/document_builder.hpp"
 #include "merge/document.hpp"
+#include "search/index_parts.hpp"
 #include "search/request.hpp"
 
 namespace strata::search {
@@ -21,7 +22,7 @@ struct Hit {
   double score = 0;
   merge::ImageDocument doc;
   index::Moderation moderation;
-  uint32_t covers = 0;  // with redundancy: the results of the window this one covers
+  uint32_t covers = 0;         // with redundancy: the results of the window this one covers
   std::string group;           // slot::group value: the near-duplicate group; "" when alone
   uint64_t group_size = 1;     // images of the group in the index
   uint64_t group_matches = 0;  // collapsed results: members among the query's matches
@@ -46,5 +47,7 @@ struct SearchResult {
 // Parses request.q (applying its inline operators) and searches. Throws RequestError for a
 // bad operator in q. `db` is not modified (not thread-safe: one Database per thread).
 SearchResult search(Xapian::Database& db, const SearchRequest& request);
+// The same over `db` made of `parts` (search/index_parts.hpp): several indexes or shards.
+SearchResult search(Xapian::Database& db, const IndexParts& parts, const SearchRequest& request);
 
 }  // namespace strata::search

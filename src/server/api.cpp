@@ -119,11 +119,20 @@ Reply bad_request(const std::string& parameter, const std::string& message,
 
 Reply image_search(Xapian::Database& db, const Params& params, const RequestContext& ctx,
                    const ApiConfig& config) {
+  const SearchRunner run = [&db](const search::SearchRequest& r, ShardAnswer&) {
+    return search::search(db, r);
+  };
+  return image_search(run, params, ctx, config);
+}
+
+Reply image_search(const SearchRunner& run, const Params& params, const RequestContext& ctx,
+                   const ApiConfig& config) {
   ApiRequest req;
   search::SearchResult res;
+  ShardAnswer shards;
   try {
     req = parse_api_params(params, config);
-    res = search::search(db, req.search);
+    res = run(req.search, shards);
   } catch (const search::RequestError& e) {
     return bad_request(e.parameter, e.what(), config);
   }
@@ -154,6 +163,10 @@ Reply image_search(Xapian::Database& db, const Params& params, const RequestCont
   }
   j["responseItems"] = std::move(items);
   if (res.redundancy) j["redundancy"] = redundancy_json(*res.redundancy, *req.search.redundancy);
+  if (shards.shards) {
+    j["partialResults"] = !shards.missing.empty();
+    j["shards"] = {{"total", shards.shards}, {"missing", shards.missing.size()}};
+  }
   return json_reply(200, j, req.pretty);
 }
 

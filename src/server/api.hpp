@@ -4,8 +4,12 @@
 #include <xapian.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
+#include <vector>
+
+#include "search/searcher.hpp"
 
 namespace strata::server {
 
@@ -37,6 +41,19 @@ struct RequestContext {
 };
 
 Reply image_search(Xapian::Database& db, const Params& params, const RequestContext& ctx,
+                   const ApiConfig& config);
+
+// Over shards (src/shard): how many were asked and which did not answer (their names go to
+// the log only; the reply says how many, with "partialResults": true, as Solr does).
+struct ShardAnswer {
+  size_t shards = 0;
+  std::vector<std::string> missing;
+};
+using SearchRunner =
+    std::function<search::SearchResult(const search::SearchRequest&, ShardAnswer& answer)>;
+// The same reply from `run` (search::search over one index, or over shards); it throws
+// search::RequestError for a bad request.
+Reply image_search(const SearchRunner& run, const Params& params, const RequestContext& ctx,
                    const ApiConfig& config);
 
 // JSON error body for a bad parameter (HTTP 400).

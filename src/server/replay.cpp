@@ -322,17 +322,16 @@ ReplayReply replay(Xapian::Database& db, const replay::CaptureIndex& index,
 namespace {
 
 // The document whose capture time of that URL is nearest to ts.
-bool find_document(Xapian::Database& db, bool image, const std::string& url, const std::string& ts,
-                   merge::ImageDocument& best, index::Moderation* best_m = nullptr) {
+bool find_document(Xapian::Database& db, const search::IndexParts& parts, bool image,
+                   const std::string& url, const std::string& ts, merge::ImageDocument& best,
+                   index::Moderation* best_m = nullptr) {
   std::string term = index::url_term(image ? index::prefix::img_url : index::prefix::page_url, url);
   long long want = std::atoll(ts.c_str()), best_gap = -1;
-  const index::StoredData stored(db);
   for (auto it = db.postlist_begin(term); it != db.postlist_end(term); ++it) {
     merge::ImageDocument d;
     index::Moderation m;
-    if (!index::parse_document_data(stored.unpack(db.get_document(*it).get_data()), d, m) ||
-        m.blocked)
-      continue;
+    const std::string data = db.get_document(*it).get_data();
+    if (!index::parse_document_data(parts.stored(*it).unpack(data), d, m) || m.blocked) continue;
     if ((image ? d.imgUrl : d.pageUrl) != url) continue;
     const std::string& t = image ? d.imgCrawlTimestamp : d.pageCrawlTimestamp;
     long long gap = std::llabs(std::atoll(t.c_str()) - want);
@@ -349,7 +348,7 @@ ReplayReply document_capture(Xapian::Database& db, const Memento& m, const Repla
   const std::string ts = replay::pad_timestamp(m.ts.empty() ? "9999" : m.ts, replay::Pad::down)
                              .value_or("99990101000000");
   merge::ImageDocument d;
-  if (!find_document(db, image, m.url, ts, d))
+  if (!find_document(db, search::IndexParts(db), image, m.url, ts, d))
     return error(404, "no capture of this URL in the index");
   Archived a;
   const std::string url = image ? (d.isInline ? std::string() : d.imgUrl) : d.pageUrl;
@@ -373,6 +372,12 @@ bool replay_refuses(Xapian::Database& db, const std::string& url, bool safe_only
 
 ReplayReply thumbnail(Xapian::Database& db, const std::string& target, bool safe_only,
                       const std::filesystem::path& thumbs) {
+  return thumbnail(db, search::IndexParts(db), target, safe_only, {thumbs});
+}
+
+ReplayReply thumbnail(Xapian::Database& db, const search::IndexParts& parts,
+                      const std::string& target, bool safe_only,
+                      const std::vector<std::filesystem::path>& thumb_roots) {
   const char* usage = "expected /thumbnail/{safe|all}/{14-digit ts}/{image url}";
   size_t slash = target.find('/');
   if (slash != 14 || !std::all_of(target.begin(), target.begin() + 14,
@@ -382,13 +387,14 @@ ReplayReply thumbnail(Xapian::Database& db, const std::string& target, bool safe
   if (url.empty()) return error(400, usage);
   merge::ImageDocument d;
   index::Moderation m;
-  if (!find_document(db, true, url, target.substr(0, 14), d, &m))
+  if (!find_document(db, parts, true, url, target.substr(0, 14), d, &m))
     return error(404, "no capture of this URL in the index");
   if (safe_only && !search::safe_search_shows(m.safe)) return error(403, "hidden by safe search");
   ReplayReply r;
   r.status = 200;
-  const analyze::ThumbnailStore store(thumbs);
-  auto webp = m.thumbnail.empty() ? std::nullopt : store.get(d.imgDigest);
+  std::optional<std::string> webp;
+  for (size_t k = 0; !m.thumbnail.empty() && !webp && k < thumb_roots.size(); ++k)
+    webp = analyze::ThumbnailStore(thumb_roots[k]).get(d.imgDigest);
   if (!webp) {
     // Analysis may still come: cache the placeholder briefly only.
     r.body = kPlaceholderSvg;

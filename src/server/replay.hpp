@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "replay/captures.hpp"
+#include "search/index_parts.hpp"
 #include "server/api.hpp"
 #include "server/replay_safety.hpp"
 
@@ -58,5 +59,10 @@ bool replay_refuses(Xapian::Database& db, const std::string& url, bool safe_only
 // (unclassified ones included); blocked images are never found.
 ReplayReply thumbnail(Xapian::Database& db, const std::string& target, bool safe_only,
                       const std::filesystem::path& thumbs);
+// The same over a database of several parts (shards, search/index_parts.hpp), the thumbnail
+// read from the first of `thumb_roots` that holds it.
+ReplayReply thumbnail(Xapian::Database& db, const search::IndexParts& parts,
+                      const std::string& target, bool safe_only,
+                      const std::vector<std::filesystem::path>& thumb_roots);
 
 }  // namespace strata::server

@@ -82,6 +82,14 @@ HttpResponse from_replay(ReplayReply r) {
   return out;
 }
 
+ReplayReply error_reply(int status, const std::string& message) {
+  ReplayReply r;
+  r.status = status;
+  r.body = Json{{"error", {{"status", status}, {"message", message}}}}.dump();
+  r.content_type = "application/json; charset=UTF-8";
+  return r;
+}
+
 }  // namespace
 
 struct Server::Impl {
@@ -95,20 +103,76 @@ struct Server::Impl {
   // joined before any of it goes (a request in flight at shutdown read a freed `base`).
   std::unique_ptr<HttpListener> listener;
 
+  // With --shard: the local index (when given) and the shards, searched together.
+  std::unique_ptr<shard::ShardSet> shards;
+  std::vector<fs::path> thumb_roots;
+
   Xapian::Database& db() { return thread_db(options.index_dir.string()); }
+
+  // The local index (when given) comes first: a combined database reads its metadata.
+  void start_shards() {
+    std::vector<shard::ShardAddress> all;
+    if (!options.index_dir.empty()) {
+      all.push_back(shard::ShardAddress{"", 0, options.index_dir});
+      thumb_roots.push_back(options.index_dir / "thumbs");
+    }
+    all.insert(all.end(), options.shards.begin(), options.shards.end());
+    thumb_roots.insert(thumb_roots.end(), options.thumb_roots.begin(), options.thumb_roots.end());
+    shards = std::make_unique<shard::ShardSet>(all, options.shard_options);
+  }
+
+  search::SearchResult search_shards(const search::SearchRequest& r, ShardAnswer& answer) {
+    search::SearchResult result;
+    const shard::Coverage c = shards->run([&](Xapian::Database& db, const search::IndexParts& p) {
+      result = search::search(db, p, r);
+    });
+    answer.shards = c.shards;
+    answer.missing = c.missing;
+    return result;
+  }
+
+  HttpResponse shard_search(const HttpRequest& req) {
+    const SearchRunner run = [this](const search::SearchRequest& r, ShardAnswer& answer) {
+      return search_shards(r, answer);
+    };
+    Reply r = image_search(run, req.query, RequestContext{base, "/imagesearch"}, options.api);
+    return json_response(r.status, r.body);
+  }
+
+  HttpResponse shard_health() {
+    Xapian::doccount documents = 0;
+    const shard::Coverage c = shards->run(
+        [&](Xapian::Database& db, const search::IndexParts&) { documents = db.get_doccount(); });
+    return json_response(200, Json{{"index", c.missing.empty() ? "ok" : "partial"},
+                                   {"documents", documents},
+                                   {"shards", c.shards},
+                                   {"shardsMissing", c.missing.size()}}
+                                  .dump());
+  }
 
   // Safe search as the operator locked it: replay and thumbnails hide what search hides.
   bool locked_safe() const { return options.api.safe_search_locked && options.api.safe_search; }
 
   HttpResponse handle(const HttpRequest& req) {
     const std::string& p = req.path;
+    if (shards && p == "/imagesearch") return shard_search(req);
+    if (shards && p == "/imagesearch/healthcheck") return shard_health();
+    if (p == "/imagesearch/openapi.json") return json_response(200, openapi_json());
+    for (std::string_view mode : {"/thumbnail/safe/", "/thumbnail/all/"})
+      if (starts_with(req.target, mode)) return thumb(req.target.substr(mode.size()), mode);
+    // Replay, the CDX API and "more like this" read a local index only (docs/scale.md).
+    if (options.index_dir.empty() &&
+        (starts_with(p, "/imagesearch") || starts_with(req.target, "/wayback/") || p == "/cdx"))
+      return json_response(
+          404,
+          Json{{"error", {{"status", 404}, {"message", "needs a local index (serve --index)"}}}}
+              .dump());
     if (p == "/imagesearch") {
       Reply r = image_search(db(), req.query, RequestContext{base, "/imagesearch"}, options.api);
       return json_response(r.status, r.body);
     }
     if (p == "/imagesearch/healthcheck")
       return json_response(200, Json{{"index", "ok"}, {"documents", db().get_doccount()}}.dump());
-    if (p == "/imagesearch/openapi.json") return json_response(200, openapi_json());
     if (p == "/imagesearch/export")
       return export_reply(options.index_dir, req.query, RequestContext{base, p}, options.api,
                           options.archive_roots);
@@ -116,8 +180,6 @@ struct Server::Impl {
     if (starts_with(p, "/imagesearch")) return not_found();
     if (starts_with(req.target, "/wayback/")) return wayback(req);
     if (p == "/cdx") return cdx(req);
-    for (std::string_view mode : {"/thumbnail/safe/", "/thumbnail/all/"})
-      if (starts_with(req.target, mode)) return thumb(req.target.substr(mode.size()), mode);
     if (starts_with(p, "/thumbnail/") || web_dir.empty()) return not_found();
     return static_file(req);
   }
@@ -159,7 +221,12 @@ struct Server::Impl {
   // safe search hides are refused (403), so a thumbnail URL never shows what search hid.
   HttpResponse thumb(const std::string& target, std::string_view mode) {
     bool safe = mode == "/thumbnail/safe/" || locked_safe();
-    return from_replay(thumbnail(db(), target, safe, options.index_dir / "thumbs"));
+    if (!shards) return from_replay(thumbnail(db(), target, safe, options.index_dir / "thumbs"));
+    ReplayReply reply = error_reply(503, "no shard answers");
+    shards->run([&](Xapian::Database& db, const search::IndexParts& parts) {
+      reply = thumbnail(db, parts, target, safe, thumb_roots);
+    });
+    return from_replay(std::move(reply));
   }
 
   HttpResponse static_file(const HttpRequest& req) {
@@ -181,14 +248,19 @@ struct Server::Impl {
 };
 
 Server::Server(ServerOptions options) : impl_(std::make_unique<Impl>()) {
-  check_index(options.index_dir);
+  if (options.index_dir.empty() && options.shards.empty())
+    throw StartupError("no index: give --index or --shard");
+  if (!options.index_dir.empty()) check_index(options.index_dir);
   impl_->options = std::move(options);
   auto& o = impl_->options;
   impl_->web_dir = o.web_dir.empty() ? default_web_dir() : o.web_dir;
   impl_->captures = std::make_unique<ReplayCaptures>(o.archive_roots);
+  if (!o.shards.empty()) impl_->start_shards();
   try {
-    Xapian::Database db(o.index_dir.string());  // built now rather than on the first request
-    impl_->similar_index.get(db);
+    if (!o.index_dir.empty()) {
+      Xapian::Database db(o.index_dir.string());  // built now rather than on the first request
+      impl_->similar_index.get(db);
+    }
   } catch (const Xapian::Error& e) {
     throw StartupError("index " + o.index_dir.string() + ": " + e.get_description());
   }

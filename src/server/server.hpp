@@ -11,11 +11,20 @@
 
 #include "server/api.hpp"
 #include "server/http_listener.hpp"
+#include "shard/shard_set.hpp"
 
 namespace strata::server {
 
 struct ServerOptions {
+  // The local index: search, replay, thumbnails, "more like this". Empty with `shards` only.
   std::filesystem::path index_dir;
+  // Search over shards (docs/scale.md): with any, /imagesearch and thumbnails run over these
+  // and index_dir together, a shard that fails is left out and counted in the reply.
+  std::vector<shard::ShardAddress> shards;
+  shard::ShardOptions shard_options;
+  // Where the shards' thumbnails are (each shard's <index>/thumbs, copied or mounted);
+  // index_dir's own thumbs/ is always looked at.
+  std::vector<std::filesystem::path> thumb_roots;
   std::string host = "127.0.0.1";
   int port = 8080;  // 0: any free port (see Server::port())
   // Base of every link the service returns ("https://images.example.org"); never taken
@@ -40,7 +49,7 @@ struct StartupError : std::runtime_error {
 class Server {
  public:
   // Throws StartupError when the index is missing, empty, damaged or of another schema, or
-  // the access log cannot be opened.
+  // the access log cannot be opened; shards are not checked (one down is left out).
   explicit Server(ServerOptions options);
   ~Server();
   // Binds; false when it failed (error() says why: in use, invalid port or address).

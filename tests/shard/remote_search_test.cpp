@@ -1,0 +1,156 @@
+// Search over shards (src/shard, docs/scale.md): three xapian-tcpsrv processes on loopback
+// serve three shards of a collection; the same searches over them and over one index built
+// from the same documents give the same results (ranking, scores, totals, years facet,
+// near-duplicate collapse). A shard killed or hung mid-test leaves the others answering,
+// flagged, within the timeout; a shard that comes back is used again.
+#include <set>
+
+#include "sharded_collection.hpp"
+
+namespace strata::shard::testing {
+namespace {
+
+std::vector<SearchRequest> requests() {
+  std::vector<SearchRequest> out;
+  for (const char* q : {"lisboa", "praia farol", "\"ponte rio\"", "mar -torre", "castelo jardim",
+                        "", "site:www.ex.pt lisboa", "type:png praia"}) {
+    // Collapsed, every result of "" ties: GroupsSpanShards compares them.
+    for (const bool collapse : {std::string(q).empty() ? false : true, false}) {
+      SearchRequest r;
+      r.q = q;
+      r.collapse = collapse;
+      out.push_back(r);
+    }
+  }
+  SearchRequest paged;
+  paged.q = "lisboa porto";
+  paged.offset = 20;
+  paged.max_items = 30;
+  out.push_back(paged);
+  SearchRequest dated;
+  dated.q = "rio";
+  dated.from = "20100101000000";
+  dated.to = "20121231235959";
+  out.push_back(dated);
+  return out;
+}
+
+std::string describe(const search::Hit& h) {
+  return h.doc.id + " group size " + std::to_string(h.group_size) + " matches " +
+         std::to_string(h.group_matches);
+}
+
+// Same totals, facet and scores rank by rank, and the same hits. Near-duplicate groups of
+// equal score may come in another order: Xapian keeps the first member of a group it meets
+// (docid order, which sharding changes) and that member's capture orders the tie
+// (docs/scale.md); so with collapse, each run of equal scores is compared as a set.
+void expect_same(const SearchResult& one, const SearchResult& sharded, bool collapse,
+                 const std::string& what) {
+  EXPECT_EQ(sharded.total, one.total) << what;
+  EXPECT_EQ(sharded.years, one.years) << what;
+  ASSERT_EQ(sharded.hits.size(), one.hits.size()) << what;
+  for (size_t from = 0, to = 0; from < one.hits.size(); from = to) {
+    to = from + 1;
+    while (collapse && to < one.hits.size() && one.hits[to].score == one.hits[from].score) ++to;
+    std::multiset<std::string> a, b;
+    for (size_t i = from; i < to; ++i) {
+      EXPECT_NEAR(sharded.hits[i].score, one.hits[i].score, 1e-9 * std::max(1.0, one.hits[i].score))
+          << what << " rank " << i;
+      a.insert(describe(one.hits[i]));
+      b.insert(describe(sharded.hits[i]));
+    }
+    EXPECT_EQ(b, a) << what << " ranks " << from << "-" << to;
+  }
+}
+
+TEST_F(RemoteSearchTest, ShardsAnswerAsOneIndex) {
+  for (const SearchRequest& r : requests()) {
+    const std::string what = "q=" + r.q + (r.collapse ? "" : " collapse=off");
+    const SearchResult one = over_one(r);
+    Coverage coverage;
+    const SearchResult sharded = over_shards(r, &coverage);
+    EXPECT_EQ(coverage.shards, kShards);
+    EXPECT_TRUE(coverage.missing.empty()) << what;
+    ASSERT_FALSE(one.hits.empty() && r.q != "mar -torre") << what;
+    expect_same(one, sharded, r.collapse, what);
+  }
+}
+
+TEST_F(RemoteSearchTest, GroupsSpanShards) {
+  SearchRequest r;
+  r.q = "";
+  r.max_items = search::kMaxMaxItems;  // every group: all of them tie
+  const SearchResult one = over_one(r);
+  size_t spanning = 0;
+  for (const search::Hit& hit : one.hits) spanning += hit.group_size > 1;
+  EXPECT_GT(spanning, 0u);
+  ASSERT_LT(one.total, r.max_items);
+  expect_same(one, over_shards(r), true, "all documents");
+}
+
+TEST_F(RemoteSearchTest, KilledShardLeavesTheOthersAnsweringFlagged) {
+  SearchRequest r;
+  r.q = "lisboa";
+  r.collapse = false;
+  const SearchResult whole = over_shards(r);
+  servers_[1]->kill();
+  const auto start = std::chrono::steady_clock::now();
+  Coverage coverage;
+  const SearchResult partial = over_shards(r, &coverage);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, kTimeout);  // refused: no wait
+  ASSERT_EQ(coverage.missing, std::vector<std::string>{servers_[1]->address()});
+  EXPECT_GT(partial.total, 0u);
+  EXPECT_LT(partial.total, whole.total);
+  for (const search::Hit& hit : partial.hits)
+    EXPECT_NE(shard_of(hit.doc.imgDigest, kShards), 1u) << hit.doc.id;
+  // While it is down, it is not tried again: the next answers come as fast.
+  over_shards(r, &coverage);
+  EXPECT_EQ(coverage.missing.size(), 1u);
+  // Back after retry_after: used again.
+  ASSERT_TRUE(servers_[1]->start());
+  std::this_thread::sleep_for(std::chrono::milliseconds(350));
+  const SearchResult again = over_shards(r, &coverage);
+  EXPECT_TRUE(coverage.missing.empty());
+  EXPECT_EQ(again.total, whole.total);
+}
+
+TEST_F(RemoteSearchTest, HungShardIsLeftOutAfterItsTimeout) {
+  SearchRequest r;
+  r.q = "praia";
+  over_shards(r);  // connections open
+  servers_[2]->pause();
+  const auto start = std::chrono::steady_clock::now();
+  Coverage coverage;
+  const SearchResult partial = over_shards(r, &coverage);
+  const auto took = std::chrono::steady_clock::now() - start;
+  servers_[2]->resume();
+  EXPECT_LT(took, 2 * kTimeout);  // one timeout and the retry
+  EXPECT_EQ(coverage.missing, std::vector<std::string>{servers_[2]->address()});
+  EXPECT_GT(partial.total, 0u);
+}
+
+TEST_F(RemoteSearchTest, NoShardAnsweringIsAnEmptyAnswerWithEveryShardMissing) {
+  for (auto& server : servers_) server->kill();
+  bool ran = false;
+  const Coverage coverage =
+      shards_->run([&](Xapian::Database&, const search::IndexParts&) { ran = true; });
+  EXPECT_FALSE(ran);
+  EXPECT_EQ(coverage.missing.size(), kShards);
+}
+
+TEST(ShardAddress, ParsesHostAndPort) {
+  EXPECT_EQ(parse_remote("10.0.0.7:33333").name(), "10.0.0.7:33333");
+  EXPECT_EQ(parse_remote("[::1]:8100").host, "::1");
+  for (const char* bad : {"host", "host:", ":80", "host:0", "host:70000", "host:8x"})
+    EXPECT_THROW(parse_remote(bad), std::invalid_argument) << bad;
+}
+
+TEST(ShardOf, IsStableAndSpreadsDigests) {
+  EXPECT_EQ(shard_of("sha1:ABCDEF", 4), shard_of("sha1:ABCDEF", 4));
+  std::vector<size_t> per(4);
+  for (int i = 0; i < 4000; ++i) ++per[shard_of("sha1:" + std::to_string(i), 4)];
+  for (size_t n : per) EXPECT_NEAR(static_cast<double>(n), 1000, 150);
+}
+
+}  // namespace
+}  // namespace strata::shard::testing
