@@ -88,8 +88,7 @@ int quality_of(const Block64& b) {
     gradients += std::abs(d);
   };
   for (int i = 0; i + 1 < kDownsample; ++i)
-    for (int j = 0; j < kDownsample; ++j)
-      add(b[i * kDownsample + j], b[(i + 1) * kDownsample + j]);
+    for (int j = 0; j < kDownsample; ++j) add(b[i * kDownsample + j], b[(i + 1) * kDownsample + j]);
   for (int i = 0; i < kDownsample; ++i)
     for (int j = 0; j + 1 < kDownsample; ++j)
       add(b[i * kDownsample + j], b[i * kDownsample + j + 1]);

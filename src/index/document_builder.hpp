@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "analyze/pdq.hpp"
 #include "merge/document.hpp"
 
 namespace strata::index {
@@ -18,6 +19,7 @@ struct Moderation {
   bool blocked = false;
   std::string analysis;  // analysis status ("ok", "corrupt", ...); "" = not analysed
   std::optional<uint64_t> phash;
+  std::optional<analyze::PdqHash> pdq;
   bool drawing = false;   // drawing/illustration rather than photo
   std::string thumbnail;  // path under <index>/thumbs; "" = none (placeholder)
   int thumb_width = 0, thumb_height = 0;

@@ -21,6 +21,7 @@ void apply_analysis(const analyze::AnalysisRecord& r, Moderation& m) {
   m.safe = analyze::safe_search_value(r);
   m.drawing = r.nsfw && r.nsfw->is_drawing();
   m.phash = r.phash;
+  m.pdq = r.pdq;
   m.thumbnail = r.thumbnail;
   m.thumb_width = r.thumb_width;
   m.thumb_height = r.thumb_height;

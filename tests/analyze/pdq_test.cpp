@@ -60,17 +60,22 @@ TEST(Pdq, CatImagesMatchImageHashesSuite) {
   std::cout << "  " << exact << " of 12 cat PDQ hashes exact, largest distance " << worst << "\n";
 }
 
-// The analysis hashes the thumbnail's decode (shrink-on-load for large JPEGs).
+// The analysis hashes the thumbnail's decode, which shrinks large JPEGs on load (the cats
+// by 2): those hashes move as far as the suite's own "downscaled to 25%" copy does (16 bits),
+// half the near-duplicate threshold.
 TEST(Pdq, AnalysisDecodeStaysNearTheSuiteHashes) {
   STRATA_REQUIRE_SHARED();
+  const auto rows = test::expected_hashes();
+  ASSERT_EQ(rows.at(1).file, "cat_02_downscaled.jpg");
   int worst = 0;
-  for (const auto& row : test::expected_hashes()) {
+  for (const auto& row : rows) {
     Thumbnail t;
     ASSERT_EQ(make_thumbnail(test::read_file(test::cat_image(row.file)), {}, t), DecodeStatus::ok);
     const PdqResult got = pdq_rgb(t.decoded.rgb.data(), t.decoded.width, t.decoded.height);
-    worst = std::max(worst, hamming_distance(got.hash, *pdq_from_hex(row.pdq_hex)));
+    const int distance = hamming_distance(got.hash, *pdq_from_hex(row.pdq_hex));
+    worst = std::max(worst, distance);
   }
-  EXPECT_LE(worst, 2 * kPortTolerance);
+  EXPECT_LE(worst, rows[1].pdq_vs_original);
   std::cout << "  largest distance from the analysis decode " << worst << "\n";
 }
 
