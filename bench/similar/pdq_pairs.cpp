@@ -50,7 +50,8 @@ std::set<Pair> read_truth(const char* path, const std::vector<Hashed>& images) {
   std::ifstream in(path);
   for (std::string line; std::getline(in, line);) {
     std::vector<size_t> members;
-    for (const auto& d : Json::parse(line)["digests"])
+    const Json group = Json::parse(line);
+    for (const auto& d : group["digests"])
       if (const auto it = at.find(d.get<std::string>()); it != at.end())
         members.push_back(it->second);
     for (size_t a : members)
