@@ -3,7 +3,8 @@
 // image/*) of two real archives in shared/data; each measured for at least S seconds
 // (default 5):
 //   thumbnails/s on one thread (one decode + fit 200x200 + sharpen + WebP), and on T threads;
-//   pHash/s on one thread (of the decoded frame: Lanczos 32x32 + DCT);
+//   pHash/s and PDQ/s on one thread (of the decoded frame: Lanczos 32x32 + DCT; Jarosz
+//   filter + 64x64 -> 16x16 DCT);
 //   NSFW classifications/s (default model; XNNPACK, or OpenCV DNN for InceptionV3) at batch 1
 //   and 8 on one thread, at batch 1 with the visual embedding (analyze/embedding.hpp), and
 //   T classifiers side by side;
@@ -23,6 +24,7 @@
 #include "analyze/analyzer.hpp"
 #include "analyze/embedding.hpp"
 #include "analyze/nsfw.hpp"
+#include "analyze/pdq.hpp"
 #include "analyze/phash.hpp"
 #include "analyze/thumbnail.hpp"
 #include "archive/reader.hpp"
@@ -149,6 +151,10 @@ int main(int argc, char** argv) {
   report("pHash of the decoded frame, 1 thread",
          rate(1, c.seconds, decoded.size(), [&](size_t i, unsigned) {
            phash_rgb(decoded[i]->rgb.data(), decoded[i]->width, decoded[i]->height);
+         }));
+  report("PDQ of the decoded frame, 1 thread",
+         rate(1, c.seconds, decoded.size(), [&](size_t i, unsigned) {
+           pdq_rgb(decoded[i]->rgb.data(), decoded[i]->width, decoded[i]->height);
          }));
 
   const auto root = c.models.empty() ? find_nsfw_models() : std::optional<fs::path>(c.models);

@@ -3,6 +3,7 @@
 #include <exception>
 
 #include "analyze/embedding.hpp"
+#include "analyze/pdq.hpp"
 #include "analyze/phash.hpp"
 #include "analyze/safe_policy.hpp"
 
@@ -33,7 +34,11 @@ AnalysisRecord Analyzer::analyze(std::string_view digest, std::string_view bytes
     counters_.add("thumbnails_failed");
   }
   if (options_.phash) {
-    record.phash = phash_rgb(thumb.decoded.rgb.data(), thumb.decoded.width, thumb.decoded.height);
+    const RgbImage& decoded = thumb.decoded;
+    record.phash = phash_rgb(decoded.rgb.data(), decoded.width, decoded.height);
+    const PdqResult pdq = pdq_rgb(decoded.rgb.data(), decoded.width, decoded.height);
+    record.pdq = pdq.hash;
+    record.pdq_quality = pdq.quality;
     counters_.add("phashes");
   }
   if (classifier_ != nullptr) {

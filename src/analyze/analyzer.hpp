@@ -1,6 +1,6 @@
 #pragma once
-// The per-image analysis: thumbnail (stored), perceptual hash, NSFW scores of the most
-// unsafe sampled frame. One Analyzer per thread (the classifier is not thread-safe).
+// The per-image analysis: thumbnail (stored), perceptual hashes (pHash, PDQ), NSFW scores of the
+// most unsafe sampled frame. One Analyzer per thread (the classifier is not thread-safe).
 #include <memory>
 #include <string>
 #include <string_view>
@@ -16,7 +16,7 @@ namespace strata::analyze {
 struct AnalyzerOptions {
   ThumbnailOptions thumbnails;
   std::string model_variant = kDefaultNsfwModel;
-  bool phash = true;
+  bool phash = true;  // pHash and PDQ
 };
 
 class Analyzer {

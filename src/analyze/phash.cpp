@@ -7,6 +7,8 @@
 #include <numbers>
 #include <vector>
 
+#include "analyze/hex.hpp"
+
 namespace strata::analyze {
 namespace {
 
@@ -178,9 +180,8 @@ int hamming_distance(uint64_t a, uint64_t b) {
 }
 
 std::string phash_hex(uint64_t hash) {
-  static constexpr char kDigits[] = "0123456789abcdef";
   std::string out(16, '0');
-  for (int i = 15; i >= 0; --i, hash >>= 4) out[i] = kDigits[hash & 0xf];
+  for (int i = 15; i >= 0; --i, hash >>= 4) out[i] = kHexDigits[hash & 0xf];
   return out;
 }
 
@@ -188,10 +189,7 @@ std::optional<uint64_t> phash_from_hex(std::string_view hex) {
   if (hex.size() != 16) return std::nullopt;
   uint64_t v = 0;
   for (char c : hex) {
-    int d = (c >= '0' && c <= '9')   ? c - '0'
-            : (c >= 'a' && c <= 'f') ? c - 'a' + 10
-            : (c >= 'A' && c <= 'F') ? c - 'A' + 10
-                                     : -1;
+    const int d = hex_value(c);
     if (d < 0) return std::nullopt;
     v = (v << 4) | static_cast<uint64_t>(d);
   }

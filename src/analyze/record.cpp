@@ -32,6 +32,10 @@ Json to_json(const AnalysisRecord& r) {
     j["thumbHeight"] = r.thumb_height;
   }
   if (r.phash) j["phash"] = phash_hex(*r.phash);
+  if (r.pdq) {
+    j["pdq"] = pdq_hex(*r.pdq);
+    j["pdqQuality"] = r.pdq_quality;
+  }
   if (r.nsfw) {
     for (size_t c = 0; c < kNsfwClasses.size(); ++c) j[kNsfwClasses[c]] = r.nsfw->p[c];
     if (r.detail) j["detail"] = *r.detail;
@@ -62,6 +66,8 @@ bool from_json(const Json& j, AnalysisRecord& out) {
   read_field(j, "thumbWidth", out.thumb_width);
   read_field(j, "thumbHeight", out.thumb_height);
   if (j.contains("phash")) out.phash = phash_from_hex(j.at("phash").get<std::string>());
+  if (j.contains("pdq")) out.pdq = pdq_from_hex(j.at("pdq").get<std::string>());
+  read_field(j, "pdqQuality", out.pdq_quality);
   if (j.contains("porn")) {
     NsfwScores s;
     for (size_t c = 0; c < kNsfwClasses.size(); ++c) s.p[c] = j.value(kNsfwClasses[c], 0.0f);

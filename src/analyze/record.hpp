@@ -7,6 +7,7 @@
 #include "analyze/embedding.hpp"
 #include "analyze/image.hpp"
 #include "analyze/nsfw.hpp"
+#include "analyze/pdq.hpp"
 #include "analyze/safe_policy.hpp"
 #include "core/json.hpp"
 
@@ -21,6 +22,8 @@ struct AnalysisRecord {
   std::string thumbnail;                        // [index] path relative to the thumbnail store root
   int thumb_width = 0, thumb_height = 0;        // [index]
   std::optional<uint64_t> phash;                // [index] 64-bit pHash (hex in JSON)
+  std::optional<PdqHash> pdq;                   // [index] 256-bit PDQ (hex in JSON)
+  int pdq_quality = 0;                          // PDQ's quality, 0-100
   std::optional<NsfwScores> nsfw;  // [index] five probabilities; absent = not classified
   std::optional<float> detail;     // image_detail() of the classified frame (older records: none)
   std::string model;               // NSFW model variant used

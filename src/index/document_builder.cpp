@@ -4,6 +4,7 @@
 #include <unordered_set>
 
 #include "analyze/embedding.hpp"
+#include "analyze/pdq.hpp"
 #include "analyze/phash.hpp"
 #include "core/digest.hpp"
 #include "core/json.hpp"
@@ -170,6 +171,7 @@ std::string document_data(const merge::ImageDocument& doc, const Moderation& m) 
   j["blocked"] = m.blocked;
   if (!m.analysis.empty()) j["analysis"] = m.analysis;
   if (m.phash) j["phash"] = analyze::phash_hex(*m.phash);
+  if (m.pdq) j["pdq"] = analyze::pdq_hex(*m.pdq);
   if (m.drawing) j["isDrawing"] = true;
   if (!m.thumbnail.empty()) {
     j["thumbnail"] = m.thumbnail;
@@ -186,6 +188,7 @@ void read_moderation(const Json& j, Moderation& m) {
   read_field(j, "blocked", m.blocked);
   read_field(j, "analysis", m.analysis);
   if (j.contains("phash")) m.phash = analyze::phash_from_hex(j.at("phash").get<std::string>());
+  if (j.contains("pdq")) m.pdq = analyze::pdq_from_hex(j.at("pdq").get<std::string>());
   read_field(j, "isDrawing", m.drawing);
   read_field(j, "thumbnail", m.thumbnail);
   read_field(j, "thumbWidth", m.thumb_width);

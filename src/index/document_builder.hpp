@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "analyze/pdq.hpp"
 #include "merge/document.hpp"
 #include "similar/embedding_index.hpp"
 
@@ -21,6 +22,7 @@ struct Moderation {
   std::optional<uint64_t> phash;
   // In slot::embedding only: IndexWriter reads it back from there, the stored data lacks it.
   std::optional<similar::EmbeddingCode> embedding;
+  std::optional<analyze::PdqHash> pdq;
   bool drawing = false;   // drawing/illustration rather than photo
   std::string thumbnail;  // path under <index>/thumbs; "" = none (placeholder)
   int thumb_width = 0, thumb_height = 0;

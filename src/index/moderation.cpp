@@ -22,6 +22,7 @@ void apply_analysis(const analyze::AnalysisRecord& r, Moderation& m) {
   m.drawing = r.nsfw && r.nsfw->is_drawing();
   m.phash = r.phash;
   m.embedding = r.embedding;
+  m.pdq = r.pdq;
   m.thumbnail = r.thumbnail;
   m.thumb_width = r.thumb_width;
   m.thumb_height = r.thumb_height;

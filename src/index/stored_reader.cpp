@@ -6,6 +6,7 @@
 #include <limits>
 #include <vector>
 
+#include "analyze/pdq.hpp"
 #include "analyze/phash.hpp"
 #include "index/stored_form.hpp"
 #include "url/url.hpp"
@@ -79,6 +80,13 @@ bool phash_field(const Value& v, ImageDocument&, Moderation& m) {
   return true;
 }
 
+bool pdq_field(const Value& v, ImageDocument&, Moderation& m) {
+  std::string hex;
+  if (!read(v, hex)) return false;
+  m.pdq = analyze::pdq_from_hex(hex);
+  return true;
+}
+
 // Every field merge::from_json and parse_document_data read, by name.
 struct NamedSetter {
   std::string_view name;
@@ -131,6 +139,7 @@ constexpr NamedSetter kSetters[] = {
     {"thumbnail", moderation_field<&Moderation::thumbnail>},
     {"thumbWidth", moderation_field<&Moderation::thumb_width>},
     {"thumbHeight", moderation_field<&Moderation::thumb_height>},
+    {"pdq", pdq_field},
 };
 
 Setter setter_of(std::string_view name) {

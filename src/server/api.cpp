@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analyze/pdq.hpp"
 #include "analyze/phash.hpp"
 #include "core/json.hpp"
 #include "cover/expr.hpp"
@@ -61,6 +62,7 @@ Json item_field(const search::Hit& hit, const std::string& f, const std::string&
   if (f == "collapsedImages") return hit.group_matches > 1 ? hit.group_matches - 1 : 0;
   if (f == "phash")
     return hit.moderation.phash ? Json(analyze::phash_hex(*hit.moderation.phash)) : Json();
+  if (f == "pdq") return hit.moderation.pdq ? Json(analyze::pdq_hex(*hit.moderation.pdq)) : Json();
   if (f == "safe") return hit.moderation.safe < 0 ? Json() : Json(1.0 - hit.moderation.safe);
   if (f == "imgLinkToArchive")
     return d.imgUrl.empty() ? Json() : Json(wayback + d.imgCrawlTimestamp + "im_/" + d.imgUrl);

@@ -123,7 +123,7 @@ const std::vector<std::string>& known_fields() {
     std::vector<std::string> all = default_fields();
     for (const char* extra : {"pageHost", "pageImages", "safe", "matchingImages", "matchingPages",
                               "imageMetadataChanges", "pageMetadataChanges", "imgTstampLatest",
-                              "imgSurt", "groupId", "groupSize", "collapsedImages", "phash"})
+                              "imgSurt", "groupId", "groupSize", "collapsedImages", "phash", "pdq"})
       all.emplace_back(extra);
     return all;
   }();

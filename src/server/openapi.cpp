@@ -40,7 +40,8 @@ std::string openapi_json() {
             "pageMetadataChanges imgTstampLatest imgSurt groupId (near-duplicate group: its "
             "leader's pHash, 16 hex digits; absent when alone) groupSize (images of the group, "
             "1 when alone) collapsedImages (other members of the group matching the query, "
-            "folded into this result) phash (64-bit pHash, 16 hex digits)"),
+            "folded into this result) phash (64-bit pHash, 16 hex digits) pdq (256-bit PDQ, 64 hex "
+            "digits)"),
       param("prettyPrint", "true: indented JSON"),
       param("cover", "a named cover (strata cover --name): the documents it covers are left out"),
       param("redundancy",

@@ -3,9 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "analyze/image.hpp"
 #include "analyze/thumbnail.hpp"
@@ -14,25 +12,8 @@
 namespace strata::analyze {
 namespace {
 
-struct Expected {
-  std::string file;
-  std::string hex;
-  int vs_original = 0;
-};
-
-std::vector<Expected> expected_hashes() {
-  std::ifstream in(test::image_hashes_dir() / "expected-hashes.tsv");
-  std::vector<Expected> rows;
-  std::string line;
-  std::getline(in, line);  // header
-  while (std::getline(in, line)) {
-    std::vector<std::string> cols;
-    std::stringstream s(line);
-    for (std::string col; std::getline(s, col, '\t');) cols.push_back(col);
-    if (cols.size() >= 4) rows.push_back({cols[0], cols[2], std::stoi(cols[3])});
-  }
-  return rows;
-}
+using test::expected_hashes;
+using Expected = test::ExpectedHashes;
 
 uint64_t hash_file(const std::string& name) {
   RgbImage image;
@@ -60,10 +41,10 @@ TEST(Phash, CatImagesMatchImageHashesSuite) {
   const uint64_t original = hash_file("cat_01_original.jpg");
   for (const Expected& row : rows) {
     const uint64_t hash = hash_file(row.file);
-    const uint64_t want = *phash_from_hex(row.hex);
-    EXPECT_EQ(hash, want) << row.file << " got " << phash_hex(hash) << " want " << row.hex;
+    const uint64_t want = *phash_from_hex(row.phash_hex);
+    EXPECT_EQ(hash, want) << row.file << " got " << phash_hex(hash) << " want " << row.phash_hex;
     const bool near = hamming_distance(hash, original) <= kPhashNearDuplicate;
-    EXPECT_EQ(near, row.vs_original <= kPhashNearDuplicate) << row.file;
+    EXPECT_EQ(near, row.phash_vs_original <= kPhashNearDuplicate) << row.file;
   }
 }
 
@@ -77,7 +58,7 @@ TEST(Phash, AnalysisDecodeKeepsTheSuiteHashes) {
     Thumbnail t;
     ASSERT_EQ(make_thumbnail(bytes, {}, t), DecodeStatus::ok) << row.file;
     const uint64_t hash = phash_rgb(t.decoded.rgb.data(), t.decoded.width, t.decoded.height);
-    const int distance = hamming_distance(hash, *phash_from_hex(row.hex));
+    const int distance = hamming_distance(hash, *phash_from_hex(row.phash_hex));
     if (t.decoded.width == t.source.width) {
       EXPECT_EQ(distance, 0) << row.file;
     }

@@ -90,6 +90,7 @@ TEST(RunAnalysis, DocumentsFromRealArchiveOncePerDigestAcrossRuns) {
     EXPECT_TRUE(store.contains(r.digest));
     EXPECT_EQ(store.root() / r.thumbnail, store.path_for(r.digest));
     EXPECT_TRUE(r.phash.has_value());
+    EXPECT_TRUE(r.pdq.has_value());
     if (first.get("model_missing") == 0) {
       EXPECT_TRUE(r.nsfw.has_value());
     }

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "testing/shared_data.hpp"
 
@@ -22,6 +23,30 @@ inline std::filesystem::path image_hashes_dir() {
 
 inline std::filesystem::path cat_image(const std::string& name) {
   return image_hashes_dir() / "src/test/resources/test_images" / name;
+}
+
+// One row of the suite's expected-hashes.tsv.
+struct ExpectedHashes {
+  std::string file;
+  std::string phash_hex;
+  int phash_vs_original = 0;
+  std::string pdq_hex;
+  int pdq_vs_original = 0;
+};
+
+inline std::vector<ExpectedHashes> expected_hashes() {
+  std::ifstream in(image_hashes_dir() / "expected-hashes.tsv");
+  std::vector<ExpectedHashes> rows;
+  std::string line;
+  std::getline(in, line);  // header
+  while (std::getline(in, line)) {
+    std::vector<std::string> cols;
+    std::stringstream s(line);
+    for (std::string col; std::getline(s, col, '\t');) cols.push_back(col);
+    if (cols.size() >= 6)
+      rows.push_back({cols[0], cols[2], std::stoi(cols[3]), cols[4], std::stoi(cols[5])});
+  }
+  return rows;
 }
 
 }  // namespace strata::analyze::test

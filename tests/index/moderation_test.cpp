@@ -16,6 +16,8 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::string kCat(64, 'c'), kDog(64, 'd');
+// The image-hashes suite's cat (any 64 hex digits would do).
+const std::string kCatPdq = "7c744d5ce9c82d4ec65e6b138dd63b9699966644a360e1e1b165da19b6295c4b";
 
 merge::ImageDocument doc(const std::string& digest, const std::string& url) {
   merge::ImageDocument d;
@@ -37,6 +39,7 @@ analyze::AnalysisRecord drawing_record(const std::string& digest) {
   r.thumb_width = 200;
   r.thumb_height = 150;
   r.phash = 0x8f373714acfcf4d0ULL;
+  r.pdq = analyze::pdq_from_hex(kCatPdq);
   analyze::NsfwScores s;
   s.p = {0.9f, 0.02f, 0.05f, 0.02f, 0.01f};  // drawing
   r.nsfw = s;
@@ -94,6 +97,8 @@ TEST(Moderation, AnalysisValuesLandInTheIndexJoinedByDigest) {
   EXPECT_NEAR(cat.m.safe, score, 1e-6);
   EXPECT_TRUE(cat.m.drawing);
   EXPECT_EQ(cat.m.phash, 0x8f373714acfcf4d0ULL);
+  ASSERT_TRUE(cat.m.pdq);
+  EXPECT_EQ(analyze::pdq_hex(*cat.m.pdq), kCatPdq);
   EXPECT_EQ(cat.m.thumbnail, "cc/cc/" + kCat + ".webp");
   EXPECT_EQ(cat.m.thumb_width, 200);
   EXPECT_EQ(cat.m.thumb_height, 150);

@@ -54,6 +54,7 @@ Moderation full_moderation() {
   m.blocked = true;
   m.analysis = "ok";
   m.phash = 0x0123456789abcdefull;
+  m.pdq = analyze::PdqHash{1, 2, 3, 0xfedcba9876543210ull};
   m.drawing = true;
   m.thumbnail = "ab/cd.webp";
   m.thumb_width = 200;

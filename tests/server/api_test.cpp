@@ -3,6 +3,7 @@
 
 #include <thread>
 
+#include "analyze/pdq.hpp"
 #include "core/json.hpp"
 #include "index/writer.hpp"
 #include "sample_docs.hpp"
@@ -13,6 +14,8 @@ namespace strata::server {
 namespace {
 
 using testing::classified_safe;
+
+const std::string kPdq = "7c744d5ce9c82d4ec65e6b138dd63b9699966644a360e1e1b165da19b6295c4b";
 using testing::doc;
 
 class Api : public ::testing::Test {
@@ -21,7 +24,10 @@ class Api : public ::testing::Test {
     dir_ = new std::filesystem::path(strata::testing::scratch_dir() / "index");
     {
       index::IndexWriter w(*dir_);
-      w.set_moderate(classified_safe);
+      w.set_moderate([](const merge::ImageDocument& d, index::Moderation& m) {
+        classified_safe(d, m);
+        if (d.id == "aaa") m.pdq = analyze::pdq_from_hex(kPdq);
+      });
       w.add(doc("aaa", "20200316144708", "Ípsilon"));
       w.add(doc("bbb", "20100101000000", "publico logo"));
       w.add(doc("ccc", "20150101000000", "outra imagem"));
@@ -146,6 +152,9 @@ TEST_F(Api, EveryParameter) {
   EXPECT_EQ(m["responseItems"][0]["matchingImages"], 2);
   EXPECT_DOUBLE_EQ(m["responseItems"][0]["safe"].get<double>(), 0.75);  // 1 - NSFW score
   EXPECT_EQ(m["responseItems"][0].size(), 18u);
+  Json pdq = json("/imagesearch?q=ipsilon&fields=imgDigest,pdq");
+  EXPECT_EQ(pdq["responseItems"][0]["pdq"], kPdq);
+  EXPECT_FALSE(json("/imagesearch?q=logo&more=pdq")["responseItems"][0].contains("pdq"));
   auto pretty = get("/imagesearch?q=ipsilon&prettyPrint=true");
   ASSERT_TRUE(pretty);
   EXPECT_NE(pretty->body.find("\n  \"serviceName\""), std::string::npos);
