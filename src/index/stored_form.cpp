@@ -11,7 +11,7 @@ namespace {
 
 // The order of merge::to_json, then the moderation fields. Appending is safe; reordering or
 // removing a name changes how stored documents read (bump the schema version).
-constexpr std::array<std::string_view, 40> kStoredFields{"id",
+constexpr std::array<std::string_view, 41> kStoredFields{"id",
                                                          "imgDigest",
                                                          "imgUrl",
                                                          "imgMimeType",
@@ -50,7 +50,8 @@ constexpr std::array<std::string_view, 40> kStoredFields{"id",
                                                          "isDrawing",
                                                          "thumbnail",
                                                          "thumbWidth",
-                                                         "thumbHeight"};
+                                                         "thumbHeight",
+                                                         "book"};
 
 struct DerivedField {
   const char* name;

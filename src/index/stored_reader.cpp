@@ -120,6 +120,7 @@ constexpr NamedSetter kSetters[] = {
     {"matchingImages", document_field<&ImageDocument::matchingImages>},
     {"matchingPages", document_field<&ImageDocument::matchingPages>},
     {"collection", document_field<&ImageDocument::collection>},
+    {"book", document_field<&ImageDocument::book>},
     {"safe", moderation_field<&Moderation::safe>},
     {"blocked", moderation_field<&Moderation::blocked>},
     {"analysis", moderation_field<&Moderation::analysis>},

@@ -47,6 +47,7 @@ struct ReferenceView {
   std::string_view collection, file;
   uint64_t offset = 0, length = 0;
   bool inline_ = false;
+  std::string_view book;
 };
 
 // The fields of an ImageCapture, read in place likewise.

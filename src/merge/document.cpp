@@ -3,7 +3,7 @@
 namespace strata::merge {
 
 Json to_json(const ImageDocument& d) {
-  return Json{{"type", "document"},
+  Json j{{"type", "document"},
               {"id", d.id},
               {"imgDigest", d.imgDigest},
               {"imgUrl", d.imgUrl},
@@ -39,6 +39,8 @@ Json to_json(const ImageDocument& d) {
               {"matchingImages", d.matchingImages},
               {"matchingPages", d.matchingPages},
               {"collection", d.collection}};
+  if (!d.book.empty()) j["book"] = d.book;
+  return j;
 }
 
 bool from_json(const Json& j, ImageDocument& d) {
@@ -78,6 +80,7 @@ bool from_json(const Json& j, ImageDocument& d) {
   read_field(j, "matchingImages", d.matchingImages);
   read_field(j, "matchingPages", d.matchingPages);
   read_field(j, "collection", d.collection);
+  read_field(j, "book", d.book);
   return true;
 }
 
