@@ -154,8 +154,8 @@ PageFormat page_format_of(std::string_view bytes) {
     return PageFormat::jp2;
   if (bytes.size() >= 3 && std::memcmp(bytes.data(), "\xFF\xD8\xFF", 3) == 0)
     return PageFormat::jpeg;
-  if (bytes.size() >= 4 && (std::memcmp(bytes.data(), "II*\0", 4) == 0 ||
-                            std::memcmp(bytes.data(), "MM\0*", 4) == 0))
+  if (bytes.size() >= 4 &&
+      (std::memcmp(bytes.data(), "II*\0", 4) == 0 || std::memcmp(bytes.data(), "MM\0*", 4) == 0))
     return PageFormat::tiff;
   return PageFormat::unknown;
 }

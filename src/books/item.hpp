@@ -1,9 +1,9 @@
 #pragma once
 // An Internet Archive book item on disk: a folder named after the identifier holding
 // `PREFIX_abbyy.gz` (or `_abbyy.xml`), `PREFIX_scandata.xml` (or `scandata.xml`), the page
-// images `PREFIX_jp2.zip` (else `_jpg.zip`, else `_tif.zip`) and `PREFIX_meta.xml`. PREFIX is usually the
-// identifier but need not be ("PMLP09691-morley_1597"). Page images are read in place from
-// their ZIP, one member at a time, never unpacked to disk.
+// images `PREFIX_jp2.zip` (else `_jpg.zip`, else `_tif.zip`) and `PREFIX_meta.xml`. PREFIX is
+// usually the identifier but need not be ("PMLP09691-morley_1597"). Page images are read in place
+// from their ZIP, one member at a time, never unpacked to disk.
 //
 // Failure contract: ItemError (with the file and byte offset) for an unreadable file, a
 // truncated gzip stream or a ZIP libzip cannot open; a missing member is not an error

@@ -53,8 +53,9 @@ bool is_item_zip(const fs::path& path) {
 fs::path unpack_item_zip(const fs::path& zip_path, const fs::path& scratch) {
   int code = 0;
   std::unique_ptr<zip_t, ZipCloser> zip(zip_open(zip_path.c_str(), ZIP_RDONLY, &code));
-  if (!zip) throw ItemError("zip: cannot open (libzip error " + std::to_string(code) + ")",
-                            zip_path.string());
+  if (!zip)
+    throw ItemError("zip: cannot open (libzip error " + std::to_string(code) + ")",
+                    zip_path.string());
   const fs::path folder = scratch / zip_path.stem();
   std::error_code ec;
   fs::remove_all(folder, ec);

@@ -292,13 +292,19 @@ SyntheticItem write_synthetic_item(const fs::path& parent, const SyntheticOption
   const fs::path base = item.folder / o.identifier;
   write_gzip(base.string() + "_abbyy.gz", abbyy_xml(item, o));
   write_text(base.string() + "_scandata.xml", scandata_xml(item, o));
-  write_text(base.string() + "_meta.xml",
-             "<metadata>\n<identifier>" + o.identifier +
-                 "</identifier>\n<title>A Synthetic Book of Plates</title>\n"
-                 "<creator>Ada Strata</creator>\n<subject>Harbours</subject>\n<subject>Mills</subject>\n"
-                 "<date>1884</date>\n<language>eng</language>\n"
-                 "<scandate>20110324120000</scandate>\n</metadata>\n");
-  write_pages_zip(item, o, base.string() + "_" + (o.jpeg_pages ? "jpg" : o.tiff_pages ? "tif" : "jp2") + ".zip");
+  write_text(
+      base.string() + "_meta.xml",
+      "<metadata>\n<identifier>" + o.identifier +
+          "</identifier>\n<title>A Synthetic Book of Plates</title>\n"
+          "<creator>Ada Strata</creator>\n<subject>Harbours</subject>\n<subject>Mills</subject>\n"
+          "<date>1884</date>\n<language>eng</language>\n"
+          "<scandate>20110324120000</scandate>\n</metadata>\n");
+  write_pages_zip(item, o,
+                  base.string() + "_" +
+                      (o.jpeg_pages   ? "jpg"
+                       : o.tiff_pages ? "tif"
+                                      : "jp2") +
+                      ".zip");
   return item;
 }
 

@@ -89,8 +89,8 @@ TiffPtr open(MemoryFile& file, const char* mode) {
   TIFFOpenOptions* options = TIFFOpenOptionsAlloc();
   TIFFOpenOptionsSetErrorHandlerExtR(options, keep_error, &file);
   TIFFOpenOptionsSetWarningHandlerExtR(options, ignore_warning, nullptr);
-  TIFF* tiff = TIFFClientOpenExt("page", mode, &file, read_proc, write_proc, seek_proc,
-                                 close_proc, size_proc, map_proc, unmap_proc, options);
+  TIFF* tiff = TIFFClientOpenExt("page", mode, &file, read_proc, write_proc, seek_proc, close_proc,
+                                 size_proc, map_proc, unmap_proc, options);
   TIFFOpenOptionsFree(options);
   if (!tiff) throw TiffError("not a readable TIFF: " + file.error);
   return TiffPtr(tiff);

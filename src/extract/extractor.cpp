@@ -246,8 +246,8 @@ void RecordExtractor::book_page(archive::ArchiveReader& reader) {
   const Record& rec = reader.record();
   std::optional<PageReference> ref;
   if (!counts_as_failure(status))
-    ref = book_page_reference({rec.target_uri, rec.date, options_.collection, file_,
-                               rec.location(), rec.length, payload});
+    ref = book_page_reference({rec.target_uri, rec.date, options_.collection, file_, rec.location(),
+                               rec.length, payload});
   if (!ref) {
     c_.add("book_pages_malformed");
     return;

@@ -13,7 +13,8 @@ void read_texts(const Json& j, const char* key, std::vector<std::string>& out) {
   auto it = j.find(key);
   if (it == j.end() || !it->is_array()) return;
   for (const Json& v : *it)
-    if (v.is_string() && !v.get_ref<const std::string&>().empty()) out.push_back(v.get<std::string>());
+    if (v.is_string() && !v.get_ref<const std::string&>().empty())
+      out.push_back(v.get<std::string>());
 }
 
 void read_number(const Json& j, const char* key, std::optional<int>& out) {

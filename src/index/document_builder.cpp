@@ -78,7 +78,6 @@ std::vector<std::string> book_text(const merge::ImageDocument& d) {
   return text;
 }
 
-
 std::vector<std::string> field_values(const merge::ImageDocument& d, std::string_view name) {
   if (name == "imgTitle") return d.imgTitle;
   if (name == "imgAlt") return d.imgAlt;

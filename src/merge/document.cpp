@@ -2,8 +2,10 @@
 
 namespace strata::merge {
 
-Json to_json(const ImageDocument& d) {
-  Json j{{"type", "document"},
+namespace {
+
+Json fields_of(const ImageDocument& d) {
+  return Json{{"type", "document"},
               {"id", d.id},
               {"imgDigest", d.imgDigest},
               {"imgUrl", d.imgUrl},
@@ -39,6 +41,12 @@ Json to_json(const ImageDocument& d) {
               {"matchingImages", d.matchingImages},
               {"matchingPages", d.matchingPages},
               {"collection", d.collection}};
+}
+
+}  // namespace
+
+Json to_json(const ImageDocument& d) {
+  Json j = fields_of(d);
   if (!d.book.empty()) j["book"] = d.book;
   return j;
 }

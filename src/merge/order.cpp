@@ -25,7 +25,8 @@ auto reference_key(const R& r) {
   return std::make_tuple(V(r.pageTimestamp), r.pageUrl.size(), V(r.pageUrl), V(r.pageTitle),
                          V(r.imgSurt), V(r.imgUrl), V(r.imgTitle), V(r.imgAlt), V(r.imgCaption),
                          V(r.tag), V(r.collection), V(r.file), r.offset, r.length, r.imagesInPage,
-                         V(r.pageHost), V(r.pageUrlTokens), V(r.imgUrlTokens), r.inline_, V(r.book));
+                         V(r.pageHost), V(r.pageUrlTokens), V(r.imgUrlTokens), r.inline_,
+                         V(r.book));
 }
 
 // The 8 bytes at `from` as a big-endian integer (one load).

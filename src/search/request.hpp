@@ -15,8 +15,9 @@ struct Expr;  // cover/expr.hpp
 
 namespace strata::search {
 
-enum class SizeClass { any, sm, md, lg };
-enum class Kind { any, web, book };  // web archive images, scanned-book images (docs/books.md)  // sm <= 65536 px^2, md <= 810000, lg > 810000
+enum class SizeClass { any, sm, md, lg };  // sm <= 65536 px^2, md <= 810000, lg > 810000
+// Web archive images, scanned-book images (docs/books.md "Indexing").
+enum class Kind { any, web, book };
 
 // strata: BM25F with Arquivo's field weights and phrase boosts, plus the image priors
 // (decorative images hidden unless asked for: docs/search.md, "Image priors").

@@ -5,9 +5,9 @@
 
 #include "cover/expr.hpp"
 #include "index/cover_terms.hpp"
-#include "server/api_book_fields.hpp"
 #include "search/dates.hpp"
 #include "search/query_text.hpp"
+#include "server/api_book_fields.hpp"
 
 namespace strata::server {
 namespace {

@@ -22,7 +22,8 @@ using testing::add_archives;
 using testing::indexed_documents;
 
 constexpr int kBookCrops = 6;  // the generated item's pictures that pass the default filters
-const char* const kWebArchive = "archives/archivesunleashed__aut/src/test/resources/warc/example.warc.gz";
+const char* const kWebArchive =
+    "archives/archivesunleashed__aut/src/test/resources/warc/example.warc.gz";
 
 class BooksInIndex : public ::testing::Test {
  protected:
@@ -112,7 +113,8 @@ TEST_F(BooksInIndex, OneQueryFindsBothKindsAndTheFilterSplitsThem) {
   EXPECT_EQ(all.count("book"), static_cast<size_t>(kBookCrops));
   EXPECT_GT(all.count("web"), 10u);
   const Json books = search(index, "archive kind:book", more);
-  EXPECT_EQ(kinds(books), std::multiset<std::string>({"book", "book", "book", "book", "book", "book"}));
+  EXPECT_EQ(kinds(books),
+            std::multiset<std::string>({"book", "book", "book", "book", "book", "book"}));
   EXPECT_EQ(kinds(search(index, "archive", more, "book")), kinds(books));
   const auto web_kinds = kinds(search(index, "archive", "kind", "web"));
   EXPECT_EQ(web_kinds.count("book"), 0u);
