@@ -74,9 +74,8 @@ Json book_facts(const Json& book, const Json& crop) {
              {"page", text_of(crop, "printed_page")},
              {"imageUrl", text_of(crop, "image_url")}};
   if (auto year = book.find("year"); year != book.end()) facts["year"] = *year;
-  for (const char* key : {"page_index", "leaf"})
-    if (auto n = crop.find(key); n != crop.end() && n->is_number_integer())
-      facts[key == std::string_view("leaf") ? "leaf" : "pageIndex"] = *n;
+  for (const auto& [from, to] : {std::pair{"page_index", "pageIndex"}, std::pair{"leaf", "leaf"}})
+    if (auto n = crop.find(from); n != crop.end() && n->is_number_integer()) facts[to] = *n;
   return facts;
 }
 

@@ -14,6 +14,9 @@ namespace {
 
 // A TIFF in memory: read from a view, or written into a string.
 struct MemoryFile {
+  explicit MemoryFile(std::string_view data) : in(data) {}
+  explicit MemoryFile(std::string* into) : out(into) {}
+
   std::string_view in;
   std::string* out = nullptr;
   uint64_t pos = 0;
@@ -147,14 +150,14 @@ void check_readable(TIFF* tiff, const Layout& l) {
 }  // namespace
 
 Box tiff_bounds(std::string_view data) {
-  MemoryFile file{data};
+  MemoryFile file(data);
   TiffPtr tiff = open(file, "r");
   const Layout l = layout_of(tiff.get());
   return {0, 0, static_cast<int>(l.width), static_cast<int>(l.height)};
 }
 
 Raster tiff_decode_region(std::string_view data, const Box& box) {
-  MemoryFile file{data};
+  MemoryFile file(data);
   TiffPtr tiff = open(file, "r");
   const Layout l = layout_of(tiff.get());
   check_readable(tiff.get(), l);
@@ -175,7 +178,7 @@ Raster tiff_decode_region(std::string_view data, const Box& box) {
 
 std::string tiff_encode(const Raster& raster, bool deflate) {
   std::string bytes;
-  MemoryFile file{{}, &bytes};
+  MemoryFile file(&bytes);
   {
     TiffPtr tiff = open(file, "w");
     TIFF* t = tiff.get();
