@@ -33,6 +33,7 @@ strata_pkg_dep(xxhash libxxhash)
 strata_pkg_dep(simdjson simdjson)
 strata_pkg_dep(expat expat)
 strata_pkg_dep(openjp2 libopenjp2)
+strata_pkg_dep(tiff libtiff-4)
 strata_pkg_dep(curl libcurl)
 strata_pkg_dep(lmdb lmdb)
 

@@ -1,12 +1,14 @@
-// `strata books extract ITEM... -o OUT`: every picture of scanned-book items (Internet
+// `strata books extract|warc ITEM... -o OUT`: every picture of scanned-book items (Internet
 // Archive layout, src/books) cropped from the page images. Default mode: Strata's filters
-// (each switchable) and OUT/ID/images.jsonl; --compat: the seed script's ID_imgs.zip exactly.
+// (each switchable) and OUT/ID/images.jsonl; --compat: the seed script's ID_imgs.zip exactly;
+// warc: OUT/ID.warc.gz for strata index (books/book_warc.hpp).
 #include <algorithm>
 #include <atomic>
 #include <memory>
 #include <mutex>
 #include <thread>
 
+#include "books/book_warc.hpp"
 #include "books/extract.hpp"
 #include "command.hpp"
 #include "core/exit_codes.hpp"
@@ -22,7 +24,13 @@ struct BooksCommand {
   books::ExtractOptions options;
   int quality = 0;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+  bool warc = false;  // `books warc`: one WARC per item for `strata index`
 };
+
+books::ItemResult run_item(const BooksCommand& cmd, const std::string& item, ProblemLog& problems) {
+  if (cmd.warc) return books::item_to_warc(item, cmd.options, cmd.options.out, problems);
+  return books::extract_item(item, cmd.options, problems);
+}
 
 int run(BooksCommand& cmd) {
   for (const auto& [names, on] : {std::pair{&cmd.disable, false}, std::pair{&cmd.enable, true}})
@@ -40,7 +48,7 @@ int run(BooksCommand& cmd) {
   Progress progress("books", cmd.items.size(), "items", "crops");
   auto worker = [&] {
     for (size_t i; (i = next.fetch_add(1)) < cmd.items.size();) {
-      books::ItemResult result = books::extract_item(cmd.items[i], cmd.options, problems);
+      books::ItemResult result = run_item(cmd, cmd.items[i], problems);
       progress.advance(1);
       progress.add_items(static_cast<uint64_t>(result.counters.get("crops")));
       std::lock_guard lock(total_mutex);
@@ -70,31 +78,35 @@ const bool registered = cli::register_command(
       auto cmd = std::make_shared<BooksCommand>();
       app.require_subcommand(1);
       auto* extract = app.add_subcommand("extract", "crop every picture of book items");
-      extract
-          ->add_option("items", cmd->items,
-                       "item folders (ID_abbyy.gz, ID_scandata.xml, ID_jp2.zip) or .epub files")
-          ->required();
-      extract->add_option("-o,--out", cmd->options.out, "output folder")->required();
+      auto* warc = app.add_subcommand(
+          "warc", "crop book items into one WARC each (OUT/ID.warc.gz) for strata index");
+      for (CLI::App* sub : {extract, warc}) {
+        sub->add_option("items", cmd->items,
+                        "item folders (ID_abbyy.gz, ID_scandata.xml, ID_jp2.zip) or .epub files")
+            ->required();
+        sub->add_option("-o,--out", cmd->options.out, "output folder")->required();
+        sub->add_option("--no-filter", cmd->disable,
+                        "turn a default filter off: page-type, size, aspect, edge");
+        sub->add_option("--filter", cmd->enable,
+                        "turn an optional filter on: first-last, book-minimum");
+        sub->add_option("--min-side", cmd->options.filters.min_side,
+                        "size filter: smallest side kept")
+            ->check(CLI::PositiveNumber);
+        sub->add_option("--quality", cmd->quality,
+                        "JPEG quality of crops (default 85; --compat 75)")
+            ->check(CLI::Range(1, 100));
+        sub->add_option("--strip-rows", cmd->options.strip_rows,
+                        "JPEG 2000 rows decoded at once (bounds memory on big pictures)")
+            ->check(CLI::PositiveNumber);
+        sub->add_option("--jobs", cmd->jobs, "items in parallel (default: all cores)")
+            ->check(CLI::PositiveNumber);
+      }
       extract->add_flag("--compat", cmd->options.compat,
                         "the seed script's output exactly: OUT/ID_imgs.zip with ID.imageslist.txt");
-      extract->add_option("--no-filter", cmd->disable,
-                          "turn a default filter off: page-type, size, aspect, edge");
-      extract->add_option("--filter", cmd->enable,
-                          "turn an optional filter on: first-last, book-minimum");
-      extract
-          ->add_option("--min-side", cmd->options.filters.min_side,
-                       "size filter: smallest side kept")
-          ->check(CLI::PositiveNumber);
-      extract
-          ->add_option("--quality", cmd->quality, "JPEG quality of crops (default 85; --compat 75)")
-          ->check(CLI::Range(1, 100));
-      extract
-          ->add_option("--strip-rows", cmd->options.strip_rows,
-                       "JPEG 2000 rows decoded at once (bounds memory on big pictures)")
-          ->check(CLI::PositiveNumber);
-      extract->add_option("--jobs", cmd->jobs, "items in parallel (default: all cores)")
-          ->check(CLI::PositiveNumber);
-      return [cmd] { return run(*cmd); };
+      return [cmd, warc] {
+        cmd->warc = warc->parsed();
+        return run(*cmd);
+      };
     });
 
 }  // namespace

@@ -9,12 +9,14 @@
 #include "books/compat.hpp"
 #include "books/epub.hpp"
 #include "books/item.hpp"
+#include "books/item_zip.hpp"
 #include "books/jp2.hpp"
 #include "books/jpeg.hpp"
 #include "books/meta.hpp"
 #include "books/pictures.hpp"
 #include "books/scandata.hpp"
 #include "books/stored_zip.hpp"
+#include "books/tiff.hpp"
 #include "core/json.hpp"
 
 namespace strata::books {
@@ -48,7 +50,7 @@ std::string crop_jpeg(std::string_view page, Box box, int page_w, int page_h,
                       const ExtractOptions& o, bool& scaled) {
   const PageFormat format = page_format_of(page);
   if (format == PageFormat::unknown)
-    throw std::runtime_error("page image is neither JPEG 2000 nor JPEG");
+    throw std::runtime_error("page image is neither JPEG 2000, JPEG nor TIFF");
   int width = 0, height = 0, components = 0;
   if (format == PageFormat::jp2) {
     const Jp2Info info = jp2_info(page);
@@ -56,7 +58,7 @@ std::string crop_jpeg(std::string_view page, Box box, int page_w, int page_h,
     height = info.height;
     components = info.components;
   } else {
-    const Box bounds = jpeg_bounds(page);
+    const Box bounds = format == PageFormat::tiff ? tiff_bounds(page) : jpeg_bounds(page);
     width = bounds.r;
     height = bounds.b;
   }
@@ -69,6 +71,7 @@ std::string crop_jpeg(std::string_view page, Box box, int page_w, int page_h,
   box = clip(box, width, height);
   if (box.empty()) throw std::runtime_error("picture box lies outside the page image");
   if (format == PageFormat::jpeg) return jpeg_encode(jpeg_decode_region(page, box), o.quality);
+  if (format == PageFormat::tiff) return jpeg_encode(tiff_decode_region(page, box), o.quality);
   JpegWriter writer(box.width(), box.height(), components >= 3 ? 3 : 1, o.quality);
   jp2_decode_strips(page, box, o.strip_rows, [&](const Raster& strip) { writer.write(strip); });
   return writer.finish();
@@ -362,6 +365,23 @@ void run_epub(Context& c, const fs::path& epub) {
   if (!jsonl) throw std::runtime_error("cannot write " + (folder / "images.jsonl").string());
 }
 
+// An item packed as one ZIP: unpacked into a scratch folder in the output, read as a folder.
+void run_item_zip(Context& c, const fs::path& zip) {
+  const fs::path scratch = c.options.out / (".unpacked-" + zip.stem().string());
+  struct ScratchFolder {
+    fs::path path;
+    ~ScratchFolder() {
+      std::error_code ec;
+      fs::remove_all(path, ec);
+    }
+  } scratch_folder{scratch};
+  c.files = locate_item(unpack_item_zip(zip, scratch));
+  if (c.options.compat)
+    run_compat(c);
+  else
+    run_default(c);
+}
+
 }  // namespace
 
 bool set_filter(Filters& filters, const std::string& name, bool on) {
@@ -382,6 +402,9 @@ ItemResult extract_item(const fs::path& item, const ExtractOptions& options, Pro
     if (item.extension() == ".epub") {
       c.files.identifier = item.stem().string();
       run_epub(c, item);
+    } else if (is_item_zip(item)) {
+      c.files.identifier = item.stem().string();
+      run_item_zip(c, item);
     } else {
       c.files = locate_item(item);
       if (options.compat)

@@ -26,7 +26,8 @@ int leaf_of_member(std::string_view name) {
   if (dot == std::string_view::npos) return -1;
   const auto ext = name.substr(dot);
   if (!ends_with_icase(ext, ".jp2") && !ends_with_icase(ext, ".jpg") &&
-      !ends_with_icase(ext, ".jpeg"))
+      !ends_with_icase(ext, ".jpeg") && !ends_with_icase(ext, ".tif") &&
+      !ends_with_icase(ext, ".tiff"))
     return -1;
   size_t start = dot;
   while (start > 0 && std::isdigit(static_cast<unsigned char>(name[start - 1]))) --start;
@@ -43,7 +44,7 @@ ItemFiles locate_item(const fs::path& folder) {
   item.identifier = fs::absolute(folder).lexically_normal().filename().string();
   if (item.identifier.empty())
     item.identifier = fs::absolute(folder).parent_path().filename().string();
-  fs::path jpg;
+  fs::path jpg, tif;
   for (const auto& entry : fs::directory_iterator(folder, ec)) {
     const std::string name = entry.path().filename().string();
     if (ends_with_icase(name, "_abbyy.gz") || ends_with_icase(name, "_abbyy.xml"))
@@ -54,10 +55,13 @@ ItemFiles locate_item(const fs::path& folder) {
       item.images = entry.path();
     else if (ends_with_icase(name, "_jpg.zip"))
       jpg = entry.path();
+    else if (ends_with_icase(name, "_tif.zip"))
+      tif = entry.path();
     else if (ends_with_icase(name, "_meta.xml"))
       item.meta = entry.path();
   }
   if (item.images.empty()) item.images = jpg;  // the seed prefers JPEG; JP2 is the better scan
+  if (item.images.empty()) item.images = tif;
   if (!item.images.empty()) {
     const std::string name = item.images.filename().string();
     item.image_prefix = name.substr(0, name.size() - std::strlen("_jp2.zip"));
@@ -150,6 +154,9 @@ PageFormat page_format_of(std::string_view bytes) {
     return PageFormat::jp2;
   if (bytes.size() >= 3 && std::memcmp(bytes.data(), "\xFF\xD8\xFF", 3) == 0)
     return PageFormat::jpeg;
+  if (bytes.size() >= 4 &&
+      (std::memcmp(bytes.data(), "II*\0", 4) == 0 || std::memcmp(bytes.data(), "MM\0*", 4) == 0))
+    return PageFormat::tiff;
   return PageFormat::unknown;
 }
 

@@ -1,9 +1,9 @@
 #pragma once
 // An Internet Archive book item on disk: a folder named after the identifier holding
 // `PREFIX_abbyy.gz` (or `_abbyy.xml`), `PREFIX_scandata.xml` (or `scandata.xml`), the page
-// images `PREFIX_jp2.zip` (else `_jpg.zip`) and `PREFIX_meta.xml`. PREFIX is usually the
-// identifier but need not be ("PMLP09691-morley_1597"). Page images are read in place from
-// their ZIP, one member at a time, never unpacked to disk.
+// images `PREFIX_jp2.zip` (else `_jpg.zip`, else `_tif.zip`) and `PREFIX_meta.xml`. PREFIX is
+// usually the identifier but need not be ("PMLP09691-morley_1597"). Page images are read in place
+// from their ZIP, one member at a time, never unpacked to disk.
 //
 // Failure contract: ItemError (with the file and byte offset) for an unreadable file, a
 // truncated gzip stream or a ZIP libzip cannot open; a missing member is not an error
@@ -45,7 +45,7 @@ void read_decoded(const std::filesystem::path& path,
 
 std::string read_whole(const std::filesystem::path& path);
 
-// The page images ZIP: members named `..._NNNN.jp2|jpg|jpeg` by leaf number.
+// The page images ZIP: members named `..._NNNN.jp2|jpg|jpeg|tif|tiff` by leaf number.
 class PageImages {
  public:
   explicit PageImages(const std::filesystem::path& zip);
@@ -70,7 +70,7 @@ class PageImages {
   uint64_t bytes_read_ = 0;
 };
 
-enum class PageFormat { jp2, jpeg, unknown };
+enum class PageFormat { jp2, jpeg, tiff, unknown };
 PageFormat page_format_of(std::string_view bytes);
 
 }  // namespace strata::books

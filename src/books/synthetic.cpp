@@ -12,6 +12,7 @@
 
 #include "books/jp2.hpp"
 #include "books/jpeg.hpp"
+#include "books/tiff.hpp"
 
 namespace strata::books {
 namespace fs = std::filesystem;
@@ -227,10 +228,12 @@ void write_pages_zip(const SyntheticItem& item, const SyntheticOptions& o, const
   int code = 0;
   zip_t* zip = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &code);
   if (!zip) throw std::runtime_error("cannot write " + path.string());
-  const std::string ext = o.jpeg_pages ? "jpg" : "jp2";
+  const std::string ext = o.jpeg_pages ? "jpg" : o.tiff_pages ? "tif" : "jp2";
   for (int leaf = 0; leaf < o.leaves; ++leaf) {
     const Raster page = render_page(item, o, leaf);
-    std::string bytes = o.jpeg_pages ? jpeg_encode(page, 95) : jp2_encode_lossless(page);
+    std::string bytes = o.jpeg_pages   ? jpeg_encode(page, 95)
+                        : o.tiff_pages ? tiff_encode(page, true)
+                                       : jp2_encode_lossless(page);
     char number[16];
     std::snprintf(number, sizeof number, "%04d", leaf);
     const std::string name =
@@ -289,11 +292,19 @@ SyntheticItem write_synthetic_item(const fs::path& parent, const SyntheticOption
   const fs::path base = item.folder / o.identifier;
   write_gzip(base.string() + "_abbyy.gz", abbyy_xml(item, o));
   write_text(base.string() + "_scandata.xml", scandata_xml(item, o));
-  write_text(base.string() + "_meta.xml",
-             "<metadata>\n<identifier>" + o.identifier +
-                 "</identifier>\n<title>A Synthetic Book of Plates</title>\n"
-                 "<date>1884</date>\n<language>eng</language>\n</metadata>\n");
-  write_pages_zip(item, o, base.string() + (o.jpeg_pages ? "_jpg.zip" : "_jp2.zip"));
+  write_text(
+      base.string() + "_meta.xml",
+      "<metadata>\n<identifier>" + o.identifier +
+          "</identifier>\n<title>A Synthetic Book of Plates</title>\n"
+          "<creator>Ada Strata</creator>\n<subject>Harbours</subject>\n<subject>Mills</subject>\n"
+          "<date>1884</date>\n<language>eng</language>\n"
+          "<scandate>20110324120000</scandate>\n</metadata>\n");
+  write_pages_zip(item, o,
+                  base.string() + "_" +
+                      (o.jpeg_pages   ? "jpg"
+                       : o.tiff_pages ? "tif"
+                                      : "jp2") +
+                      ".zip");
   return item;
 }
 

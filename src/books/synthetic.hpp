@@ -29,6 +29,7 @@ struct SyntheticOptions {
   int channels = 3;
   uint64_t seed = 1;
   bool jpeg_pages = false;  // ID_jpg.zip of JPEG pages instead of JP2
+  bool tiff_pages = false;  // ID_tif.zip of Deflate TIFF pages instead of JP2
 };
 
 struct SyntheticBlock {
@@ -51,7 +52,8 @@ struct SyntheticItem {
   std::vector<std::vector<std::string>> page_text;  // per leaf, its text blocks in order
 };
 
-// Writes parent/ID/ (ID_abbyy.gz, ID_scandata.xml, ID_jp2.zip or ID_jpg.zip, ID_meta.xml).
+// Writes parent/ID/ (ID_abbyy.gz, ID_scandata.xml, ID_jp2.zip, ID_jpg.zip or ID_tif.zip,
+// ID_meta.xml).
 SyntheticItem write_synthetic_item(const std::filesystem::path& parent,
                                    const SyntheticOptions& options);
 

@@ -4,6 +4,7 @@
 
 #include "archive/reader.hpp"
 #include "core/digest.hpp"
+#include "extract/book_page.hpp"
 #include "extract/charset.hpp"
 #include "extract/data_uri.hpp"
 #include "extract/mime_sniff.hpp"
@@ -94,6 +95,7 @@ class RecordExtractor {
   void image(const Record& rec, const std::string& mime, const std::string& payload);
   void revisit(const Record& rec, const std::string& mime);
   void page(const Record& rec, const std::string& payload);
+  void book_page(archive::ArchiveReader& reader);
   void inline_image(const PageReferenceView& ref, std::string_view uri);
   // Fills mimeDetected/width/height/digest/size and applies the gates; false = drop.
   bool describe(ImageCapture& img, std::string_view bytes, bool is_inline);
@@ -237,6 +239,23 @@ void RecordExtractor::page(const Record& rec, const std::string& payload) {
                         });
 }
 
+void RecordExtractor::book_page(archive::ArchiveReader& reader) {
+  std::string& payload = payload_;
+  archive::PayloadStatus status = reader.read_payload(payload, options_.max_payload);
+  reader.finish_record();
+  const Record& rec = reader.record();
+  std::optional<PageReference> ref;
+  if (!counts_as_failure(status))
+    ref = book_page_reference({rec.target_uri, rec.date, options_.collection, file_, rec.location(),
+                               rec.length, payload});
+  if (!ref) {
+    c_.add("book_pages_malformed");
+    return;
+  }
+  c_.add("book_pages");
+  out_.write(*ref);
+}
+
 void RecordExtractor::record(archive::ArchiveReader& reader) {
   const Record& rec = reader.record();
   ++records_read_;
@@ -245,6 +264,10 @@ void RecordExtractor::record(archive::ArchiveReader& reader) {
     std::string mime = reported_mime(rec);
     if (mime.find("image") != std::string::npos || url::has_image_extension(rec.target_uri))
       revisit(rec, mime);
+    return;
+  }
+  if (rec.type == RecordType::metadata) {
+    if (reported_mime(rec) == kBookPageType) book_page(reader);
     return;
   }
   if (rec.type != RecordType::response && rec.type != RecordType::resource) return;

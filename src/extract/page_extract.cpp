@@ -64,7 +64,8 @@ std::vector<PageReference> extract_page(const PageInput& in, Counters& counters)
                     std::string(v.tag), std::string(v.pageUrl), std::string(v.pageTimestamp),
                     std::string(v.pageTitle), std::string(v.pageUrlTokens), std::string(v.pageHost),
                     v.imagesInPage, std::string(v.collection), std::string(v.file), v.offset,
-                    v.length, v.inline_, std::string(v.position)});
+                    v.length, v.inline_, std::string(v.position),
+                    std::string(v.book)});
   });
   return refs;
 }

@@ -3,6 +3,9 @@
 // given to a visitor: the one list the JSON lines are written from (records.cpp) and read
 // back with (records.cpp through nlohmann, merge/record_reader.cpp through simdjson).
 // RecordFields<R>::kType is the record's "type" value, always written first.
+#include <string_view>
+#include <type_traits>
+
 #include "extract/records.hpp"
 
 namespace strata::extract {
@@ -84,7 +87,20 @@ struct RecordFields<BasicPageReference<Text>> {
     field("length", &R::length);
     field("inline", &R::inline_);
     field("position", &R::position);
+    field(kBook, &R::book);
   }
+  // Written only when not empty, so that web references stay as they were.
+  static constexpr char kBook[] = "book";
 };
+
+// Whether the line writers leave the field out: an empty optional field.
+template <typename Value>
+bool omitted_when_written(const char* key, const Value& value) {
+  if constexpr (std::is_convertible_v<const Value&, std::string_view>)
+    return std::string_view(value).empty() &&
+           std::string_view(key) == RecordFields<PageReference>::kBook;
+  else
+    return false;
+}
 
 }  // namespace strata::extract

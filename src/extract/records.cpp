@@ -17,7 +17,9 @@ template <typename Record>
 Json object_of(const Record& r) {
   Json j = Json::object();
   j["type"] = RecordFields<Record>::kType;
-  RecordFields<Record>::visit([&](const char* key, auto member) { j[key] = r.*member; });
+  RecordFields<Record>::visit([&](const char* key, auto member) {
+    if (!omitted_when_written(key, r.*member)) j[key] = r.*member;
+  });
   return j;
 }
 
@@ -43,8 +45,9 @@ void append_line(const Record& r, std::string& out) {
   append_key(separator, "type", out);
   append_json_string(RecordFields<Record>::kType, out);
   RecordFields<Record>::visit([&](const auto& key, auto member) {
-    append_key(separator, key, out);
     const auto& value = r.*member;
+    if (omitted_when_written(key, value)) return;
+    append_key(separator, key, out);
     using T = std::decay_t<decltype(value)>;
     if constexpr (std::is_same_v<T, bool>) {
       out += value ? "true" : "false";

@@ -79,6 +79,8 @@ struct BasicPageReference {
   uint64_t length = 0;
   bool inline_ = false;  // the image is a data: URI (JSON key "inline")
   Text position;         // "main", "chrome", "logo" or "page" (extract/page_position.hpp)
+  // A book page's catalogue facts as a JSON object (docs/books.md "Indexing"); empty on the web.
+  Text book;
 };
 
 using PageReference = BasicPageReference<std::string>;

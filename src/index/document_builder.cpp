@@ -9,6 +9,7 @@
 #include "core/digest.hpp"
 #include "core/json.hpp"
 #include "index/analysis.hpp"
+#include "index/book_facts.hpp"
 #include "index/capture_dates.hpp"
 #include "index/decorative.hpp"
 #include "index/position_prior.hpp"
@@ -77,6 +78,16 @@ std::vector<std::string> alt_values(const merge::ImageDocument& d) {
   return alts;
 }
 
+// A book image's authors and subjects, searchable beside its caption and title (the page
+// title is the book's title); nothing for a web image.
+std::vector<std::string> book_text(const merge::ImageDocument& d) {
+  std::optional<BookFacts> facts = parse_book_facts(d.book);
+  if (!facts) return {};
+  std::vector<std::string> text = facts->author;
+  text.insert(text.end(), facts->subject.begin(), facts->subject.end());
+  return text;
+}
+
 std::vector<std::string> field_values(const merge::ImageDocument& d, std::string_view name) {
   if (name == "imgTitle") return d.imgTitle;
   if (name == "imgAlt") return alt_values(d);
@@ -86,7 +97,8 @@ std::vector<std::string> field_values(const merge::ImageDocument& d, std::string
   // the site, are not what they describe (the blog's header picture is not the post's subject).
   if (place_of(d) != Place::content) return {};
   if (name == "pageTitle") return {d.pageTitle};
-  return {d.pageUrlTokens};
+  if (name == "pageUrlTokens") return {d.pageUrlTokens};
+  return book_text(d);
 }
 
 void add_number(Xapian::Document& xd, Xapian::valueno slot, double v) {
@@ -123,6 +135,7 @@ void add_filter_terms(Xapian::Document& xd, const merge::ImageDocument& d, const
   if (d.isInline) xd.add_boolean_term(std::string(prefix::inline_img));
   if (!d.imgUrl.empty()) xd.add_boolean_term(url_term(prefix::img_url, d.imgUrl));
   if (!d.pageUrl.empty()) xd.add_boolean_term(url_term(prefix::page_url, d.pageUrl));
+  if (parse_book_facts(d.book)) xd.add_boolean_term(std::string(prefix::book));
 }
 
 }  // namespace

@@ -24,13 +24,14 @@ struct TextField {
   bool positional;        // phrase boosts and quoted phrases match in this field
 };
 
-inline constexpr std::array<TextField, 6> kTextFields{{
+inline constexpr std::array<TextField, 7> kTextFields{{
     {"imgTitle", 4, true},
     {"imgAlt", 3, true},
     {"imgCaption", 3, true},
     {"imgUrlTokens", 2, false},
     {"pageTitle", 1, false},
     {"pageUrlTokens", 1, false},
+    {"bookAuthorSubject", 1, false},  // a book image's authors and subjects (index/book_facts.hpp)
 }};
 
 // Positions of field k are [1 + k * kFieldPositions, 1 + (k + 1) * kFieldPositions); words
@@ -67,6 +68,8 @@ inline constexpr std::string_view safe_hidden = "S";
 // Year, month and day of every capture after the first: Y + yyyy, Y + yyyyMM, Y + yyyyMMdd
 // (capture_dates.hpp).
 inline constexpr std::string_view capture = "Y";
+// Present only on book images (docs/books.md "Indexing"): the kind=book|web filter.
+inline constexpr std::string_view book = "A";
 }  // namespace prefix
 
 // Only what queries filter, sort or count on has a value slot (each slot is a value stream

@@ -131,6 +131,7 @@ constexpr NamedSetter kSetters[] = {
     {"refsInChrome", document_field<&ImageDocument::refsInChrome>},
     {"refsAsLogo", document_field<&ImageDocument::refsAsLogo>},
     {"collection", document_field<&ImageDocument::collection>},
+    {"book", document_field<&ImageDocument::book>},
     {"safe", moderation_field<&Moderation::safe>},
     {"blocked", moderation_field<&Moderation::blocked>},
     {"analysis", moderation_field<&Moderation::analysis>},

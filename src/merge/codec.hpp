@@ -48,6 +48,7 @@ struct ReferenceView {
   uint64_t offset = 0, length = 0;
   bool inline_ = false;
   std::string_view position;
+  std::string_view book;
 };
 
 // The fields of an ImageCapture, read in place likewise.

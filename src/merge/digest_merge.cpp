@@ -75,6 +75,7 @@ void set_page_fields(Doc& doc, const R& ref) {
   doc.pageTitle = ref.pageTitle;
   doc.pageUrlTokens = ref.pageUrlTokens;
   doc.pageHost = ref.pageHost;
+  doc.book = ref.book;
   doc.pageCrawlTimestamp = ref.pageTimestamp;
   doc.pageFile = ref.file;
   doc.pageOffset = ref.offset;

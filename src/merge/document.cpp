@@ -2,7 +2,9 @@
 
 namespace strata::merge {
 
-Json to_json(const ImageDocument& d) {
+namespace {
+
+Json fields_of(const ImageDocument& d) {
   return Json{{"type", "document"},
               {"id", d.id},
               {"imgDigest", d.imgDigest},
@@ -42,6 +44,14 @@ Json to_json(const ImageDocument& d) {
               {"refsInChrome", d.refsInChrome},
               {"refsAsLogo", d.refsAsLogo},
               {"collection", d.collection}};
+}
+
+}  // namespace
+
+Json to_json(const ImageDocument& d) {
+  Json j = fields_of(d);
+  if (!d.book.empty()) j["book"] = d.book;
+  return j;
 }
 
 bool from_json(const Json& j, ImageDocument& d) {
@@ -84,6 +94,7 @@ bool from_json(const Json& j, ImageDocument& d) {
   read_field(j, "refsInChrome", d.refsInChrome);
   read_field(j, "refsAsLogo", d.refsAsLogo);
   read_field(j, "collection", d.collection);
+  read_field(j, "book", d.book);
   return true;
 }
 

@@ -59,6 +59,9 @@ struct BasicImageDocument {
   int64_t refsInChrome = 0;
   int64_t refsAsLogo = 0;
   std::vector<S> collection;  // collections the image was found in, sorted
+  // A page field: the book page's catalogue facts (JSON object text, docs/books.md
+  // "Indexing") of the oldest reference; empty for web images, and then not written.
+  S book;
 };
 
 using ImageDocument = BasicImageDocument<std::string>;

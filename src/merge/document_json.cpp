@@ -148,7 +148,7 @@ size_t estimated_size(const BasicImageDocument<S>& d) {
                d.imgMimeTypeReported, d.imgCrawlTimestamp, d.imgCrawlTimestampLatest,
                d.imgCaptureTimes, d.imgFile, d.imgTitle, d.imgAlt, d.imgCaption, d.pageUrl,
                d.pageTitle, d.pageUrlTokens, d.pageHost, d.pageCrawlTimestamp, d.pageFile, d.tags,
-               d.collection);
+               d.collection, d.book);
 }
 
 }  // namespace
@@ -181,6 +181,7 @@ void append_document_json(const BasicImageDocument<S>& d, std::string& line) {
   plain_fields<"refsInMain", "refsInChrome", "refsAsLogo">(out, d.refsInMain, d.refsInChrome,
                                                            d.refsAsLogo);
   field<"collection">(d.collection, out);
+  if (!d.book.empty()) field<"book">(d.book, out);
   out.put('}');
   out.finish();
 }

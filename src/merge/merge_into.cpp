@@ -23,6 +23,7 @@ void take_page_fields(ImageDocument& to, const ImageDocument& from) {
   to.pageTitle = from.pageTitle;
   to.pageUrlTokens = from.pageUrlTokens;
   to.pageHost = from.pageHost;
+  to.book = from.book;
   to.pageCrawlTimestamp = from.pageCrawlTimestamp;
   to.pageFile = from.pageFile;
   to.pageOffset = from.pageOffset;

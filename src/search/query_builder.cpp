@@ -169,6 +169,7 @@ Q apply_filters(const Xapian::Database& db, const Q& query, const SearchRequest&
   if (!r.sites.empty()) filters.push_back(site_query(r.sites));
   if (!r.collections.empty()) filters.push_back(any_of(prefix::collection, r.collections));
   if (!r.group.empty()) filters.push_back(term(prefix::near_duplicate_group, r.group));
+  if (r.kind == Kind::book) filters.emplace_back(std::string(prefix::book));
   Q out = query;
   // Decorative images (spacers, bars, icons, emoji: index/decorative.hpp) are hidden unless
   // asked for; Arquivo's formula (the relevance baseline) shows everything.
@@ -177,6 +178,7 @@ Q apply_filters(const Xapian::Database& db, const Q& query, const SearchRequest&
   // Not in `filters`: the date filter may be MatchNothing, which is also the empty query.
   if (r.from || r.to) out = Q(Q::OP_FILTER, out, capture_range_query(db, r.from, r.to));
   if (!r.cover.empty()) out = Q(Q::OP_AND_NOT, out, Q(index::covered_term(r.cover)));
+  if (r.kind == Kind::web) out = Q(Q::OP_AND_NOT, out, Q(std::string(prefix::book)));
   for (const Q& f : filters)
     if (!f.empty()) out = Q(Q::OP_FILTER, out, f);
   std::vector<Q> hidden{Q(std::string(prefix::blocked)), Q(std::string(prefix::inline_img))};

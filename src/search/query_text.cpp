@@ -65,6 +65,8 @@ bool apply_operator(const std::string& item, SearchRequest& r) {
     r.types.insert(r.types.end(), types.begin(), types.end());
   } else if (name == "size") {
     r.size = parse_size("q", value);
+  } else if (name == "kind") {
+    r.kind = parse_kind("q", value);
   } else if (name == "safe") {
     bool safe = parse_safe("q", value);  // checked even when the caller fixed it
     if (!r.safe_fixed) r.safe = safe;
@@ -132,6 +134,14 @@ SizeClass parse_size(const std::string& param, std::string_view value) {
   if (v == "lg") return SizeClass::lg;
   if (v == "all" || v.empty()) return SizeClass::any;
   throw RequestError(param, "size must be sm, md, lg or all");
+}
+
+Kind parse_kind(const std::string& param, std::string_view value) {
+  std::string v = lower(value);
+  if (v == "web") return Kind::web;
+  if (v == "book") return Kind::book;
+  if (v == "all" || v.empty()) return Kind::any;
+  throw RequestError(param, "kind must be web, book or all");
 }
 
 bool parse_safe(const std::string& param, std::string_view value) {

@@ -27,6 +27,8 @@ ParsedQuery parse_q(std::string_view q, SearchRequest& request);
 // Parameter value checkers shared with the HTTP layer; each throws RequestError(param, ...).
 std::vector<std::string> parse_types(const std::string& param, std::string_view value);
 SizeClass parse_size(const std::string& param, std::string_view value);
+// "web", "book", "all" or empty (both).
+Kind parse_kind(const std::string& param, std::string_view value);
 bool parse_safe(const std::string& param, std::string_view value);
 // "show" -> true (decorative images shown too), "hide" -> false.
 bool parse_decorative(const std::string& param, std::string_view value);

@@ -16,6 +16,8 @@ struct Expr;  // cover/expr.hpp
 namespace strata::search {
 
 enum class SizeClass { any, sm, md, lg };  // sm <= 65536 px^2, md <= 810000, lg > 810000
+// Web archive images, scanned-book images (docs/books.md "Indexing").
+enum class Kind { any, web, book };
 
 // strata: BM25F with Arquivo's field weights and phrase boosts, plus the image priors
 // (decorative images hidden unless asked for: docs/search.md, "Image priors").
@@ -39,6 +41,7 @@ struct SearchRequest {
   bool safe_fixed = false;         // set by the caller: the inline safe: operator is ignored
   std::vector<std::string> sites;  // "host" (exact, www. optional) or "*.domain"
   std::vector<std::string> collections;
+  Kind kind = Kind::any;
   std::string cover;  // a named cover (strata cover --name): what it hides is left out
   // User-defined redundancy (docs/redundancy.md): the page is taken from the minimum cover of
   // the top `redundancy_window` results; with `expand`, the results that id covers instead.

@@ -8,6 +8,7 @@
 #include "cover/expr.hpp"
 #include "index/near_duplicate_groups.hpp"
 #include "search/searcher.hpp"
+#include "server/api_book_fields.hpp"
 #include "server/api_items.hpp"
 #include "server/api_params.hpp"
 #include "server/url_encode.hpp"
@@ -66,9 +67,12 @@ Json item_field(const search::Hit& hit, const std::string& f, const std::string&
   if (f == "safe") return hit.moderation.safe < 0 ? Json() : Json(1.0 - hit.moderation.safe);
   if (f == "imgLinkToArchive")
     return d.imgUrl.empty() ? Json() : Json(wayback + d.imgCrawlTimestamp + "im_/" + d.imgUrl);
+  // A book page is not archived: its pageURL is the book viewer's (docs/books.md).
   if (f == "pageLinkToArchive")
-    return d.pageUrl.empty() ? Json() : Json(wayback + d.pageCrawlTimestamp + "/" + d.pageUrl);
-  return Json();
+    return d.pageUrl.empty() || !d.book.empty()
+               ? Json()
+               : Json(wayback + d.pageCrawlTimestamp + "/" + d.pageUrl);
+  return book_field(d, f);
 }
 
 Json item(const search::Hit& hit, const std::vector<std::string>& fields,

@@ -7,6 +7,7 @@
 #include "index/cover_terms.hpp"
 #include "search/dates.hpp"
 #include "search/query_text.hpp"
+#include "server/api_book_fields.hpp"
 
 namespace strata::server {
 namespace {
@@ -70,6 +71,7 @@ void parse_dates(const Params& p, search::SearchRequest& r) {
 void parse_filters(const Params& p, search::SearchRequest& r) {
   if (const auto* v = get(p, "type"); v && !v->empty()) r.types = search::parse_types("type", *v);
   if (const auto* v = get(p, "size")) r.size = search::parse_size("size", *v);
+  if (const auto* v = get(p, "kind")) r.kind = search::parse_kind("kind", *v);
   if (const auto* v = get(p, "siteSearch"); v && !v->empty())
     r.sites = search::parse_sites("siteSearch", *v);
   if (const auto* v = get(p, "collection"); v && !v->empty())
@@ -125,6 +127,7 @@ const std::vector<std::string>& known_fields() {
                               "imageMetadataChanges", "pageMetadataChanges", "imgTstampLatest",
                               "imgSurt", "groupId", "groupSize", "collapsedImages", "phash", "pdq"})
       all.emplace_back(extra);
+    all.insert(all.end(), kBookFields.begin(), kBookFields.end());
     return all;
   }();
   return f;

@@ -26,6 +26,10 @@ std::string openapi_json() {
             "by the operator; repeated: on if any is on"),
       param("siteSearch", "comma list of hosts (www. optional) or *.domain"),
       param("collection", "comma list of collections"),
+      param("kind",
+            "web (web archive images), book (scanned-book images) or all (default); book "
+            "images have the fields kind bookTitle author pubYear subject language bookPage "
+            "bookPageIndex bookId bookImageUrl (fields= or more=)"),
       param("decorative",
             "hide (default: no spacers, bars, tiny icons, emoji) or show (every image)"),
       param("collapse",

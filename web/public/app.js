@@ -8,6 +8,7 @@ import { justify } from './layout.js';
 import { $, el } from './dom.js';
 import { initSimilar } from './similar.js';
 import { exportMenu } from './export.js';
+import { bookRows, pageHref } from './book.js';
 
 const PAGE = Number(window.__STRATA_PAGE_SIZE__) || 60;  // tests set a smaller page
 const MAX_OFFSET = 10000;  // the API refuses deeper pages (docs/api.md)
@@ -71,6 +72,7 @@ function syncControls() {
   $('#f-type').value = state.type;
   $('#f-site').value = state.site;
   $('#f-collection').value = state.collection;
+  $('#f-kind').value = state.kind;
   $('#f-safe').checked = state.safe !== 'off';
   $('#f-decorative').checked = state.decorative === 'show';
   $('#f-reset').disabled = !hasFilters(state);
@@ -96,6 +98,7 @@ $('#f-size').addEventListener('change', (e) => filterChange('size', e.target.val
 $('#f-type').addEventListener('change', (e) => filterChange('type', e.target.value));
 $('#f-site').addEventListener('change', (e) => filterChange('site', e.target.value.trim()));
 $('#f-collection').addEventListener('change', (e) => filterChange('collection', e.target.value.trim()));
+$('#f-kind').addEventListener('change', (e) => filterChange('kind', e.target.value));
 // Enter applies a typed filter at once (change alone waits for the field to lose focus).
 for (const id of ['#f-from', '#f-to', '#f-site', '#f-collection']) {
   $(id).addEventListener('keydown', (e) => {
@@ -505,9 +508,10 @@ function renderViewer(item, n) {
   row(t('viewer.type'), item.imgMimeType || '');
   const bytes = el('span', { id: 'viewer-bytes', text: '…' });
   row(t('viewer.bytes'), bytes);
-  const pageLink = el('a', { href: item.pageLinkToArchive || '#', target: '_blank', rel: 'noopener noreferrer',
+  const pageLink = el('a', { href: pageHref(item), target: '_blank', rel: 'noopener noreferrer',
     text: item.pageTitle || t('viewer.untitled') });
   row(t('viewer.page'), pageLink, el('span', { class: 'url', text: item.pageURL }));
+  bookRows(item, row, t);
   row(t('viewer.pageDate'), formatTimestamp(lang, item.pageTstamp, true), captures(item.pageURL, t('viewer.pageCaptures')));
   if (item.matchingPages) row(t('viewer.otherPages'), t('viewer.otherPagesValue', { n: formatNumber(lang, item.matchingPages) }));
   row(t('viewer.imageUrl'), el('span', { class: 'url', text: item.imgSrc }));
@@ -517,7 +521,7 @@ function renderViewer(item, n) {
     row(t('viewer.group'), members);
     renderGroup(item, members, viewerToken);
   }
-  $('#viewer-page-link').href = item.pageLinkToArchive || '#';
+  $('#viewer-page-link').href = pageHref(item);
   $('#viewer-img-link').href = item.imgLinkToArchive || replayImageUrl(item);
   // The byte size is not an API field: ask the replay for the record's length.
   fetch(replayImageUrl(item), { method: 'HEAD' }).then((r) => {

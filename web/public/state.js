@@ -1,15 +1,15 @@
 // The page state lives in the URL query string, so every search, filter and open image is a
 // shareable link and back/forward work:
-//   q, from, to (years), size, type, site, collection, safe=off (on is the default),
+//   q, from, to (years), size, type, site, collection, kind (web|book), safe=off (on is the default),
 //   decorative=show (spacers, bars, icons and emoji too; hidden by default), lang,
 //   view=<result position, 0-based> and img=<imgDigest> for the open viewer.
 export const DEFAULTS = {
-  q: '', from: '', to: '', size: '', type: '', site: '', collection: '', safe: 'on',
+  q: '', from: '', to: '', size: '', type: '', site: '', collection: '', kind: '', safe: 'on',
   decorative: 'hide', lang: '', view: '', img: '', go: '',
 };
 // go='1' means "a search was made" (an empty query lists every image); it is written as q=.
 const KEYS = Object.keys(DEFAULTS).filter((k) => k !== 'go');
-export const FILTER_KEYS = ['from', 'to', 'size', 'type', 'site', 'collection'];
+export const FILTER_KEYS = ['from', 'to', 'size', 'type', 'site', 'collection', 'kind'];
 
 export function readState(search = location.search) {
   const p = new URLSearchParams(search);
@@ -21,6 +21,7 @@ export function readState(search = location.search) {
   if (!/^\d{4}$/.test(s.from)) s.from = '';
   if (!/^\d{4}$/.test(s.to)) s.to = '';
   if (!['sm', 'md', 'lg'].includes(s.size)) s.size = '';
+  if (!['web', 'book'].includes(s.kind)) s.kind = '';
   if (!/^\d+$/.test(s.view)) s.view = '';
   return s;
 }
@@ -48,11 +49,15 @@ export function hasFilters(s) {
   return FILTER_KEYS.some((k) => s[k] !== '');
 }
 
+// Book images' fields (docs/api.md "Book images"; the viewer shows them: book.js).
+export const BOOK_FIELDS = ['kind', 'bookTitle', 'author', 'pubYear', 'subject', 'language',
+  'bookPage', 'bookPageIndex', 'bookId'];
+
 export const API_FIELDS = [
   'imgDigest', 'imgSrc', 'imgMimeType', 'imgHeight', 'imgWidth', 'imgTstamp', 'imgTstampLatest',
   'imgTitle', 'imgAlt', 'imgCaption', 'pageURL', 'pageTstamp', 'pageTitle', 'pageHost',
   'collection', 'imgLinkToArchive', 'pageLinkToArchive', 'matchingImages', 'matchingPages',
-  'groupId', 'groupSize', 'collapsedImages',
+  'groupId', 'groupSize', 'collapsedImages', ...BOOK_FIELDS,
 ];
 
 // The members of a near-duplicate group (docs/api.md, group: and collapse).
@@ -72,6 +77,7 @@ export function apiUrl(s, offset, maxItems) {
   if (s.type) p.set('type', s.type);
   if (s.site) p.set('siteSearch', s.site);
   if (s.collection) p.set('collection', s.collection);
+  if (s.kind) p.set('kind', s.kind);
   p.set('safeSearch', s.safe === 'off' ? 'off' : 'on');
   if (s.decorative === 'show') p.set('decorative', 'show');
   p.set('offset', String(offset));

@@ -1,0 +1,24 @@
+#pragma once
+// Book page records (docs/books.md "Indexing"): a WARC `metadata` record of content type
+// kBookPageType that `strata books warc` writes after each crop's `resource` record, naming
+// the crop's page, its caption or text and the book's catalogue facts. Extraction turns it
+// into the crop's page reference, so book images merge, analyse and index as web images do.
+//
+// Failure contract: book_page_reference returns nullopt (the caller counts it) for a payload
+// that is not such a JSON object or names no image or page URL; it never throws.
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "extract/page_extract.hpp"
+#include "extract/records.hpp"
+
+namespace strata::extract {
+
+inline constexpr std::string_view kBookPageType = "application/vnd.strata.book-page+json";
+
+// `where` gives the record's URL (the crop's), date, collection, file and offset; its html is
+// the record's JSON payload.
+std::optional<PageReference> book_page_reference(const PageInput& where);
+
+}  // namespace strata::extract
