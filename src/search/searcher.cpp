@@ -70,8 +70,10 @@ class YearsFacet {
 
 // The collapsed total without keeping every result: a match spy on the collapse key sees every
 // match checked, collapsed or not, so the groups counted once are the matches checked, less
-// the grouped ones, plus one per distinct group. Exact while fewer than kExactMatches results
-// were kept (the matcher skips nothing before); above, Xapian's estimate. A stock
+// the grouped ones, plus one per distinct group. Exact below kExactMatches: the matcher skips
+// nothing until it has kept that many results (its count of kept results can run a little
+// ahead when a better member replaces one it dropped; at 1M every total below it equals the
+// old count: docs/BENCHMARKS.md, "Search"); above, Xapian's estimate. A stock
 // ValueCountMatchSpy, so a remote shard can count it too.
 class CollapsedTotal {
  public:
@@ -193,7 +195,7 @@ SearchResult search(Xapian::Database& db, const IndexParts& parts, const SearchR
   if (effective.years_facet) years.emplace(db, enquire);
   // Xapian counts a group once only among the results it keeps (its collapsed count moves with
   // the page size); keeping kExactMatches results to count them made the matcher keep a heap
-  // of that many and skip nothing past the page (docs/BENCHMARKS.md, "Search").
+  // of that many and prune with the weight of the last of them (docs/BENCHMARKS.md, "Search").
   std::optional<CollapsedTotal> collapsed;
   if (collapse) collapsed.emplace(enquire);
 
