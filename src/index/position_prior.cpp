@@ -3,6 +3,8 @@
 #include <array>
 #include <vector>
 
+#include "index/analysis.hpp"
+
 namespace strata::index {
 namespace {
 
@@ -36,6 +38,14 @@ std::vector<std::string_view> title_parts(std::string_view title) {
   return parts;
 }
 
+// The host of an absolute URL ("" when there is none).
+std::string_view url_host(std::string_view url) {
+  size_t scheme = url.find("://");
+  if (scheme == url.npos) return {};
+  std::string_view rest = url.substr(scheme + 3);
+  return rest.substr(0, rest.find_first_of("/?#"));
+}
+
 // "/", "", "/index.php", "/default.aspx", "/home": the site's home page.
 bool is_home_page(std::string_view url) {
   size_t scheme = url.find("://");
@@ -50,6 +60,15 @@ bool is_home_page(std::string_view url) {
   if (path.find('/') != path.npos) return false;
   std::string_view stem = path.substr(0, path.find('.'));
   return stem.empty() || stem == "index" || stem == "default" || stem == "home";
+}
+
+// How many of the part's words the page's host holds ("Internet Archive" on www.archive.org:
+// 1; "Solidarité Numérique" on www.solidarite-numerique.fr: 2; "Page Not Found": 0).
+size_t words_in_host(std::string_view part, std::string_view page_url) {
+  const std::string host = fold(url_host(page_url));
+  size_t found = 0;
+  for (const Token& t : analyze(part)) found += !t.stop && host.find(t.exact) != host.npos;
+  return found;
 }
 
 }  // namespace
@@ -69,8 +88,13 @@ std::string site_name(std::string_view page_title, std::string_view page_url) {
   const std::vector<std::string_view> parts = title_parts(page_title);
   std::string_view name;
   if (parts.size() == 1 && is_home_page(page_url)) name = parts.front();
-  if (parts.size() > 1)
-    name = parts.back().size() < parts.front().size() ? parts.back() : parts.front();
+  if (parts.size() > 1) {
+    // The part that names the host, else the shorter (a site's name is shorter than a page's).
+    const size_t first = words_in_host(parts.front(), page_url);
+    const size_t last = words_in_host(parts.back(), page_url);
+    const bool shorter = parts.back().size() < parts.front().size();
+    name = last > first || (last == first && shorter) ? parts.back() : parts.front();
+  }
   return name.size() <= kMaxSiteNameBytes ? std::string(name) : std::string();
 }
 

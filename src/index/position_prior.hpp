@@ -22,10 +22,10 @@ Place place_of(const merge::ImageDocument& doc);
 // as the logo's alt would say it when it says "(logo)" or nothing. "" otherwise.
 std::string site_logo_name(const merge::ImageDocument& doc);
 
-// The site name a page title gives: the whole title on the site's home page, else the
-// shorter of its first and last parts between separators ("Internet Archive: Details: X",
-// "Comprendre les cookies – Solidarité Numérique"); "" when the title has no parts or the
-// name is longer than a name.
+// The site name a page title gives: the whole title on the site's home page, else, of its
+// first and last parts between separators, the one with more words in the page's host, or on
+// a tie the shorter ("Internet Archive: Details: X", "Comprendre les cookies – Solidarité
+// Numérique"); "" when the title has no parts or the name is longer than a name.
 std::string site_name(std::string_view page_title, std::string_view page_url);
 
 }  // namespace strata::index

@@ -37,6 +37,9 @@ TEST(PositionPrior, SiteNameFromTheTitle) {
                       "https://www.solidarite-numerique.fr/tutoriels/x/"),
             "Solidarit\u00e9 Num\u00e9rique");
   EXPECT_EQ(site_name("Comprendre les cookies", "https://www.solidarite-numerique.fr/t/"), "");
+  // The part the host names, though it is the longer one.
+  EXPECT_EQ(site_name("Internet Archive: Page Not Found", "http://www.archive.org/x"),
+            "Internet Archive");
   EXPECT_EQ(site_name("", "http://ex.com/"), "");
   EXPECT_EQ(site_name(std::string(100, 'x'), "http://ex.com/"), "");
 }
