@@ -116,7 +116,7 @@ const bool registered = strata::cli::register_command(
       app.add_option("--collection", o->collection, "collections");
       app.add_option("--safe-search", o->safe_search, "on (default) or off");
       app.add_option("--collapse", o->collapse, "near-duplicates as one result: on (default), off");
-      app.add_option("--decorative", o->decorative, "show decorative images: on or off");
+      app.add_option("--decorative", o->decorative, "decorative images: show or hide (default)");
       app.add_option("--max", o->max_images, "at most this many images (default: all)");
       app.add_option("--archive-root", o->archive_roots, "where moved archives are looked for");
       app.add_option("--replay-url", o->replay_url, "prefix of the *LinkToArchive fields");

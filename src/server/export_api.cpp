@@ -31,10 +31,13 @@ uint64_t parse_max_items(const std::string& v, uint64_t cap) {
   return n;
 }
 
-// What was asked, for the warcinfo and datapackage.json: the parameters as given.
+// What was asked, for the warcinfo and datapackage.json: the parameters as given, control
+// characters as spaces (the warcinfo block is "name: value" lines).
 std::string describe(const Params& p) {
   std::string text;
   for (const auto& [k, v] : p) text += (text.empty() ? "" : " ") + k + "=" + v;
+  for (char& c : text)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
   return text;
 }
 
