@@ -22,6 +22,9 @@ using search::SearchResult;
 
 inline constexpr size_t kShards = 3;
 inline constexpr size_t kDocuments = 600;
+// More images of the same size than the best-member search keeps per group over remote
+// shards (search/collapse.cpp), so that the search then compares them all.
+inline constexpr size_t kLargeFamily = 40;
 // Per exchange with a shard; generous, for a loaded test machine.
 inline constexpr std::chrono::milliseconds kTimeout{1000};
 
@@ -38,7 +41,8 @@ inline std::vector<std::pair<merge::ImageDocument, index::Moderation>> collectio
     d.id = d.imgDigest = "sha1:D" + std::to_string(i);
     d.imgUrl = "http://ex.pt/i/" + std::to_string(i) + ".jpg";
     d.imgMimeType = i % 4 ? "image/jpeg" : "image/png";
-    d.imgWidth = d.imgHeight = 100 + static_cast<int>(pick(3)) * 100;
+    const int side = 100 + static_cast<int>(pick(3)) * 100;
+    d.imgWidth = d.imgHeight = i < kLargeFamily ? 300 : side;
     d.imgCrawlTimestamp = d.imgCrawlTimestampLatest = std::to_string(2008 + pick(8)) + "0101000000";
     d.imgTitle = {words[pick(10)] + " " + words[pick(10)]};
     if (pick(2)) d.imgAlt = {words[pick(10)] + " " + words[pick(10)] + " " + words[pick(10)]};
@@ -49,8 +53,10 @@ inline std::vector<std::pair<merge::ImageDocument, index::Moderation>> collectio
     d.collection = {i % 5 ? "web" : "news"};
     index::Moderation m;
     m.safe = 0.0;
-    // Families of ten: pHashes one bit apart from the family's base.
-    m.phash = (0x9e3779b97f4a7c15ULL * (i / 10 + 1)) ^ (uint64_t{1} << (i % 10));
+    // Families of ten (the first of kLargeFamily images of one size): pHashes one bit apart
+    // from the family's base.
+    const size_t family = i < kLargeFamily ? 0 : i / 10, bit = i < kLargeFamily ? i : i % 10;
+    m.phash = (0x9e3779b97f4a7c15ULL * (family + 1)) ^ (uint64_t{1} << bit);
     out.emplace_back(std::move(d), std::move(m));
   }
   return out;
