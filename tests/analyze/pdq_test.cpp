@@ -13,9 +13,7 @@ namespace strata::analyze {
 namespace {
 
 PdqResult hash_file(const std::string& name) {
-  RgbImage image;
-  EXPECT_EQ(decode_rgb(test::read_file(test::cat_image(name)), {}, image), DecodeStatus::ok)
-      << name;
+  const RgbImage image = test::decode_cat(name);
   return pdq_rgb(image.rgb.data(), image.width, image.height);
 }
 

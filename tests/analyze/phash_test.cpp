@@ -16,9 +16,7 @@ using test::expected_hashes;
 using Expected = test::ExpectedHashes;
 
 uint64_t hash_file(const std::string& name) {
-  RgbImage image;
-  EXPECT_EQ(decode_rgb(test::read_file(test::cat_image(name)), {}, image), DecodeStatus::ok)
-      << name;
+  const RgbImage image = test::decode_cat(name);
   return phash_rgb(image.rgb.data(), image.width, image.height);
 }
 

@@ -6,6 +6,9 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
+#include "analyze/image.hpp"
 #include "testing/shared_data.hpp"
 
 namespace strata::analyze::test {
@@ -23,6 +26,13 @@ inline std::filesystem::path image_hashes_dir() {
 
 inline std::filesystem::path cat_image(const std::string& name) {
   return image_hashes_dir() / "src/test/resources/test_images" / name;
+}
+
+// A cat image of the suite, decoded at full size.
+inline RgbImage decode_cat(const std::string& name) {
+  RgbImage image;
+  EXPECT_EQ(decode_rgb(read_file(cat_image(name)), {}, image), DecodeStatus::ok) << name;
+  return image;
 }
 
 // One row of the suite's expected-hashes.tsv.
