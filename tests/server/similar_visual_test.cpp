@@ -86,7 +86,8 @@ class VisualNeighbours : public ::testing::Test {
   static std::vector<Item> items(const Reply& r) {
     EXPECT_EQ(r.status, 200) << r.body;
     std::vector<Item> out;
-    for (const auto& i : Json::parse(r.body)["responseItems"])
+    const Json reply = Json::parse(r.body);
+    for (const auto& i : reply["responseItems"])
       out.push_back({i["imgDigest"], i.value("distance", -1), i.value("similarity", -1.0)});
     return out;
   }
@@ -148,14 +149,14 @@ TEST_F(VisualNeighbours, Refusals) {
   EXPECT_EQ(Json::parse(bad.body)["error"]["parameter"], "mode");
 }
 
-// A later batch that merges into a document rewrites it from its stored data, which lacks the
+// A later batch that re-merges a document rewrites it from its stored data, which lacks the
 // embedding: the writer carries the value slot over.
 TEST_F(VisualNeighbours, RewrittenDocumentsKeepTheirEmbedding) {
   {
     index::IndexWriter w(*dir_);  // no analysis join: the moderation is the stored one
     merge::ImageDocument d = testing::doc("close", "20110101000000", "mar");
     d.imgWidth = 400, d.imgHeight = 300;
-    EXPECT_EQ(w.add(d), index::AddOutcome::merged);
+    EXPECT_EQ(w.replace(w.docid_of("close").value(), d), index::AddOutcome::merged);
   }
   Xapian::Database db(dir_->string());
   auto it = db.postlist_begin(index::id_term("close"));
