@@ -45,6 +45,7 @@ struct Ref {
   std::string_view tag, alt, title;
   std::string caption;  // some structures join two texts
   const PageCapture* capture = nullptr;
+  std::string_view position;  // the reference's place on its page (extract/page_position.hpp)
 };
 
 int img_elements(const Page& p) {
@@ -52,6 +53,21 @@ int img_elements(const Page& p) {
   for (const Slot& s : p.slots)
     if (s.structure != Structure::link && s.structure != Structure::css) ++n;
   return n;
+}
+
+// Where extraction places a slot's references (extract/page_position.hpp) on the pages the
+// generator renders (html.cpp): the logo links to the site's home page from the header; a
+// <style> block's URLs are the page's; the rest sit in the body's one container, main content
+// when its class is "content", nothing particular when it is a flat "grid" (a <figure> is
+// main content anywhere).
+std::string_view slot_position(const Page& p, const Slot& s) {
+  if (s.structure == Structure::logo) return "logo";
+  if (s.structure == Structure::css) return "page";
+  if (s.structure == Structure::figure) return "main";
+  const bool flat = std::any_of(p.slots.begin(), p.slots.end(), [](const Slot& other) {
+    return other.structure == Structure::blog_flat || other.structure == Structure::thumb;
+  });
+  return flat ? "page" : "main";
 }
 
 int thumbs(const Page& p) {
@@ -67,7 +83,7 @@ void slot_refs(const World& w, const Page& p, const Slot& s, int crawl, const Pa
                std::vector<Ref>& out) {
   auto add = [&](int id, std::string_view tag, std::string_view alt, std::string_view title,
                  std::string caption) {
-    out.push_back(Ref{id, tag, alt, title, std::move(caption), capture});
+    out.push_back(Ref{id, tag, alt, title, std::move(caption), capture, slot_position(p, s)});
   };
   std::string_view alt = s.alt.empty() ? std::string_view() : s.alt[static_cast<size_t>(crawl)];
   switch (s.structure) {
@@ -188,6 +204,11 @@ merge::ImageDocument make_document(const std::vector<const Cap*>& caps,
   d.pageMetadataChanges = static_cast<int64_t>(pages.size()) - 1;
   d.matchingImages = static_cast<int64_t>(caps.size());
   d.matchingPages = static_cast<int64_t>(refs.size());
+  for (const Ref* r : refs) {
+    d.refsInMain += r->position == "main";
+    d.refsInChrome += r->position == "chrome";
+    d.refsAsLogo += r->position == "logo";
+  }
   return d;
 }
 

@@ -207,7 +207,10 @@ SearchResult search(Xapian::Database& db, const IndexParts& parts, const SearchR
   TieBreak tie_break;
   auto page = tie_break.page(mset, effective.offset, effective.max_items, mset.size() < fetch);
   if (!page) page = keyed_page(enquire, mset, tie_break, effective, parts.remote());
-  for (const auto& it : *page) mset.fetch(it);  // pipelined: one round trip, remote
+  // One pipelined round trip over remote shards. Only there: Xapian 1.4's MSet::fetch misreads
+  // the items of an MSet that starts past the first result (the keyed page's) and crashes.
+  if (parts.remote())
+    for (const auto& it : *page) mset.fetch(it);
   for (const auto& it : *page) result.hits.push_back(to_hit(it, parts));
   if (collapse) show_best_members(db, query, result.hits, parts);
   count_group_sizes(db, result.hits);

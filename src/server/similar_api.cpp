@@ -113,7 +113,7 @@ QueryImage indexed_query(Xapian::Database& db, const Params& params, Mode mode) 
   for (Xapian::docid doc : q.own_documents) {
     const Xapian::Document d = db.get_document(doc);
     if (!q.phash) q.phash = analyze::phash_from_hex(d.get_value(index::slot::phash));
-    if (!q.embedding)
+    if (mode == Mode::visual && !q.embedding)  // near mode lists near-duplicates only
       q.embedding = analyze::embedding_from_bytes(d.get_value(index::slot::embedding));
   }
   check_phash(q, mode, "digest");

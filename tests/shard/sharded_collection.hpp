@@ -79,7 +79,7 @@ inline void write(Xapian::WritableDatabase& db, const fs::path& folder,
 // Near-duplicate groups over the whole collection: one regroup over every shard at once.
 inline void regroup(Xapian::WritableDatabase& db) {
   db.begin_transaction();
-  index::regroup_near_duplicates(db, index::StoredData(db));
+  index::regroup_near_duplicates(db, index::StoredData(db), {}, 1, /*whole=*/true);
   db.commit_transaction();
 }
 
