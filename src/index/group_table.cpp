@@ -98,6 +98,7 @@ size_t GroupTable::find(Xapian::docid docid) const {
 }
 
 std::optional<GroupTable> load_group_table(const Xapian::Database& db) {
+  if (db.size() != 1) return std::nullopt;  // see save_group_table
   const std::string head = db.get_metadata(std::string(kHeaderKey));
   const size_t space = head.find(' ');
   if (space == std::string::npos || head.substr(0, space) != std::to_string(db.get_revision()))
@@ -116,6 +117,9 @@ std::optional<GroupTable> load_group_table(const Xapian::Database& db) {
 
 void save_group_table(Xapian::WritableDatabase& db, const GroupTable& table,
                       const std::optional<std::vector<uint32_t>>& chunks) {
+  // A table describes one index. Over shards combined (docs/scale.md) none is kept: Xapian has
+  // no revision for them, and each shard's next write regroups it whole.
+  if (db.size() != 1) return;
   std::vector<uint32_t> numbers;
   if (chunks) {
     numbers = *chunks;
