@@ -71,8 +71,8 @@ class VisualNeighbours : public ::testing::Test {
     });
   }
 
-  static Reply by_digest(Params p) {
-    p.emplace("mode", "visual");
+  static Reply by_digest(Params p, const char* mode = "visual") {
+    p.emplace("mode", mode);
     Xapian::Database db(dir_->string());
     return similar_by_digest(db, *build_similar_snapshot(db), p,
                              {"http://x", "/imagesearch/similar"}, {});
@@ -124,6 +124,12 @@ TEST_F(VisualNeighbours, NearDuplicatesFirstThenByCosine) {
   EXPECT_EQ(j["query"]["mode"], "visual");
   EXPECT_EQ(j["totalItems"], 4);
   EXPECT_TRUE(j["fieldReturnability"]["similarity"]);
+}
+
+// Without mode=visual an embedded image still gets its pHash near-duplicates alone.
+TEST_F(VisualNeighbours, NearModeListsTheNearDuplicatesOnly) {
+  EXPECT_EQ(digests(by_digest({{"digest", "query"}}, "near")),
+            (std::vector<std::string>{"near_dup"}));
 }
 
 TEST_F(VisualNeighbours, SafeSearchOffShowsTheHiddenBlockedNever) {
