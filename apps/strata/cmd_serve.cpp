@@ -64,6 +64,9 @@ int run_serve(const strata::server::ServerOptions& opts) {
   });
   std::cerr << "strata serve: listening on " << opts.host << ":" << server->port() << ", links to "
             << server->base_url() << "/imagesearch\n";
+  if (server->replay_port() >= 0)
+    std::cerr << "strata serve: replay origin on " << opts.host << ":" << server->replay_port()
+              << ", links to " << server->replay_base_url() << "/wayback/\n";
   server->run();
   on_stop_signal(0);  // wakes the waiter when run() ended otherwise
   waiter.join();
@@ -100,6 +103,16 @@ const bool registered = strata::cli::register_command(
           "Prefix of archive links (external wayback), e.g. https://arquivo.pt/wayback/");
       app.add_option("--service-url", opts->service_url,
                      "Public base URL of every link returned (default http://HOST:PORT)");
+      app.add_option("--replay-port", opts->replay_port,
+                     "Serve archived pages, with wombat and their scripts, on an origin of "
+                     "their own: this port (0 = any free port; default: none, pages run no "
+                     "script; docs/replay.md)")
+          ->check(CLI::Range(0, 65535));
+      app.add_option("--replay-service-url", opts->replay_service_url,
+                     "Public base URL of the replay origin (default http://HOST:REPLAY_PORT)");
+      app.add_option("--wombat-dir", opts->wombat_dir,
+                     "Folder of wombat.js and wombatWorkers.js (default: "
+                     "web/node_modules/@webrecorder/wombat/dist)");
       app.add_option("--safe-search", *safe, "Safe search by default: on|off (default on)")
           ->check(CLI::IsMember({"on", "off"}));
       app.add_flag("--safe-search-lock", opts->api.safe_search_locked,

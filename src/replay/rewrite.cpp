@@ -371,11 +371,11 @@ std::string rewrite_js(std::string_view js, const RewriteContext& ctx) {
 }
 
 std::string rewrite_html(std::string_view html, const RewriteContext& context,
-                         std::string_view banner) {
+                         std::string_view banner, std::string_view head_insert) {
   RewriteContext ctx = context;  // <base href> changes the base from there on
   std::string out;
-  out.reserve(html.size() + html.size() / 8 + banner.size());
-  bool banner_done = banner.empty();
+  out.reserve(html.size() + html.size() / 8 + banner.size() + head_insert.size());
+  bool banner_done = banner.empty(), head_done = head_insert.empty();
   size_t i = 0;
   while (i < html.size()) {
     size_t lt = html.find('<', i);
@@ -402,8 +402,16 @@ std::string rewrite_html(std::string_view html, const RewriteContext& context,
       i = lt;
       break;
     }
+    if (!head_done && tag->name != "html" && tag->name != "head") {
+      out.append(head_insert);
+      head_done = true;
+    }
     append_tag(out, *tag, ctx);
     i = tag->end;
+    if (tag->name == "head" && !head_done) {
+      out.append(head_insert);
+      head_done = true;
+    }
     if (tag->name == "body" && !banner_done) {
       out.append(banner);
       banner_done = true;
@@ -421,6 +429,7 @@ std::string rewrite_html(std::string_view html, const RewriteContext& context,
   }
   out.append(html.substr(std::min(i, html.size())));
   if (!banner_done) out.insert(0, banner);
+  if (!head_done) out.insert(0, head_insert);
   return out;
 }
 

@@ -6,7 +6,8 @@
 // base and replaced by its archive URL; the modifier says how the archive serves it (im_ an
 // image, cs_ a stylesheet, js_ a script, if_ a framed page, id_ the bytes as captured, none
 // a top-level page). JavaScript gets a conservative pass: only absolute http(s) URLs at the
-// start of a string literal (no modifier: served by their type). Bytes outside URLs are kept as they are; never throws.
+// start of a string literal (no modifier: served by their type). Bytes outside URLs are kept as
+// they are; never throws.
 #include <string>
 #include <string_view>
 
@@ -28,9 +29,11 @@ std::string rewrite_reference(const RewriteContext& ctx, std::string_view modifi
                               std::string_view reference);
 
 // HTML; `banner` is inserted right after the opening <body> tag (or in front of the
-// document when it has none).
+// document when it has none); `head_insert` (client-side rewriting's scripts) right after
+// the opening <head> tag, or in front of the first other tag when there is none, so it
+// runs before any of the page's own scripts.
 std::string rewrite_html(std::string_view html, const RewriteContext& ctx,
-                         std::string_view banner = {});
+                         std::string_view banner = {}, std::string_view head_insert = {});
 std::string rewrite_css(std::string_view css, const RewriteContext& ctx);
 std::string rewrite_js(std::string_view js, const RewriteContext& ctx);
 

@@ -13,6 +13,7 @@
 #include "index/schema.hpp"
 #include "index/stored_data.hpp"
 #include "replay/banner.hpp"
+#include "replay/client_rewrite.hpp"
 #include "replay/memento.hpp"
 #include "replay/rewrite.hpp"
 #include "search/request.hpp"
@@ -25,7 +26,8 @@ using replay::Capture;
 
 constexpr const char* kPrefix = "/wayback/";
 constexpr const char* kUsage =
-    "expected /wayback/{timestamp: 4 to 14 digits, or *}[im_|id_|js_|cs_|if_]/{url}";
+    "expected /wayback/{timestamp: 4 to 14 digits, or *}[im_|id_|js_|cs_|if_|mp_|fr_|oe_|wkr_]/"
+    "{url}";
 
 // Shown for images without a thumbnail (not analysed yet, or not decodable).
 constexpr const char* kPlaceholderSvg =
@@ -57,7 +59,17 @@ struct Memento {
 };
 
 bool modifier(std::string_view m) {
-  return m.empty() || m == "im_" || m == "id_" || m == "js_" || m == "cs_" || m == "if_";
+  return m.empty() || m == "im_" || m == "id_" || m == "js_" || m == "cs_" || m == "if_" ||
+         m == "mp_" || m == "fr_" || m == "oe_" || m == "wkr_";
+}
+
+// The modifiers wombat also writes, as the ones they serve like: mp_ (what fetch and XHR
+// ask for) and fr_ (a frame) as if_, oe_ (object, embed, media) as id_, wkr_ (a worker) as js_.
+std::string served_modifier(const std::string& m) {
+  if (m == "mp_" || m == "fr_") return "if_";
+  if (m == "oe_") return "id_";
+  if (m == "wkr_") return "js_";
+  return m;
 }
 
 // "archive.org/x" -> "http://archive.org/x", as pywb reads scheme-less URLs.
@@ -79,7 +91,7 @@ std::optional<Memento> parse_memento(std::string_view target) {
   if (head == "*") {
     m.ts = "*";
   } else {
-    if (!modifier(head.substr(digits)) || (digits == 0 && head.size() != 3)) return std::nullopt;
+    if (!modifier(head.substr(digits)) || (digits == 0 && head.size() < 3)) return std::nullopt;
     m.ts = head.substr(0, digits);
     m.mod = head.substr(digits);
   }
@@ -182,9 +194,12 @@ std::optional<ReplayReply> read_record(Xapian::Database& db, const std::string& 
 }
 
 // The reply for archived bytes under `mod`: rewritten where they name URLs, typed by
-// replay_safety.hpp.
+// replay_safety.hpp; on the replay origin, pages start wombat and scripts run.
 ReplayReply served(Archived a, const Capture& c, const std::vector<Capture>& captures,
-                   const std::string& mod) {
+                   const std::string& requested_mod, const ReplayContext& ctx,
+                   const std::string& request_ts) {
+  const std::string mod = served_modifier(requested_mod);
+  const bool client = !ctx.client_static_prefix.empty();
   const replay::RewriteContext rw{kPrefix, c.timestamp, c.url};
   const std::string media = media_type(a.content_type);
   const bool html = media == "text/html" || media == "application/xhtml+xml";
@@ -195,13 +210,17 @@ ReplayReply served(Archived a, const Capture& c, const std::vector<Capture>& cap
     type = served_raw_type(a.body, a.content_type);
   } else if (mod == "js_") {
     a.body = replay::rewrite_js(a.body, rw);
-    type = served_script_type();
+    type = served_script_type(client);
   } else if (mod == "cs_" || media == "text/css") {
     a.body = replay::rewrite_css(a.body, rw);
     type = served_stylesheet_type();
   } else if (html) {
     std::string banner = mod.empty() ? replay::banner_html(kPrefix, c, captures) : "";
-    a.body = replay::rewrite_html(a.body, rw, banner);
+    std::string head;
+    if (client)
+      head = replay::wombat_head_insert({ctx.service + kPrefix, ctx.client_static_prefix,
+                                         c.timestamp, request_ts, c.url, requested_mod, "wayback"});
+    a.body = replay::rewrite_html(a.body, rw, banner, head);
     type = served_page_type(a.content_type);
   } else {
     type = served_raw_type(a.body, a.content_type);
@@ -221,7 +240,7 @@ void add_memento_headers(ReplayReply& r, const replay::Routes& routes, const Cap
 
 ReplayReply serve_capture(Xapian::Database& db, const replay::CaptureIndex& index, const Capture& c,
                           const std::vector<Capture>& captures, const std::string& mod,
-                          const ReplayContext& ctx) {
+                          const std::string& request_ts, const ReplayContext& ctx) {
   const Capture* source = c.revisit ? index.original_of(c) : &c;
   if (!source) return error(404, "a revisit of a payload that the archives do not hold");
   Archived a;
@@ -235,7 +254,7 @@ ReplayReply serve_capture(Xapian::Database& db, const replay::CaptureIndex& inde
     r = target ? redirect(kPrefix + c.timestamp + mod + "/" + *target)
                : error(502, "archived redirect without a usable Location");
   } else {
-    r = served(std::move(a), c, captures, mod);
+    r = served(std::move(a), c, captures, mod, ctx, request_ts);
   }
   add_memento_headers(r, routes, c);
   return r;
@@ -316,7 +335,7 @@ ReplayReply replay(Xapian::Database& db, const replay::CaptureIndex& index,
     add_memento_headers(r, replay::Routes{ctx.service + kPrefix}, *c);
     return r;
   }
-  return serve_capture(db, index, *c, captures, m->mod, ctx);
+  return serve_capture(db, index, *c, captures, m->mod, m->ts, ctx);
 }
 
 namespace {
@@ -365,6 +384,13 @@ ReplayReply document_capture(Xapian::Database& db, const Memento& m, const Repla
 }
 
 }  // namespace
+
+bool is_page_memento(const std::string& target) {
+  auto m = parse_memento(target);
+  if (!m || m->ts == "*") return false;
+  const std::string mod = served_modifier(m->mod);
+  return mod.empty() || mod == "if_";
+}
 
 bool replay_refuses(Xapian::Database& db, const std::string& url, bool safe_only) {
   return moderation(db, url, safe_only).has_value();

@@ -3,7 +3,8 @@
 //   /wayback/{ts}{mod}/{url}   a memento: ts is 4 to 14 digits (partial: the period it names)
 //                              or empty; mod is "" (a page, with the banner), if_ (a framed
 //                              page), im_ (an image), cs_ (a stylesheet), js_ (a script), id_
-//                              (the bytes as captured). The nearest capture of the URL (or,
+//                              (the bytes as captured); wombat's mp_ and fr_ serve as if_,
+//                              oe_ as id_, wkr_ as js_. The nearest capture of the URL (or,
 //                              failing that, of the URL without its query) is found in the
 //                              archives the index registers; unless it is exactly the one
 //                              named, 302 to its own URL. HTML, CSS and JS are rewritten so
@@ -42,11 +43,19 @@ struct ReplayContext {
   bool safe_only = false;
   std::string service;          // absolute base of Memento links ("http://host:port")
   std::string accept_datetime;  // the request's Accept-Datetime header
+  // Set on the replay origin only (serve --replay-port): where wombat.js is served
+  // ("/_strata/"); replayed pages then start wombat (replay/client_rewrite.hpp) and scripts
+  // are served as JavaScript. Empty: no archived script runs (the search interface's origin).
+  std::string client_static_prefix;
 };
 
 // `target` = the part after "/wayback/": "20200316144708im_/https://x.pt/a.png?b=1".
 ReplayReply replay(Xapian::Database& db, const replay::CaptureIndex& captures,
                    const std::string& target, const ReplayContext& context);
+
+// Whether `target` (after "/wayback/") asks for a page to be replayed: a memento under no
+// modifier, if_, mp_ or fr_ (what runs scripts on the replay origin).
+bool is_page_memento(const std::string& target);
 
 // Whether replay refuses every capture of `url`: a blocked image (or a page all of whose
 // images are blocked), or with safe_only an image safe search hides.

@@ -45,8 +45,8 @@ ServedType served_stylesheet_type() {
   return {"text/css", archived_content_headers()};
 }
 
-ServedType served_script_type() {
-  return {"text/plain", archived_content_headers()};
+ServedType served_script_type(bool runs) {
+  return {runs ? "text/javascript" : "text/plain", archived_content_headers()};
 }
 
 ServedType served_raw_type(std::string_view payload, std::string_view declared) {

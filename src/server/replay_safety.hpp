@@ -19,6 +19,20 @@ inline constexpr const char* kArchivedContentPolicy =
     "sandbox; default-src 'none'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
     "font-src 'self' data:; media-src 'self'; frame-src 'self'";
 
+// The replay origin's policy (serve --replay-port, docs/replay.md "Isolation"): archived pages
+// run their scripts there, under wombat, on an origin of their own (a port the search
+// interface does not share), so 'self' is the archive alone: every fetch, script, image,
+// style, font, frame and worker comes from the archive and nothing from the live web or the
+// search interface. sandbox keeps popups, top navigation of a framing page, plugins and
+// forms off; allow-same-origin is what wombat needs (it reads localStorage at start, which
+// throws in an opaque origin).
+inline constexpr const char* kReplayOriginPolicy =
+    "sandbox allow-scripts allow-same-origin; default-src 'none'; "
+    "script-src 'self' 'unsafe-inline' 'unsafe-eval'; connect-src 'self'; "
+    "img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; font-src 'self' data:; "
+    "media-src 'self' blob:; frame-src 'self'; worker-src 'self' blob:; form-action 'self'; "
+    "frame-ancestors 'self'";
+
 using Headers = std::vector<std::pair<std::string, std::string>>;
 
 struct ServedType {
@@ -33,9 +47,10 @@ ServedType served_image_type(std::string_view payload);
 ServedType served_page_type(std::string_view declared);
 
 // A rewritten stylesheet (text/css), and a rewritten script: text/plain, so that it never
-// runs anywhere (replayed pages run no script; on the UI's origin nosniff refuses it).
+// runs on the search interface's origin (nosniff refuses it), or with `runs` (the replay
+// origin) text/javascript.
 ServedType served_stylesheet_type();
-ServedType served_script_type();
+ServedType served_script_type(bool runs = false);
 
 // A capture served as it was captured (id_): an image as its sniffed type, HTML as a page,
 // CSS as a stylesheet, anything else a download.

@@ -2,7 +2,10 @@
 
 #include <xapian.h>
 
+#include <fstream>
 #include <map>
+#include <sstream>
+#include <thread>
 
 #include "core/json.hpp"
 #include "index/schema.hpp"
@@ -82,6 +85,22 @@ HttpResponse from_replay(ReplayReply r) {
   return out;
 }
 
+// Where the replay origin serves wombat (wbinfo.static_prefix).
+constexpr const char* kWombatPrefix = "/_strata/";
+
+std::string read_file(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+// Every reply of the replay origin carries its policy instead of the interface's.
+void replay_origin_policy(HttpResponse& r) {
+  std::erase_if(r.headers, [](const auto& h) { return h.first == "Content-Security-Policy"; });
+  r.headers.emplace_back("Content-Security-Policy", kReplayOriginPolicy);
+}
+
 ReplayReply error_reply(int status, const std::string& message) {
   ReplayReply r;
   r.status = status;
@@ -99,8 +118,13 @@ struct Server::Impl {
   std::string base;
   std::unique_ptr<ReplayCaptures> captures;
   SimilarIndexCache similar_index;
-  // Last, so destroyed first: its workers, which run handle() and read everything above, are
-  // joined before any of it goes (a request in flight at shutdown read a freed `base`).
+  // The replay origin (serve --replay-port): its base and wombat's files by path.
+  std::string replay_base;
+  std::map<std::string, std::string> wombat_files;
+  std::thread replay_thread;
+  // Last, so destroyed first: their workers, which run handle() and read everything above,
+  // are joined before any of it goes (a request in flight at shutdown read a freed `base`).
+  std::unique_ptr<HttpListener> replay_listener;
   std::unique_ptr<HttpListener> listener;
 
   // With --shard: the local index (when given) and the shards, searched together.
@@ -196,8 +220,51 @@ struct Server::Impl {
   }
 
   HttpResponse wayback(const HttpRequest& req) {
-    ReplayContext context{options.archive_roots, locked_safe(), base, req.accept_datetime};
+    // Pages run their scripts on the replay origin only.
+    if (replay_listener && is_page_memento(req.target.substr(9))) {
+      HttpResponse r = json_response(302, "");
+      r.content_type = "text/plain; charset=UTF-8";
+      r.headers = archived_content_headers();
+      r.headers.emplace_back("Location", replay_base + req.target);
+      return r;
+    }
+    ReplayContext context{options.archive_roots, locked_safe(), base, req.accept_datetime, ""};
     return from_replay(replay(db(), *captures->of(db()), req.target.substr(9), context));
+  }
+
+  // The replay origin: archived content and wombat, nothing of the interface or the API.
+  HttpResponse handle_replay(const HttpRequest& req) {
+    HttpResponse out;
+    if (auto file = wombat_files.find(req.path); file != wombat_files.end()) {
+      out.body = file->second;
+      out.content_type = "text/javascript; charset=utf-8";
+      out.headers.emplace_back("Cache-Control", "public, max-age=86400");
+    } else if (starts_with(req.target, "/wayback/")) {
+      ReplayContext context{options.archive_roots, locked_safe(), replay_base, req.accept_datetime,
+                            kWombatPrefix};
+      out = from_replay(replay(db(), *captures->of(db()), req.target.substr(9), context));
+    } else {
+      out = not_found();
+    }
+    replay_origin_policy(out);
+    return out;
+  }
+
+  // wombat.js and wombatWorkers.js, read once (a missing one stops the start).
+  void load_wombat() {
+    fs::path dir = options.wombat_dir;
+    if (dir.empty()) {
+      fs::path web = web_dir.empty() ? default_web_dir() : web_dir;
+      dir = web.parent_path() / "node_modules/@webrecorder/wombat/dist";
+    }
+    for (const char* name : {"wombat.js", "wombatWorkers.js"}) {
+      std::error_code ec;
+      if (!fs::is_regular_file(dir / name, ec))
+        throw StartupError((dir / name).string() +
+                           " not found: --replay-port needs npm @webrecorder/wombat "
+                           "(scripts/setup-web installs it)");
+      wombat_files[std::string(kWombatPrefix) + name] = read_file(dir / name);
+    }
   }
 
   // The pywb-compatible CDX server API over every capture of the registered archives, less
@@ -281,6 +348,17 @@ Server::Server(ServerOptions options) : impl_(std::make_unique<Impl>()) {
     }
   };
   impl_->listener = std::make_unique<HttpListener>(handle, o.limits, log);
+  if (o.replay_port >= 0) {
+    impl_->load_wombat();
+    auto handle_replay = [impl = impl_.get()](const HttpRequest& r) {
+      try {
+        return impl->handle_replay(r);
+      } catch (const Xapian::Error& e) {
+        throw std::runtime_error(e.get_description());
+      }
+    };
+    impl_->replay_listener = std::make_unique<HttpListener>(handle_replay, o.limits, log);
+  }
 }
 
 Server::~Server() {
@@ -299,7 +377,28 @@ bool Server::bind() {
   impl_->base =
       o.service_url.empty() ? "http://" + host + ":" + std::to_string(port()) : o.service_url;
   while (impl_->base.ends_with('/')) impl_->base.pop_back();
+  if (impl_->replay_listener) {
+    try {
+      impl_->replay_listener->bind(o.host, o.replay_port);
+    } catch (const ListenError& e) {
+      error_ = std::string("replay port: ") + e.what();
+      return false;
+    }
+    auto& replay = impl_->replay_base;
+    replay = o.replay_service_url.empty()
+                 ? "http://" + host + ":" + std::to_string(impl_->replay_listener->port())
+                 : o.replay_service_url;
+    while (replay.ends_with('/')) replay.pop_back();
+  }
   return true;
+}
+
+int Server::replay_port() const {
+  return impl_->replay_listener ? impl_->replay_listener->port() : -1;
+}
+
+const std::string& Server::replay_base_url() const {
+  return impl_->replay_base;
 }
 
 int Server::port() const {
@@ -311,10 +410,15 @@ const std::string& Server::base_url() const {
 }
 
 void Server::run() {
+  if (impl_->replay_listener)
+    impl_->replay_thread = std::thread([this] { impl_->replay_listener->run(); });
   impl_->listener->run();
+  if (impl_->replay_listener) impl_->replay_listener->stop();
+  if (impl_->replay_thread.joinable()) impl_->replay_thread.join();
 }
 
 void Server::stop() {
+  if (impl_ && impl_->replay_listener) impl_->replay_listener->stop();
   if (impl_ && impl_->listener) impl_->listener->stop();
 }
 

@@ -89,6 +89,18 @@ TEST(Rewrite, BannerGoesAfterTheBodyTagAndTextIsKept) {
   EXPECT_EQ(rewrite_html("<p>no body</p>", kPage, "<b>B</b>"), "<b>B</b><p>no body</p>");
 }
 
+TEST(Rewrite, HeadInsertComesBeforeEveryScriptOfThePage) {
+  EXPECT_EQ(rewrite_html("<!doctype html><html><head><title>t</title><script>a()</script>", kPage,
+                         "", "<I>"),
+            "<!doctype html><html><head><I><title>t</title><script>a()</script>");
+  // No <head>: in front of the first other tag; the banner still after <body>.
+  EXPECT_EQ(rewrite_html("<html><script>a()</script><body>x", kPage, "<B>", "<I>"),
+            "<html><I><script>a()</script><body><B>x");
+  EXPECT_EQ(rewrite_html("<HEAD lang=en><p>x", kPage, "", "<I>"), "<HEAD lang=en><I><p>x");
+  EXPECT_EQ(rewrite_html("plain text", kPage, "", "<I>"), "<I>plain text");
+  EXPECT_EQ(rewrite_html("<head>", kPage), "<head>");
+}
+
 TEST(Rewrite, CssAndScripts) {
   const RewriteContext css{"/wayback/", "20080430204829", "http://x.org/css/site.css"};
   EXPECT_EQ(rewrite_css("a{background:url( \"../i/a.png\" )} @import url(more.css);", css),
