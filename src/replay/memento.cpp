@@ -113,6 +113,14 @@ std::string memento_link_header(const Routes& routes, std::string_view original)
          "; type=\"application/link-format\"";
 }
 
+std::string timegate_link_header(const Routes& routes, std::string_view original,
+                                 std::span<const Capture> captures) {
+  return link_entry(original, "original", {}) + ", " +
+         link_entry(routes.timemap("link", original), "timemap", {}) +
+         "; type=\"application/link-format\"; from=\"" + http_date(captures.front().timestamp) +
+         "\"; until=\"" + http_date(captures.back().timestamp) + "\"";
+}
+
 std::string timemap_link(const Routes& routes, std::string_view original,
                          std::span<const Capture> captures) {
   std::string out = link_entry(original, "original", {}) + ",\n";

@@ -32,6 +32,12 @@ struct Routes {
 // The Link header of a memento of `original` (original, timegate, timemap).
 std::string memento_link_header(const Routes& routes, std::string_view original);
 
+// The Link header of a TimeGate's redirect (RFC 7089 section 4.1.1): original, and the
+// timemap with its type and the first and last captures' datetimes (from, until).
+// `captures`: the URL's captures in time order (not empty).
+std::string timegate_link_header(const Routes& routes, std::string_view original,
+                                 std::span<const Capture> captures);
+
 // `captures`: one URL's captures in time order (not empty).
 std::string timemap_link(const Routes& routes, std::string_view original,
                          std::span<const Capture> captures);

@@ -274,9 +274,7 @@ ReplayReply timegate(const replay::CaptureIndex& index, const std::string& url,
   const replay::Routes routes{ctx.service + kPrefix};
   ReplayReply r = redirect(routes.memento(c->timestamp, c->url));
   r.headers.emplace_back("Vary", "accept-datetime");
-  r.headers.emplace_back("Link", "<" + url + ">; rel=\"original\", <" +
-                                     routes.timemap("link", url) +
-                                     ">; rel=\"timemap\"; type=\"application/link-format\"");
+  r.headers.emplace_back("Link", replay::timegate_link_header(routes, url, captures));
   return r;
 }
 

@@ -50,6 +50,15 @@ TEST(Memento, LinkHeaderOfAMementoAsInSection411) {
             "type=\"application/link-format\"");
 }
 
+TEST(Memento, TimeGateLinkHeaderAsInSection411) {
+  // The RFC's example: original, then the timemap with its type, from and until.
+  EXPECT_EQ(timegate_link_header(kRoutes, "http://a.example.org/", rfc_mementos()),
+            "<http://a.example.org/>; rel=\"original\", "
+            "<http://arxiv.example.net/web/timemap/link/http://a.example.org/>; rel=\"timemap\"; "
+            "type=\"application/link-format\"; from=\"Tue, 20 Jun 2000 18:02:59 GMT\"; "
+            "until=\"Tue, 27 Oct 2009 20:49:54 GMT\"");
+}
+
 TEST(Memento, LinkFormatTimeMapAsInSection5) {
   auto mementos = rfc_mementos();
   std::string tm = timemap_link(kRoutes, "http://a.example.org", mementos);

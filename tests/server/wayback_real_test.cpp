@@ -120,6 +120,13 @@ TEST_F(WaybackReal, TimeGateTimeMapsAndCaptureList) {
   ASSERT_TRUE(gate);
   EXPECT_EQ(gate->status, 302);
   EXPECT_EQ(gate->get_header_value("Vary"), "accept-datetime");
+  EXPECT_EQ(gate->get_header_value("Link").rfind(
+                std::string("<") + kHome + ">; rel=\"original\", <http://127.0.0.1:", 0),
+            0u)
+      << gate->get_header_value("Link");
+  EXPECT_NE(gate->get_header_value("Link").find(
+                "; rel=\"timemap\"; type=\"application/link-format\"; from=\""),
+            std::string::npos);
   EXPECT_NE(
       gate->get_header_value("Location").find(std::string("/wayback/") + kHomeTs + "/" + kHome),
       std::string::npos);
