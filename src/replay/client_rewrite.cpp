@@ -31,6 +31,17 @@ std::pair<std::string, std::string> scheme_and_host(std::string_view url) {
           std::string(url.substr(start, end == std::string_view::npos ? end : end - start))};
 }
 
+// A navigation that would leave the archive (a script setting location.href to a URL it
+// built, a form, a link wombat did not see) is cancelled and made again to the archive URL
+// of its target, through the Navigation API's cancelable navigate event. wombat rewrites
+// location only in scripts the server wraps for it, which strata does not.
+constexpr const char* kNavigationGuard =
+    "(function(w){var n=window.navigation;if(!n)return;"
+    "n.addEventListener('navigate',function(e){var to;"
+    "try{to=new URL(e.destination.url)}catch(x){return}"
+    "if(to.origin===location.origin||!/^https?:$/.test(to.protocol)||!e.cancelable)return;"
+    "e.preventDefault();location.href=w.prefix+w.timestamp+'/'+to.href})})(wbinfo);";
+
 }  // namespace
 
 std::string wombat_head_insert(const ClientRewriteSetup& s) {
@@ -55,7 +66,8 @@ std::string wombat_head_insert(const ClientRewriteSetup& s) {
             {"wombat_opts", Json::object()}};
   return "<script src=\"" + s.static_prefix +
          "wombat.js\"></script><script>var wbinfo = " + script_json(info) +
-         ";if (window._WBWombatInit) window._WBWombatInit(wbinfo);</script>";
+         ";if (window._WBWombatInit) window._WBWombatInit(wbinfo);" + kNavigationGuard +
+         "</script>";
 }
 
 }  // namespace strata::replay

@@ -20,7 +20,9 @@ struct ClientRewriteSetup {
   std::string coll;           // the collection segment wombat reports ("wayback")
 };
 
-// "<script src=...wombat.js></script><script>wbinfo = {...}; _WBWombatInit(wbinfo)</script>";
+// "<script src=...wombat.js></script><script>wbinfo = {...}; _WBWombatInit(wbinfo); guard
+// </script>": the guard sends any navigation to another origin to that URL's archive URL
+// instead (the Navigation API's navigate event), so a page never leaves the archive.
 // every value is JSON-encoded with '<', '>' and '&' escaped, so no archived URL can close
 // the script element.
 std::string wombat_head_insert(const ClientRewriteSetup& setup);

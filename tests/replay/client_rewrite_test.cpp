@@ -11,7 +11,7 @@ namespace {
 
 // The JSON object between "var wbinfo = " and ";if".
 Json wbinfo_of(const std::string& insert) {
-  size_t start = insert.find("var wbinfo = ") + 13, end = insert.find(";if (window");
+  size_t start = insert.find("var wbinfo = ") + 13, end = insert.find(";if (window._WBWombatInit");
   return Json::parse(insert.substr(start, end - start));
 }
 
@@ -20,7 +20,8 @@ TEST(ClientRewrite, WbinfoCarriesTheCapturesFactsAsPywbSetsThem) {
       wombat_head_insert({"http://127.0.0.1:8081/wayback/", "/_strata/", "20080430204826", "2008",
                           "http://www.archive.org:80/index.php?a=1", "", "wayback"});
   EXPECT_EQ(insert.rfind("<script src=\"/_strata/wombat.js\"></script><script>", 0), 0u) << insert;
-  EXPECT_NE(insert.find("window._WBWombatInit(wbinfo);</script>"), std::string::npos);
+  EXPECT_NE(insert.find("window._WBWombatInit(wbinfo);"), std::string::npos);
+  EXPECT_NE(insert.find("addEventListener('navigate'"), std::string::npos);
   const Json info = wbinfo_of(insert);
   EXPECT_EQ(info["url"], "http://www.archive.org:80/index.php?a=1");
   EXPECT_EQ(info["timestamp"], "20080430204826");

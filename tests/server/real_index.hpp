@@ -8,6 +8,7 @@
 #include "index/index_documents.hpp"
 #include "index/moderation.hpp"
 #include "merge/folder.hpp"
+#include "testing/shared_data.hpp"
 
 namespace strata::server::testing {
 
@@ -34,6 +35,13 @@ inline fs::path index_documents(const fs::path& documents, const fs::path& work)
   iopts.moderate = index::moderation_of(iopts.index_dir);
   index::index_documents(iopts);
   return iopts.index_dir;
+}
+
+// The index of aut's example.warc.gz (the 2008 archive.org crawl of ../shared/data), in work.
+inline fs::path archive_org_2008_index(const fs::path& work) {
+  const fs::path warc = strata::testing::shared_data(
+      "archives/archivesunleashed__aut/src/test/resources/warc/example.warc.gz");
+  return index_documents(merged_documents(warc, work), work);
 }
 
 }  // namespace strata::server::testing

@@ -24,10 +24,8 @@ class WaybackReal : public ::testing::Test {
   static void SetUpTestSuite() {
     if (!strata::testing::shared_dir()) return;
     const fs::path work = strata::testing::scratch_dir();
-    fs::path warc = strata::testing::shared_data(
-        "archives/archivesunleashed__aut/src/test/resources/warc/example.warc.gz");
     ServerOptions o;
-    o.index_dir = testing::index_documents(testing::merged_documents(warc, work), work);
+    o.index_dir = testing::archive_org_2008_index(work);
     index_ = new fs::path(o.index_dir);
     server_ = new testing::RunningServer(o);
   }

@@ -1,8 +1,8 @@
 // Client-side rewriting in chromium: a purpose-built WARC (written below) holds a 2008 page
 // whose script builds URLs at run time, in forms the server's JavaScript pass cannot see
 // ('http:' + '//example.com/' + 'x.png'): an image made with createElement, an image written
-// with document.write, a fetch() of JSON, and a dynamic import() of a live-web script that
-// wombat does not rewrite. Served with `strata serve --replay-port`, the page runs on the
+// with document.write, a fetch() of JSON, a link whose script sets location.href, and a
+// dynamic import() of a live-web script that wombat does not rewrite. Served with `strata serve --replay-port`, the page runs on the
 // replay origin under wombat (docs/replay.md): the built image and the written one load from
 // the archive (their im_ URLs are wombat's), the fetch gets the archived JSON, the import is
 // refused by the replay origin's Content-Security-Policy, every request to any other origin
@@ -60,6 +60,7 @@ const html = `<!doctype html>
 <h1>A page whose script builds its URLs</h1>
 <img id="static" src="http://example.com/static.png" alt="a static image of the page">
 <p id="fetched">not fetched</p>
+<p><a id="next" href="#" onclick="location.href = 'http:' + '//example.com/' + 'next.html'; return false">next page</a></p>
 <script>
 var host = 'http:' + '//example.com/';
 var built = document.createElement('img');
@@ -89,6 +90,8 @@ describe('client-side rewriting with wombat on the replay origin', { skip: reaso
       response('http://example.com/w.png', 'image/png', png(48, 32, [40, 160, 60]), 4),
       response('http://example.com/data.json', 'application/json',
         Buffer.from(JSON.stringify({ archived: 'archived in 2008' })), 5),
+      response('http://example.com/next.html', 'text/html',
+        Buffer.from('<!doctype html><html><head><title>Next</title></head><body><h1 id="next-page">The next page</h1></body></html>'), 6),
     ]));
     const index = path.join(work, 'index');
     execFileSync(findStrata(), ['index', '--index', index, '--collection', 'built',
@@ -146,6 +149,14 @@ describe('client-side rewriting with wombat on the replay origin', { skip: reaso
     const date = page.locator('#strata-replay-date time');
     assert.equal(await date.getAttribute('datetime'), '2008-01-02T03:04:05Z');
     assert.equal(await date.textContent(), '2 Jan 2008 03:04:05 UTC');
+    await context.close();
+    assert.deepEqual(leaks, [], 'requests left the server');
+  });
+
+  it('a script that sends the page to a URL it built stays in the archive', async () => {
+    const { context, page, leaks } = await open(`${replayBase}/wayback/${TS}/${PAGE}`);
+    await Promise.all([page.waitForURL(`${replayBase}/wayback/${TS}/http://example.com/next.html`), page.click('#next')]);
+    assert.equal(await page.textContent('#next-page'), 'The next page');
     await context.close();
     assert.deepEqual(leaks, [], 'requests left the server');
   });
