@@ -239,7 +239,7 @@ struct Server::Impl {
       out.body = file->second;
       out.content_type = "text/javascript; charset=utf-8";
       out.headers.emplace_back("Cache-Control", "public, max-age=86400");
-    } else if (starts_with(req.target, "/wayback/")) {
+    } else if (starts_with(req.target, "/wayback/") && !options.index_dir.empty()) {
       ReplayContext context{options.archive_roots, locked_safe(), replay_base, req.accept_datetime,
                             kWombatPrefix};
       out = from_replay(replay(db(), *captures->of(db()), req.target.substr(9), context));
