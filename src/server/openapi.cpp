@@ -163,7 +163,10 @@ std::string openapi_json() {
                                          {"schema", {{"type", "string"}}}}})},
             {"responses",
              {{"200", {{"description", "the capture, list or TimeMap"}}},
-              {"302", {{"description", "to the capture actually served (Memento)"}}},
+              {"302",
+               {{"description",
+                 "to the capture actually served (Memento); with serve --replay-port, a page "
+                 "to the same path on the replay origin"}}},
               {"400", {{"description", "malformed target or Accept-Datetime"}}},
               {"404", {{"description", "no capture"}}}}}}}}}}}};
   return doc.dump();
