@@ -161,6 +161,24 @@ describe('client-side rewriting with wombat on the replay origin', { skip: reaso
     assert.deepEqual(leaks, [], 'requests left the server');
   });
 
+  it("the viewer lists the image's captures and its page's, each opening its replay", async () => {
+    const { context, page, leaks } = await open(`${server.base}/?q=static&safeSearch=off`);
+    await page.locator('.tile').first().click();
+    await page.waitForSelector('#viewer[open]');
+    const lists = await page.$$eval('#viewer a[href^="/wayback/*/"]', (as) => as.map((a) => a.getAttribute('href')));
+    const image = 'http://example.com/static.png';
+    assert.deepEqual(lists.sort(), [`/wayback/*/${PAGE}`, `/wayback/*/${image}`]);
+    for (const [url, type] of [[image, /^image\/png/], [PAGE, /^text\/html/]]) {
+      await page.goto(`${server.base}/wayback/*/${url}`);
+      const [res] = await Promise.all([page.waitForResponse(`${replayBase}/wayback/${TS}/${url}`), page.click('li a >> nth=0')]);
+      assert.equal(res.status(), 200);
+      assert.match(res.headers()['content-type'], type);
+      await page.waitForURL(`${replayBase}/wayback/${TS}/${url}`);
+    }
+    await context.close();
+    assert.deepEqual(leaks, []);
+  });
+
   it('archived scripts run on an origin of their own and cannot reach the search interface', async () => {
     const { context, page, leaks } = await open(`${replayBase}/wayback/${TS}/${PAGE}`);
     assert.equal(await page.evaluate(() => window.origin), new URL(replayBase).origin);
