@@ -30,7 +30,9 @@ async function open(url) {
     return route.abort();
   });
   page.on('response', (r) => responses.push({ url: r.url(), status: r.status(), type: r.headers()['content-type'] || '' }));
-  page.on('console', (m) => { if (/Refused to (load|connect|frame)/.test(m.text())) refusals.push(m.text()); });
+  // Chromium reports a refusal as "Refused to load …" or, since 2025, "Loading … violates the following
+  // Content Security Policy directive".
+  page.on('console', (m) => { if (/Refused to (load|connect|frame)|violates the following Content Security Policy/.test(m.text())) refusals.push(m.text()); });
   const res = await page.goto(url, { waitUntil: 'load' });
   await page.waitForTimeout(300);
   return { context, page, res, leaks, responses, refusals };
