@@ -193,6 +193,13 @@ std::optional<ReplayReply> read_record(Xapian::Database& db, const std::string& 
   return std::nullopt;
 }
 
+// A script's declared type (served as a script under any page modifier: scripts a page
+// builds at run time are asked for without js_).
+bool javascript_media(const std::string& m) {
+  return m == "text/javascript" || m == "application/javascript" ||
+         m == "application/x-javascript" || m == "application/ecmascript" || m == "text/ecmascript";
+}
+
 // The reply for archived bytes under `mod`: rewritten where they name URLs, typed by
 // replay_safety.hpp; on the replay origin, pages start wombat and scripts run.
 ReplayReply served(Archived a, const Capture& c, const std::vector<Capture>& captures,
@@ -208,7 +215,7 @@ ReplayReply served(Archived a, const Capture& c, const std::vector<Capture>& cap
     type = served_image_type(a.body);
   } else if (mod == "id_") {
     type = served_raw_type(a.body, a.content_type);
-  } else if (mod == "js_") {
+  } else if (mod == "js_" || (mod != "cs_" && javascript_media(media))) {
     a.body = replay::rewrite_js(a.body, rw);
     type = served_script_type(client);
   } else if (mod == "cs_" || media == "text/css") {
