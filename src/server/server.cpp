@@ -95,8 +95,12 @@ std::string read_file(const fs::path& file) {
   return bytes.str();
 }
 
-// Every reply of the replay origin carries its policy instead of the interface's.
-void replay_origin_policy(HttpResponse& r) {
+// Every reply of the replay origin carries its policy instead of the interface's, except
+// HTML that is not a replayed page (id_ and oe_ serve a page's bytes as captured, without
+// wombat and its navigation guard): that keeps the interface's, which runs no script.
+void replay_origin_policy(HttpResponse& r, bool page) {
+  const std::string media = media_type(r.content_type);
+  if (!page && (media == "text/html" || media == "application/xhtml+xml")) return;
   std::erase_if(r.headers, [](const auto& h) { return h.first == "Content-Security-Policy"; });
   r.headers.emplace_back("Content-Security-Policy", kReplayOriginPolicy);
 }
@@ -246,7 +250,8 @@ struct Server::Impl {
     } else {
       out = not_found();
     }
-    replay_origin_policy(out);
+    replay_origin_policy(
+        out, starts_with(req.target, "/wayback/") && is_page_memento(req.target.substr(9)));
     return out;
   }
 

@@ -97,6 +97,12 @@ TEST_F(ReplayOrigin, PagesStartWombatBeforeTheirOwnScripts) {
   ASSERT_EQ(framed->status, 200);
   EXPECT_NE(framed->body.find("/_strata/wombat.js"), std::string::npos);
   EXPECT_EQ(framed->body.find("id=\"strata-replay-banner\""), std::string::npos);
+  // A page's bytes as captured (id_) run no script there: no wombat, no navigation guard.
+  auto raw = replay("/wayback/20080430204826id_/http://www.archive.org/");
+  ASSERT_TRUE(raw);
+  ASSERT_EQ(raw->status, 200);
+  EXPECT_EQ(raw->body.find("/_strata/wombat.js"), std::string::npos);
+  EXPECT_EQ(raw->get_header_value("Content-Security-Policy"), kArchivedContentPolicy);
   // The interface's origin never starts it.
   auto inert = ui("/wayback/*/http://www.archive.org/");
   ASSERT_TRUE(inert);
