@@ -19,7 +19,7 @@ void visit_page_references(const PageInput& in, Counters& counters, UrlKeys& key
   PageRefs page = find_references(page_url, in.html, options, counters);
   counters.add("pages");
   if (page.images_in_page > 0) counters.add("pages_with_images");
-  if (!page.refs.empty()) counters.add("pages_with_refs");
+  if (options.page_sketch && !page.refs.empty()) counters.add("pages_with_refs");
 
   std::string page_tokens = url::url_tokens(in.url);
   std::string page_host = url::page_host(page_url);
