@@ -140,10 +140,6 @@ void set_change_counters(Doc& doc, const std::vector<R>& refs) {
   doc.matchingPages = static_cast<int64_t>(refs.size());
 }
 
-// Pages with less main text than this are told apart by URL alone: a few words (a gallery's
-// heading and footer) say too little to call two pages copies of one another.
-constexpr uint32_t kMinShinglesToCompare = 10;
-
 // Distinct pages among the references (document.hpp, docs/merge.md): the connected components
 // of "same pageUrl" and "near-duplicate main texts". A function of the set of references.
 template <typename R>
@@ -156,25 +152,14 @@ int64_t distinct_pages(const std::vector<R>& refs) {
     sketches.push_back(ref.pageSketch.empty() ? std::nullopt
                                               : similar::decode_page_sketch(ref.pageSketch));
   for (const auto& s : sketches)
-    pages.push_back(s && s->shingles >= kMinShinglesToCompare ? &*s : nullptr);
-  std::vector<uint32_t> group = similar::page_groups(pages);
-  std::vector<uint32_t> parent(group.size());
-  for (size_t i = 0; i < group.size(); ++i) parent[i] = group[i];
-  auto find = [&](uint32_t x) {
-    while (parent[x] != x) x = parent[x] = parent[parent[x]];
-    return x;
-  };
-  std::unordered_map<std::string_view, uint32_t> first_of_url;
-  for (uint32_t i = 0; i < group.size(); ++i) {
-    auto [at, added] = first_of_url.emplace(std::string_view(refs[i].pageUrl), i);
-    if (!added) {
-      uint32_t a = find(at->second), b = find(i);
-      if (a != b) parent[std::max(a, b)] = std::min(a, b);
-    }
-  }
-  int64_t roots = 0;
-  for (uint32_t i = 0; i < group.size(); ++i) roots += find(i) == i;
-  return roots;
+    pages.push_back(s && s->shingles >= similar::kMinShinglesToGroup ? &*s : nullptr);
+  thread_local std::vector<std::string_view> urls;
+  urls.clear();
+  for (const auto& ref : refs) urls.push_back(ref.pageUrl);
+  std::vector<uint32_t> group = similar::page_groups(pages, urls);
+  int64_t groups = 0;
+  for (uint32_t i = 0; i < group.size(); ++i) groups += group[i] == i;
+  return groups;
 }
 
 template <typename Doc, typename G>

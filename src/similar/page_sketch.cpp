@@ -266,7 +266,8 @@ std::optional<PageSketch> decode_page_sketch(std::string_view text) {
   return out;
 }
 
-std::vector<uint32_t> page_groups(std::span<const PageSketch* const> pages) {
+std::vector<uint32_t> page_groups(std::span<const PageSketch* const> pages,
+                                  std::span<const std::string_view> same_page) {
   const auto n = static_cast<uint32_t>(pages.size());
   std::vector<uint32_t> parent(n);
   std::iota(parent.begin(), parent.end(), 0u);
@@ -279,6 +280,10 @@ std::vector<uint32_t> page_groups(std::span<const PageSketch* const> pages) {
     a = find(a), b = find(b);
     if (a != b) parent[std::max(a, b)] = std::min(a, b);
   };
+  if (same_page.size() == n) {
+    std::unordered_map<std::string_view, uint32_t> first_named;
+    for (uint32_t i = 0; i < n; ++i) unite(first_named.emplace(same_page[i], i).first->second, i);
+  }
   // Identical sketches first: one representative each takes part in the band comparisons.
   std::unordered_map<uint64_t, std::vector<uint32_t>> identical;
   std::vector<uint32_t> distinct;

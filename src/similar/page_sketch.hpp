@@ -39,6 +39,9 @@ inline constexpr std::size_t kShingleWords = 5;
 inline constexpr std::size_t kMaxWords = 200'000;
 // Estimated Jaccard at or above which two pages are near-duplicates (IIR: 160 of 200 agree).
 inline constexpr double kPageNearDuplicate = 0.8;
+// Pages with fewer shingles are not grouped by their text (the merge, docs/merge.md): a
+// heading and a footer say too little to call two pages copies of one another.
+inline constexpr uint32_t kMinShinglesToGroup = 10;
 
 // Sketch of a plain text: words are the runs of ASCII letters and digits and of non-ASCII
 // bytes (UTF-8 letters), compared with ASCII letters lower-cased; everything else separates.
@@ -67,11 +70,13 @@ std::string encode_page_sketch(const PageSketch& s);
 std::optional<PageSketch> decode_page_sketch(std::string_view text);
 
 // Near-duplicate groups of a set of pages: the connected components of "near_duplicate_pages
-// and sharing an LSH band". A function of the set: group[i] = the smallest index of i's
-// component, whatever the order the pages come in (callers sort them first when the order
-// is not fixed). Pages without a sketch (nullptr) are each alone. Identical sketches are
-// compared once, so a page captured thousands of times costs one comparison.
-std::vector<uint32_t> page_groups(std::span<const PageSketch* const> pages);
+// and sharing an LSH band", and, when `same_page` is given (one name per page, e.g. its URL),
+// of "the same name". group[i] = the smallest index of i's component; the partition does not
+// depend on the order the pages come in. Pages without a sketch (nullptr) join others by
+// name only. Identical sketches are compared once, so a page captured thousands of times
+// costs one comparison.
+std::vector<uint32_t> page_groups(std::span<const PageSketch* const> pages,
+                                  std::span<const std::string_view> same_page = {});
 
 // The crawler's running index: each page added is compared with the earlier pages it shares
 // a band with. About 450 bytes a page plus the caller's URL.

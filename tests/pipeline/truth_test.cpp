@@ -167,7 +167,8 @@ TEST_F(PageNearDuplicateTruth, PagePairsPrecisionAndRecall) {
   }
   for (auto x = sketches.begin(); x != sketches.end(); ++x)
     for (auto y = std::next(x); y != sketches.end(); ++y)
-      if (x->second.shingles >= 10 && y->second.shingles >= 10 &&
+      if (x->second.shingles >= similar::kMinShinglesToGroup &&
+          y->second.shingles >= similar::kMinShinglesToGroup &&
           similar::near_duplicate_pages(x->second, y->second))
         found.emplace(x->first, y->first);
   size_t both = 0;

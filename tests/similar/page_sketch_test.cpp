@@ -165,6 +165,19 @@ TEST(PageSketch, GroupsAreTheSameInAnyOrder) {
     EXPECT_EQ(partition(shuffled, identity), expected);
   }
   auto group = page_groups(pages);
+  EXPECT_EQ(group[24], 24u);
+  // Named pages: the same name joins, sketch or not.
+  std::vector<std::string> owned;
+  for (size_t i = 0; i < pages.size(); ++i) owned.push_back("page" + std::to_string(i));
+  owned[25] = owned[24];  // two pages without a sketch, one URL
+  owned[8] = owned[0];    // families 0 and 2 joined through one page's URL
+  std::vector<std::string_view> names(owned.begin(), owned.end());
+  auto named = page_groups(pages, names);
+  EXPECT_EQ(named[25], 24u);
+  EXPECT_EQ(named[9], 0u);
+  EXPECT_EQ(named[4], 4u);
+  EXPECT_EQ(named[24], 24u);
+  group = page_groups(pages);
   EXPECT_EQ(group[0], 0u);
   EXPECT_EQ(group[3], 0u);
   EXPECT_EQ(group[4], 4u);
