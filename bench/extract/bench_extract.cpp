@@ -248,15 +248,27 @@ void report(const char* label, const std::vector<fs::path>& files, int runs, boo
   };
   row("full", full);
   row("read", read);
-  // Extraction without page sketches in the same run: what the sketches cost.
-  Figures plain = measure(runs, [&] { return cpu_timed([&] { return full_pass(files, false); }); });
+  // Extraction without page sketches in the same run: what the sketches cost. Runs with and
+  // without alternate (2 × `runs` single runs), so a change of load hits both alike.
+  std::vector<double> with, without;
+  Figures plain;
+  for (int r = 0; r < runs; ++r) {
+    with.push_back(
+        measure(1, [&] { return cpu_timed([&] { return full_pass(files, true); }); }).pass.cpu_s);
+    plain = measure(1, [&] { return cpu_timed([&] { return full_pass(files, false); }); });
+    without.push_back(plain.pass.cpu_s);
+  }
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
   row("nosketch", plain);
+  double w = median(with), wo = median(without);
   std::printf(
-      "page sketches: %llu pages sketched (of %llu); extraction CPU %.3f s with, %.3f s without "
-      "(%+.2f %%)\n",
-      static_cast<unsigned long long>(p.sketched), static_cast<unsigned long long>(p.pages),
-      full.pass.cpu_s, plain.pass.cpu_s,
-      plain.pass.cpu_s > 0 ? 100.0 * (full.pass.cpu_s - plain.pass.cpu_s) / plain.pass.cpu_s : 0.0);
+      "page sketches: %llu pages sketched (of %llu); extraction CPU, median of %d alternated runs: "
+      "%.4f s with, %.4f s without (%+.2f %%)\n",
+      static_cast<unsigned long long>(p.sketched), static_cast<unsigned long long>(p.pages), runs,
+      w, wo, wo > 0 ? 100.0 * (w - wo) / wo : 0.0);
   if (!with_phases) return;
   Figures ph = measure(runs, [&] { return cpu_timed([&] { return phase_pass(files, true); }); });
   row("phases", ph);
