@@ -19,7 +19,7 @@ void visit_page_references(const PageInput& in, Counters& counters, UrlKeys& key
   PageRefs page = find_references(page_url, in.html, options, counters);
   counters.add("pages");
   if (page.images_in_page > 0) counters.add("pages_with_images");
-  if (options.page_sketch && !page.refs.empty()) counters.add("pages_with_refs");
+  if (!page.refs.empty()) counters.add("pages_with_refs");
 
   std::string page_tokens = url::url_tokens(in.url);
   std::string page_host = url::page_host(page_url);
@@ -36,7 +36,7 @@ void visit_page_references(const PageInput& in, Counters& counters, UrlKeys& key
   p.length = in.length;
   // Only pages with references: the sketch travels on their references alone.
   std::string sketch;
-  if (!page.refs.empty())
+  if (options.page_sketch && !page.refs.empty())
     if (auto s = similar::sketch_html(in.html)) {
       sketch = similar::encode_page_sketch(*s);
       counters.add("pages_sketched");
