@@ -417,7 +417,7 @@ void Builder::build() {
 // rest of the world is planned as without them. Article i on a site, with one captioned
 // picture of that site, and one copy by i % 4: 0 an exact mirror on the mirror host, 1 a
 // reprint on another site with one or two words changed, 2 a print version on the same site
-// (no picture caption, the article alone), 3 a rewrite on another site (40 % of the words
+// (its heading prefixed), 3 a rewrite on another site (40 % of the words
 // replaced: not a near-duplicate, though it shows the same picture).
 void Builder::add_mirrors() {
   Rng r = Rng::derive(opt.seed, "mirrors");
@@ -493,7 +493,7 @@ void Builder::add_mirrors() {
       }
       case 2:
         copy.url = "http://" + site.host + "/imprimir/artigo-" + std::to_string(i) + ".html";
-        if (!copy.slots.empty()) copy.slots.front().caption.clear();
+        copy.h1 = "Versão para imprimir: " + a.h1;
         break;
       default: {
         copy.site = other;
