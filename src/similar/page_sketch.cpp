@@ -271,7 +271,7 @@ std::string encode_page_sketch(const PageSketch& s) {
 
 std::optional<PageSketch> decode_page_sketch(std::string_view text) {
   std::size_t colon = text.find(':');
-  if (colon == 0 || colon == std::string_view::npos || colon > 10 ||
+  if (colon == 0 || colon == std::string_view::npos || colon > 10 || text[0] == '0' ||
       text.size() - colon - 1 != kEncodedValues)
     return std::nullopt;
   PageSketch out;
