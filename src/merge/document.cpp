@@ -51,7 +51,8 @@ Json fields_of(const ImageDocument& d) {
 Json to_json(const ImageDocument& d) {
   Json j = fields_of(d);
   if (!d.book.empty()) j["book"] = d.book;
-  if (d.distinctPages > 0 && d.distinctPages < d.matchingPages) j["distinctPages"] = d.distinctPages;
+  if (d.distinctPages > 0 && d.distinctPages < d.matchingPages)
+    j["distinctPages"] = d.distinctPages;
   return j;
 }
 
