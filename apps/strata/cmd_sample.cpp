@@ -1,4 +1,5 @@
 // strata sample --out DIR [--seed N] [--sites N] [--crawls N] [--scale tiny|demo|bench|SIZE]
+//               [--mirrors N]
 #include <cstdio>
 #include <memory>
 
@@ -13,6 +14,7 @@ struct Options {
   int sites = 0;
   int crawls = 0;
   int threads = 0;
+  int mirrors = 0;
   std::string scale = "demo";
 };
 
@@ -26,6 +28,7 @@ int run(const Options& o) {
   opt.seed = o.seed;
   opt.sites = o.sites;
   opt.crawls = o.crawls;
+  opt.mirrors = o.mirrors;
   auto s = strata::sample::generate(opt, o.out, o.threads);
   strata::cli::print_report({{"WARC files", s.files.size()},
                              {"bytes", s.bytes},
@@ -47,6 +50,10 @@ const bool registered = strata::cli::register_command(
       app.add_option("--crawls", o->crawls, "Number of crawls/collections (default: from scale)");
       app.add_option("--scale", o->scale, "tiny, demo, bench or a number of images");
       app.add_option("--threads", o->threads, "Writer threads (default: all cores)");
+      app.add_option("--mirrors", o->mirrors,
+                     "Articles copied as near-duplicate pages (mirror, reprint, print version, "
+                     "rewrite; default 0)")
+          ->check(CLI::Range(0, 100000));
       return [o] { return run(*o); };
     });
 

@@ -10,7 +10,9 @@
 //               contents cut, of the prefix or the whole page, as extraction parsed it) of
 //               the pages the prescan does not skip (the floor of the HTML path), references +
 //               captions (visit_page_references, which parses again, less the parse alone),
-//               image (mime sniff, header, SHA-256)
+//               image (mime sniff, header, SHA-256), and the page sketch alone
+//               (similar::sketch_html of every HTML page)
+//   nosketch    full without page sketches (RefOptions::page_sketch = false): their cost
 // Besides wall time, every scenario reports its CPU time: on a shared machine the wall time
 // includes waiting for a core, the CPU time does not.
 //
@@ -46,6 +48,7 @@
 #include "extract/image_info.hpp"
 #include "extract/mime_sniff.hpp"
 #include "extract/page_extract.hpp"
+#include "similar/page_sketch.hpp"
 #include "url/url.hpp"
 
 namespace fs = std::filesystem;
@@ -67,6 +70,8 @@ struct Pass {
   double cpu_s = 0;                             // CPU time of the pass
   // phases pass only (seconds): t_html is visit_page_references, which includes a parse
   double t_read = 0, t_decode = 0, t_parse = 0, t_html = 0, t_image = 0;
+  double t_sketch = 0;    // similar::sketch_html alone, every HTML page
+  uint64_t sketched = 0;  // full pass: pages whose references carry a sketch
 };
 
 using Figures = strata::bench::Figures<Pass>;
@@ -117,18 +122,20 @@ Pass cpu_timed(F pass) {
   return r;
 }
 
-Pass full_pass(const std::vector<fs::path>& files) {
+Pass full_pass(const std::vector<fs::path>& files, bool page_sketch = true) {
   Counters c;
   NullBuf nb;
   std::ostream out(&nb);
   strata::extract::ExtractOptions o;
   o.collection = "bench";
+  o.refs.page_sketch = page_sketch;
   for (const fs::path& p : files) strata::extract::extract_archive(p, p.string(), o, out, c, {});
   Pass r;
   r.records = static_cast<uint64_t>(c.get("records_read"));
   r.images = static_cast<uint64_t>(c.get("images_found") + c.get("images_found_inline"));
   r.refs = static_cast<uint64_t>(c.get("refs_written"));
   r.pages = static_cast<uint64_t>(c.get("pages"));
+  r.sketched = static_cast<uint64_t>(c.get("pages_sketched"));
   return r;
 }
 
@@ -180,6 +187,10 @@ Pass phase_pass(const std::vector<fs::path>& files, bool timed) {
             in, c, keys, ropts,
             [&r](const strata::extract::PageReferenceView&, std::string_view) { ++r.refs; });
         r.t_html += since(t0);
+        // The sketch alone (already inside visit_page_references' time above).
+        t0 = cpu_now();
+        if (auto s = strata::similar::sketch_html(text.utf8)) r.digest_chars += s->shingles & 1;
+        r.t_sketch += since(t0);
         // The parse alone, as extraction parsed the page (the counters say how): none when
         // the prescan skips it, its prefix when that decides, else the whole page (after
         // the prefix when that did not decide). It runs second, so both parses find the
@@ -237,10 +248,38 @@ void report(const char* label, const std::vector<fs::path>& files, int runs, boo
   };
   row("full", full);
   row("read", read);
+  // Extraction without page sketches in the same run: what the sketches cost. Runs with and
+  // without alternate (2 × `runs` single runs), so a change of load hits both alike.
+  std::vector<double> with, without;
+  Figures plain;
+  for (int r = 0; r < runs; ++r) {
+    with.push_back(
+        measure(1, [&] { return cpu_timed([&] { return full_pass(files, true); }); }).pass.cpu_s);
+    plain = measure(1, [&] { return cpu_timed([&] { return full_pass(files, false); }); });
+    without.push_back(plain.pass.cpu_s);
+  }
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  row("nosketch", plain);
+  double w = median(with), wo = median(without);
+  std::printf(
+      "page sketches: %llu pages sketched (of %llu); extraction CPU, median of %d alternated runs: "
+      "%.4f s with, %.4f s without (%+.2f %%)\n",
+      static_cast<unsigned long long>(p.sketched), static_cast<unsigned long long>(p.pages), runs,
+      w, wo, wo > 0 ? 100.0 * (w - wo) / wo : 0.0);
   if (!with_phases) return;
   Figures ph = measure(runs, [&] { return cpu_timed([&] { return phase_pass(files, true); }); });
   row("phases", ph);
   const Pass& q = ph.pass;
+  std::printf(
+      "sketch alone (median run, CPU time): %.4f s for %llu HTML pages, %.1f us/page, %.2f %% of "
+      "full extraction's CPU; 1M such pages: %.1f s of sketches\n",
+      q.t_sketch, static_cast<unsigned long long>(q.pages),
+      q.pages ? q.t_sketch * 1e6 / static_cast<double>(q.pages) : 0.0,
+      full.pass.cpu_s > 0 ? 100.0 * q.t_sketch / full.pass.cpu_s : 0.0,
+      q.pages ? q.t_sketch * 1e6 / static_cast<double>(q.pages) : 0.0);
   double refs_only = std::max(0.0, q.t_html - q.t_parse);  // visit_page_references less its parse
   double sum = q.t_read + q.t_decode + q.t_html + q.t_image;
   auto share = [&](double t) { return sum > 0 ? 100.0 * t / sum : 0.0; };

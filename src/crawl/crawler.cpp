@@ -11,10 +11,10 @@
 
 #include "archive/http.hpp"
 #include "crawl/links.hpp"
-#include "crawl/near_duplicates.hpp"
 #include "crawl/robots.hpp"
 #include "crawl/url_store.hpp"
 #include "crawl/warc_output.hpp"
+#include "similar/page_sketch.hpp"
 #include "url/url.hpp"
 
 namespace strata::crawl {
@@ -273,9 +273,9 @@ class Crawl {
     }
     std::vector<Outlink> outlinks;
     if (r.status >= 200 && r.status < 300 && is_html(r) && ticket.url.lane == Lane::link) {
-      std::string text;
-      outlinks = page_outlinks(r.url, decoded_body(r), report_.counters, &text);
-      note_near_duplicate(r.url, text);
+      std::string body = decoded_body(r);
+      outlinks = page_outlinks(r.url, body, report_.counters);
+      note_near_duplicate(r.url, body);
     }
     CaptureKind kind = warc_.write(r, ticket.url, outlinks);
     report_.counters.add(kind == CaptureKind::revisit ? "revisits" : "responses");
@@ -294,8 +294,11 @@ class Crawl {
               link.lane == Lane::link ? ticket.url.depth + 1 : ticket.url.depth, 0);
   }
 
-  void note_near_duplicate(const std::string& page, std::string_view text) {
-    auto earlier = near_duplicates_.add(page, text);
+  // Reported, never skipped: the page is archived and its links followed all the same.
+  void note_near_duplicate(const std::string& page, std::string_view html) {
+    auto sketch = similar::sketch_html(html);
+    if (!sketch) return;
+    auto earlier = near_duplicates_.add(page, *sketch);
     if (!earlier) return;
     report_.counters.add("near_duplicate_pages");
     if (report_.near_duplicates.size() < kMaxNearDuplicatesListed)
@@ -327,7 +330,7 @@ class Crawl {
   std::unordered_map<std::string, RobotsState> robots_;
   std::unordered_map<std::string, uint64_t> pages_;
   std::unordered_map<uint64_t, Pending> pending_;
-  NearDuplicates near_duplicates_;
+  similar::PageNearDuplicates near_duplicates_;
   uint64_t next_id_ = 1, fetches_ = 0;
 };
 

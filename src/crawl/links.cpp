@@ -21,16 +21,11 @@ constexpr LinkAttribute kLinkAttributes[] = {
     {GUMBO_TAG_IFRAME, "src", "iframe/@src"},
 };
 
-void collect_links(const GumboNode* node, std::string_view base, std::vector<Outlink>& out,
-                   std::string* text) {
+void collect_links(const GumboNode* node, std::string_view base, std::vector<Outlink>& out) {
   std::vector<const GumboNode*> stack{node};
   while (!stack.empty()) {
     const GumboNode* n = stack.back();
     stack.pop_back();
-    if (text && n->type == GUMBO_NODE_TEXT) {
-      text->append(n->v.text.text).push_back(' ');
-      continue;
-    }
     if (extract::is_tag(n, GUMBO_TAG_SCRIPT) || extract::is_tag(n, GUMBO_TAG_STYLE)) continue;
     if (!extract::is_element(n) && n->type != GUMBO_NODE_DOCUMENT) continue;
     for (const auto& link : kLinkAttributes) {
@@ -49,7 +44,7 @@ void collect_links(const GumboNode* node, std::string_view base, std::vector<Out
 }  // namespace
 
 std::vector<Outlink> page_outlinks(std::string_view page_url, std::string_view html,
-                                   Counters& counters, std::string* text) {
+                                   Counters& counters) {
   extract::RefOptions options;
   extract::PageRefs refs = extract::find_references(page_url, html, options, counters);
   std::vector<Outlink> out;
@@ -61,7 +56,7 @@ std::vector<Outlink> page_outlinks(std::string_view page_url, std::string_view h
   extract::HtmlDocument doc(html);
   std::string_view base = refs.base_url.empty() ? page_url : std::string_view(refs.base_url);
   std::vector<Outlink> links;
-  collect_links(doc.root(), base, links, text);
+  collect_links(doc.root(), base, links);
   for (auto& link : links)
     if (!embeds.count(link.url)) out.push_back(std::move(link));
   return out;

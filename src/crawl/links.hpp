@@ -17,9 +17,7 @@ struct Outlink {
   std::string context;  // Heritrix style: "img/@src", "a/@href"
 };
 
-// `text`, when given, receives the page's text (script and style left out), words separated
-// by whitespace, for the near-duplicate test.
 std::vector<Outlink> page_outlinks(std::string_view page_url, std::string_view html,
-                                   Counters& counters, std::string* text = nullptr);
+                                   Counters& counters);
 
 }  // namespace strata::crawl

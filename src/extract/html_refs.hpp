@@ -30,6 +30,9 @@ struct RefOptions {
   // the same references (html_prefix.hpp); false parses every page whole (tests compare).
   bool parse_prefix = true;
   CaptionOptions caption;
+  // The min-hash sketch of the page's main text on its references (pageSketch); false only
+  // to measure what it costs (bench_extract).
+  bool page_sketch = true;
 };
 
 struct PageRefs {

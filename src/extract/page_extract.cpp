@@ -1,6 +1,7 @@
 #include "extract/page_extract.hpp"
 
 #include "core/digest.hpp"
+#include "similar/page_sketch.hpp"
 #include "url/url.hpp"
 
 namespace strata::extract {
@@ -33,6 +34,14 @@ void visit_page_references(const PageInput& in, Counters& counters, UrlKeys& key
   p.file = in.file;
   p.offset = in.offset;
   p.length = in.length;
+  // Only pages with references: the sketch travels on their references alone.
+  std::string sketch;
+  if (options.page_sketch && !page.refs.empty())
+    if (auto s = similar::sketch_html(in.html)) {
+      sketch = similar::encode_page_sketch(*s);
+      counters.add("pages_sketched");
+    }
+  p.pageSketch = sketch;
   std::string hash_url;
   for (const HtmlRef& r : page.refs) {
     if (r.inline_) {
@@ -59,13 +68,27 @@ std::vector<PageReference> extract_page(const PageInput& in, Counters& counters)
   UrlKeys keys;
   std::vector<PageReference> refs;
   visit_page_references(in, counters, keys, {}, [&refs](const PageReferenceView& v, auto) {
-    refs.push_back({std::string(v.imgSurt), std::string(v.imgUrl), std::string(v.imgUrlTokens),
-                    std::string(v.imgAlt), std::string(v.imgTitle), std::string(v.imgCaption),
-                    std::string(v.tag), std::string(v.pageUrl), std::string(v.pageTimestamp),
-                    std::string(v.pageTitle), std::string(v.pageUrlTokens), std::string(v.pageHost),
-                    v.imagesInPage, std::string(v.collection), std::string(v.file), v.offset,
-                    v.length, v.inline_, std::string(v.position),
-                    std::string(v.book)});
+    refs.push_back({std::string(v.imgSurt),
+                    std::string(v.imgUrl),
+                    std::string(v.imgUrlTokens),
+                    std::string(v.imgAlt),
+                    std::string(v.imgTitle),
+                    std::string(v.imgCaption),
+                    std::string(v.tag),
+                    std::string(v.pageUrl),
+                    std::string(v.pageTimestamp),
+                    std::string(v.pageTitle),
+                    std::string(v.pageUrlTokens),
+                    std::string(v.pageHost),
+                    v.imagesInPage,
+                    std::string(v.collection),
+                    std::string(v.file),
+                    v.offset,
+                    v.length,
+                    v.inline_,
+                    std::string(v.position),
+                    std::string(v.book),
+                    std::string(v.pageSketch)});
   });
   return refs;
 }

@@ -88,9 +88,12 @@ struct RecordFields<BasicPageReference<Text>> {
     field("inline", &R::inline_);
     field("position", &R::position);
     field(kBook, &R::book);
+    field(kPageSketch, &R::pageSketch);
   }
-  // Written only when not empty, so that web references stay as they were.
+  // Written only when not empty, so that web references stay as they were (and references
+  // of pages without text carry no sketch).
   static constexpr char kBook[] = "book";
+  static constexpr char kPageSketch[] = "pageSketch";
 };
 
 // Whether the line writers leave the field out: an empty optional field.
@@ -98,7 +101,8 @@ template <typename Value>
 bool omitted_when_written(const char* key, const Value& value) {
   if constexpr (std::is_convertible_v<const Value&, std::string_view>)
     return std::string_view(value).empty() &&
-           std::string_view(key) == RecordFields<PageReference>::kBook;
+           (std::string_view(key) == RecordFields<PageReference>::kBook ||
+            std::string_view(key) == RecordFields<PageReference>::kPageSketch);
   else
     return false;
 }

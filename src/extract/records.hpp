@@ -81,6 +81,9 @@ struct BasicPageReference {
   Text position;         // "main", "chrome", "logo" or "page" (extract/page_position.hpp)
   // A book page's catalogue facts as a JSON object (docs/books.md "Indexing"); empty on the web.
   Text book;
+  // The min-hash sketch of the page's main text, in similar/page_sketch.hpp's text form
+  // (decode_page_sketch reads it); empty when the page has fewer than 5 words of main text.
+  Text pageSketch;
 };
 
 using PageReference = BasicPageReference<std::string>;

@@ -211,7 +211,11 @@ void read_moderation(const Json& j, Moderation& m) {
 }  // namespace
 
 bool parse_document_data(const std::string& data, merge::ImageDocument& doc, Moderation& m) {
-  if (read_stored_array(data, doc, m)) return true;
+  doc.distinctPages = 0;
+  if (read_stored_array(data, doc, m)) {
+    merge::fill_distinct_pages(doc);
+    return true;
+  }
   try {
     const Json j = document_form(Json::parse(data));
     if (!merge::from_json(j, doc)) return false;

@@ -11,7 +11,7 @@ namespace {
 
 // The order of merge::to_json, then the moderation fields. Appending is safe; reordering or
 // removing a name changes how stored documents read (bump the schema version).
-constexpr std::array<std::string_view, 45> kStoredFields{"id",
+constexpr std::array<std::string_view, 46> kStoredFields{"id",
                                                          "imgDigest",
                                                          "imgUrl",
                                                          "imgMimeType",
@@ -55,7 +55,8 @@ constexpr std::array<std::string_view, 45> kStoredFields{"id",
                                                          "thumbWidth",
                                                          "thumbHeight",
                                                          "pdq",
-                                                         "book"};
+                                                         "book",
+                                                         "distinctPages"};
 
 struct DerivedField {
   const char* name;

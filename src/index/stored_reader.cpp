@@ -132,6 +132,7 @@ constexpr NamedSetter kSetters[] = {
     {"refsAsLogo", document_field<&ImageDocument::refsAsLogo>},
     {"collection", document_field<&ImageDocument::collection>},
     {"book", document_field<&ImageDocument::book>},
+    {"distinctPages", document_field<&ImageDocument::distinctPages>},
     {"safe", moderation_field<&Moderation::safe>},
     {"blocked", moderation_field<&Moderation::blocked>},
     {"analysis", moderation_field<&Moderation::analysis>},

@@ -156,6 +156,7 @@ void reference_fields(IO& io, P& p) {
   io.str(p.pageTimestamp), io.str(p.pageTitle), io.str(p.pageUrlTokens), io.str(p.pageHost);
   io.raw(p.imagesInPage), io.str(p.collection), io.str(p.file), io.raw(p.offset);
   io.raw(p.length), io.raw(p.inline_), io.str(p.position), io.str(p.book);
+  io.str(p.pageSketch);
 }
 
 // What Encoded<View> reads: its record's tag byte and field list.

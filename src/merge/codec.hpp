@@ -49,6 +49,7 @@ struct ReferenceView {
   bool inline_ = false;
   std::string_view position;
   std::string_view book;
+  std::string_view pageSketch;
 };
 
 // The fields of an ImageCapture, read in place likewise.

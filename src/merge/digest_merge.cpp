@@ -3,13 +3,16 @@
 #include <algorithm>
 #include <functional>
 #include <iterator>
+#include <optional>
 #include <span>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 
 #include "merge/descriptions.hpp"
 #include "merge/order.hpp"
 #include "merge/text.hpp"
+#include "similar/page_sketch.hpp"
 
 namespace strata::merge {
 namespace {
@@ -137,6 +140,28 @@ void set_change_counters(Doc& doc, const std::vector<R>& refs) {
   doc.matchingPages = static_cast<int64_t>(refs.size());
 }
 
+// Distinct pages among the references (document.hpp, docs/merge.md): the connected components
+// of "same pageUrl" and "near-duplicate main texts". A function of the set of references.
+template <typename R>
+int64_t distinct_pages(const std::vector<R>& refs) {
+  thread_local std::vector<std::optional<similar::PageSketch>> sketches;
+  thread_local std::vector<const similar::PageSketch*> pages;
+  sketches.clear();
+  pages.clear();
+  for (const auto& ref : refs)
+    sketches.push_back(ref.pageSketch.empty() ? std::nullopt
+                                              : similar::decode_page_sketch(ref.pageSketch));
+  for (const auto& s : sketches)
+    pages.push_back(s && s->shingles >= similar::kMinShinglesToGroup ? &*s : nullptr);
+  thread_local std::vector<std::string_view> urls;
+  urls.clear();
+  for (const auto& ref : refs) urls.push_back(ref.pageUrl);
+  std::vector<uint32_t> group = similar::page_groups(pages, urls);
+  int64_t groups = 0;
+  for (uint32_t i = 0; i < group.size(); ++i) groups += group[i] == i;
+  return groups;
+}
+
 template <typename Doc, typename G>
 void set_collections(Doc& doc, const G& group) {
   doc.collection.clear();
@@ -168,6 +193,7 @@ void set_base_document(Doc& doc, const G& group, Counters& counters) {
   set_change_counters(doc, group.refs);
   set_position_counts(doc, group.refs);
   doc.matchingPages += static_cast<int64_t>(group.dropped_refs);
+  doc.distinctPages = distinct_pages(group.refs) + static_cast<int64_t>(group.dropped_refs);
   set_collections(doc, group);
 }
 

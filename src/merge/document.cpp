@@ -51,6 +51,8 @@ Json fields_of(const ImageDocument& d) {
 Json to_json(const ImageDocument& d) {
   Json j = fields_of(d);
   if (!d.book.empty()) j["book"] = d.book;
+  if (d.distinctPages > 0 && d.distinctPages < d.matchingPages)
+    j["distinctPages"] = d.distinctPages;
   return j;
 }
 
@@ -95,6 +97,9 @@ bool from_json(const Json& j, ImageDocument& d) {
   read_field(j, "refsAsLogo", d.refsAsLogo);
   read_field(j, "collection", d.collection);
   read_field(j, "book", d.book);
+  d.distinctPages = 0;
+  read_field(j, "distinctPages", d.distinctPages);
+  fill_distinct_pages(d);
   return true;
 }
 

@@ -58,6 +58,12 @@ struct BasicImageDocument {
   int64_t refsInMain = 0;
   int64_t refsInChrome = 0;
   int64_t refsAsLogo = 0;
+  // Distinct pages among the references: references of one page URL, or of pages whose main
+  // texts are near-duplicates (similar/page_sketch.hpp: mirrors, reprints, the same page over
+  // many crawls), count once; references dropped by the per-key cap count one each. Written
+  // only when below matchingPages (absent: equal), so documents without repeats stay as
+  // they were; fill_distinct_pages restores it on reading.
+  int64_t distinctPages = 0;
   std::vector<S> collection;  // collections the image was found in, sorted
   // A page field: the book page's catalogue facts (JSON object text, docs/books.md
   // "Indexing") of the oldest reference; empty for web images, and then not written.
@@ -66,6 +72,13 @@ struct BasicImageDocument {
 
 using ImageDocument = BasicImageDocument<std::string>;
 using DocumentView = BasicImageDocument<std::string_view>;
+
+// distinctPages = matchingPages where a reader found none (0).
+template <typename Doc>
+void fill_distinct_pages(Doc& doc) {
+  if (doc.distinctPages <= 0 || doc.distinctPages > doc.matchingPages)
+    doc.distinctPages = doc.matchingPages;
+}
 
 Json to_json(const ImageDocument& doc);
 bool from_json(const Json& j, ImageDocument& out);

@@ -182,6 +182,8 @@ void append_document_json(const BasicImageDocument<S>& d, std::string& line) {
                                                            d.refsAsLogo);
   field<"collection">(d.collection, out);
   if (!d.book.empty()) field<"book">(d.book, out);
+  if (d.distinctPages > 0 && d.distinctPages < d.matchingPages)
+    plain_fields<"distinctPages">(out, d.distinctPages);
   out.put('}');
   out.finish();
 }

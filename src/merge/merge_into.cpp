@@ -87,6 +87,9 @@ void merge_into(ImageDocument& existing, const ImageDocument& incoming) {
   existing.pageMetadataChanges += incoming.pageMetadataChanges;
   existing.matchingImages += incoming.matchingImages;
   existing.matchingPages += incoming.matchingPages;
+  // An upper bound: near-duplicates across the two are not seen here (strata index re-merges
+  // from the records and counts them exactly).
+  existing.distinctPages += incoming.distinctPages;
   existing.refsInMain += incoming.refsInMain;
   existing.refsInChrome += incoming.refsInChrome;
   existing.refsAsLogo += incoming.refsAsLogo;

@@ -26,7 +26,7 @@ auto reference_key(const R& r) {
                          V(r.imgSurt), V(r.imgUrl), V(r.imgTitle), V(r.imgAlt), V(r.imgCaption),
                          V(r.tag), V(r.collection), V(r.file), r.offset, r.length, r.imagesInPage,
                          V(r.pageHost), V(r.pageUrlTokens), V(r.imgUrlTokens), r.inline_,
-                         V(r.position), V(r.book));
+                         V(r.position), V(r.book), V(r.pageSketch));
 }
 
 // The 8 bytes at `from` as a big-endian integer (one load).

@@ -132,13 +132,40 @@ std::string Renderer::body() const {
   std::string cls = flat ? "grid" : "content";
   std::string intro = flat && page.kind == 2 ? "<p class=\"intro\"></p>\n" : "";
   std::string b = old ? "<BODY BGCOLOR=#FFFFFF>\n" : "<body>\n";
-  b += header + "\n<h1>" + html_escape(page.h1) + "</h1>\n<div class=\"" + cls + "\">\n" + intro +
-       content + "</div>\n<p class=\"footer\">" + html_escape(page.footer) + "</p>\n";
+  b += header + "\n<h1>" + html_escape(page.h1) + "</h1>\n";
+  if (!page.article.empty())
+    b += "<div class=\"article\"><p>" + html_escape(page.article) + "</p></div>\n";
+  b += "<div class=\"" + cls + "\">\n" + intro + content + "</div>\n<p class=\"footer\">" +
+       html_escape(page.footer) + "</p>\n";
   if (old) b += "<CENTER><FONT SIZE=1><B>(c) " + html_escape(page.footer) + "</FONT></B>\n";
   return b + (old ? "</BODY></HTML>\n" : "</body>\n</html>\n");
 }
 
+// The text a slot's structure shows (its caption, a blog entry's heading too).
+std::string slot_text(const Slot& s) {
+  switch (s.structure) {
+    case Structure::blog_flat:
+      return s.heading + " " + s.caption;
+    case Structure::thumb:
+    case Structure::css:
+    case Structure::spacer:
+    case Structure::inline_icon:
+      return "";
+    default:
+      return s.caption;
+  }
+}
+
 }  // namespace
+
+std::string main_text(const Page& page) {
+  std::string header, content;
+  for (const Slot& s : page.slots)
+    (s.structure == Structure::logo ? header : content) += slot_text(s) + " ";
+  std::string text = header + page.h1 + " " + page.article + " " + content + page.footer;
+  if (page.kind == 0) text += " (c) " + page.footer;  // the 1990s pages' trailing block
+  return text;
+}
 
 std::string reference_form(const std::string& page_url, const std::string& image_url) {
   std::string po = origin(page_url), io = origin(image_url);

@@ -17,6 +17,10 @@ RenderedPage render_page(const World& w, const Page& page, int crawl);
 // The HTTP/1.1 form a page uses for an image URL: relative when on the page's host.
 std::string reference_form(const std::string& page_url, const std::string& image_url);
 
+// The page's main text as render_page writes it (UTF-8, before any charset): the text of the
+// body's elements in order, pieces joined by spaces. The same in every crawl.
+std::string main_text(const Page& page);
+
 std::string utf8_to_latin1(const std::string& text);
 std::string latin1_to_utf8(const std::string& bytes);
 std::string base64(const std::string& bytes);

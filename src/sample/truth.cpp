@@ -1,15 +1,20 @@
 #include "sample/truth.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <numeric>
 #include <set>
 #include <stdexcept>
+#include <tuple>
+#include <unordered_map>
 
 #include "core/timestamp.hpp"
 #include "merge/document_json.hpp"
+#include "sample/html.hpp"
 #include "sample/truth_queries.hpp"
 #include "url/url.hpp"
 
@@ -148,8 +153,11 @@ std::vector<std::string> ordered_values(const std::vector<const Ref*>& refs, Fie
   return out;
 }
 
+// Each page's near-duplicate family: pages joined by near pairs share one.
+using PageFamilies = std::unordered_map<const Page*, size_t>;
+
 merge::ImageDocument make_document(const std::vector<const Cap*>& caps,
-                                   std::vector<const Ref*> refs) {
+                                   std::vector<const Ref*> refs, const PageFamilies& families) {
   merge::ImageDocument d;
   const Cap* first = nullptr;
   std::vector<int64_t> times;
@@ -204,6 +212,10 @@ merge::ImageDocument make_document(const std::vector<const Cap*>& caps,
   d.pageMetadataChanges = static_cast<int64_t>(pages.size()) - 1;
   d.matchingImages = static_cast<int64_t>(caps.size());
   d.matchingPages = static_cast<int64_t>(refs.size());
+  // The same page over many crawls counts once, and so do its near-duplicates.
+  std::set<size_t> distinct_pages;
+  for (const Ref* r : refs) distinct_pages.insert(families.at(r->capture->page));
+  d.distinctPages = static_cast<int64_t>(distinct_pages.size());
   for (const Ref* r : refs) {
     d.refsInMain += r->position == "main";
     d.refsInChrome += r->position == "chrome";
@@ -324,12 +336,13 @@ Grouped group(const std::vector<Cap>& caps, const std::vector<Ref>& refs, const 
   return g;
 }
 
-void write_documents(const Grouped& g, const std::filesystem::path& path, WordIndex& words) {
+void write_documents(const Grouped& g, const PageFamilies& families,
+                     const std::filesystem::path& path, WordIndex& words) {
   std::ofstream docs(path, std::ios::binary);
   std::string line;  // reused
   for (size_t id = 0; id < g.refs_of.size(); ++id) {
     if (g.refs_of[id].empty()) continue;
-    merge::ImageDocument d = make_document(g.caps_of[id], g.refs_of[id]);
+    merge::ImageDocument d = make_document(g.caps_of[id], g.refs_of[id], families);
     line.clear();
     merge::append_document_json(d, line);  // to_json(d).dump(), without the Json tree
     line.push_back('\n');
@@ -337,6 +350,68 @@ void write_documents(const Grouped& g, const std::filesystem::path& path, WordIn
     words.add(d);
   }
   if (!docs.flush()) throw std::runtime_error("cannot write documents.jsonl");
+}
+
+// The 5-word shingles of a text, hashed, sorted, distinct; words as similar/page_sketch.hpp
+// reads them (runs of ASCII letters and digits and non-ASCII bytes, ASCII lower-cased).
+std::vector<uint64_t> shingles_of(const std::string& text) {
+  std::vector<std::string> words(1);
+  for (char ch : text) {
+    auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x80 || std::isalnum(c))
+      words.back().push_back(static_cast<char>(std::tolower(c)));
+    else if (!words.back().empty())
+      words.emplace_back();
+  }
+  if (words.back().empty()) words.pop_back();
+  std::vector<uint64_t> out;
+  for (size_t s = 0; s + 5 <= words.size(); ++s)
+    out.push_back(std::hash<std::string>()(words[s] + ' ' + words[s + 1] + ' ' + words[s + 2] +
+                                           ' ' + words[s + 3] + ' ' + words[s + 4]));
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+constexpr size_t kMinShinglesNear = 10;
+
+// Pairs of pages with exact Jaccard ≥ 0.5 (through an inverted index of shingles, so only
+// pages sharing one are compared), and each page's family.
+std::vector<PagePairTruth> page_pairs(const World& w, PageFamilies& families) {
+  std::vector<std::vector<uint64_t>> shingles;
+  std::unordered_map<uint64_t, std::vector<uint32_t>> pages_of;
+  for (size_t p = 0; p < w.pages.size(); ++p) {
+    shingles.push_back(shingles_of(main_text(w.pages[p])));
+    for (uint64_t s : shingles.back()) pages_of[s].push_back(static_cast<uint32_t>(p));
+  }
+  std::map<std::pair<uint32_t, uint32_t>, size_t> shared;
+  for (const auto& [s, pages] : pages_of)
+    for (size_t x = 0; x < pages.size(); ++x)
+      for (size_t y = x + 1; y < pages.size(); ++y) ++shared[{pages[x], pages[y]}];
+  std::vector<size_t> parent(w.pages.size());
+  std::iota(parent.begin(), parent.end(), size_t{0});
+  auto find = [&](size_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  std::vector<PagePairTruth> out;
+  for (const auto& [pair, both] : shared) {
+    const auto& [x, y] = pair;
+    double j = static_cast<double>(both) /
+               static_cast<double>(shingles[x].size() + shingles[y].size() - both);
+    if (j < 0.5) continue;
+    bool near = j >= 0.8 && shingles[x].size() >= kMinShinglesNear &&
+                shingles[y].size() >= kMinShinglesNear;
+    if (near) parent[find(x)] = find(y);
+    std::string a = w.pages[x].url, b = w.pages[y].url;
+    if (b < a) std::swap(a, b);
+    out.push_back({a, b, j, near});
+  }
+  for (size_t p = 0; p < w.pages.size(); ++p) families[&w.pages[p]] = find(p);
+  std::sort(out.begin(), out.end(), [](const PagePairTruth& l, const PagePairTruth& r) {
+    return std::tie(l.a, l.b) < std::tie(r.a, r.b);
+  });
+  return out;
 }
 
 std::vector<std::vector<std::string>> near_duplicates(const std::vector<Cap>& caps) {
@@ -359,7 +434,9 @@ Truth compute_truth(const World& w, const WriteResult& written, const std::strin
   PageRefs pages = page_refs(w, written);
   Grouped g = group(caps, pages.refs, keys);
   WordIndex words;
-  write_documents(g, truth_dir(dir) / "documents.jsonl", words);
+  PageFamilies families;
+  truth.page_pairs = page_pairs(w, families);
+  write_documents(g, families, truth_dir(dir) / "documents.jsonl", words);
   truth.documents = words.documents();
   truth.queries = words.judge_queries();
   truth.near_duplicates = near_duplicates(caps);
@@ -373,6 +450,13 @@ void write_truth(const Truth& truth, const std::string& dir) {
     queries << Json{{"query", q.query}, {"lang", q.lang}, {"relevant", q.relevant}}.dump() << "\n";
   std::ofstream near(t / "near-duplicates.jsonl", std::ios::binary);
   for (const auto& g : truth.near_duplicates) near << Json{{"digests", g}}.dump() << "\n";
+  std::ofstream pages(t / "page-near-duplicates.jsonl", std::ios::binary);
+  for (const auto& p : truth.page_pairs)
+    pages << Json{{"pages", {p.a, p.b}},
+                  {"jaccard", std::round(p.jaccard * 1000) / 1000},
+                  {"near", p.near}}
+                 .dump()
+          << "\n";
 }
 
 }  // namespace strata::sample

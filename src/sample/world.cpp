@@ -117,6 +117,7 @@ struct Builder {
   void add_content(Page& p, int s, Structure st, const Topic& topic, int count);
   Slot content_slot(Page& p, int s, Structure st, const Topic& topic, int index);
   void plan_captures();
+  void add_mirrors();
 };
 
 std::string slug(const std::string& text) {
@@ -408,7 +409,111 @@ void Builder::build() {
       break;
     }
   }
+  if (opt.mirrors > 0) add_mirrors();
   plan_captures();
+}
+
+// Articles and their copies (Options::mirrors), from a generator of their own so that the
+// rest of the world is planned as without them. Article i on a site, with one captioned
+// picture of that site, and one copy by i % 4: 0 an exact mirror on the mirror host, 1 a
+// reprint on another site with one or two words changed, 2 a print version on the same site
+// (its heading prefixed), 3 a rewrite on another site (40 % of the words
+// replaced: not a near-duplicate, though it shows the same picture).
+void Builder::add_mirrors() {
+  Rng r = Rng::derive(opt.seed, "mirrors");
+  const int original_sites = static_cast<int>(w.sites.size());
+  Site mirror;
+  mirror.kind = kNews;
+  mirror.host = "www.espelho-arquivo.pt";
+  mirror.name = "Espelho";
+  mirror.first_crawl = 0;
+  mirror.last_crawl = n - 1;
+  w.sites.push_back(mirror);
+  const int mirror_site = original_sites;
+  auto add_page = [&](Page p) {
+    p.time.assign(static_cast<size_t>(n), 0);
+    int id = static_cast<int>(w.pages.size());
+    w.sites[static_cast<size_t>(p.site)].pages.push_back(id);
+    w.pages.push_back(std::move(p));
+  };
+  for (int i = 0; i < opt.mirrors; ++i) {
+    const int s = static_cast<int>(r.below(static_cast<uint64_t>(original_sites)));
+    const Site& site = w.sites[static_cast<size_t>(s)];
+    int image = -1;  // a captioned picture of the site's
+    for (int pid : site.pages)
+      for (const Slot& slot : w.pages[static_cast<size_t>(pid)].slots)
+        if (image < 0 && slot.image >= 0 &&
+            (slot.structure == Structure::figure || slot.structure == Structure::div_p))
+          image = slot.image;
+    Page a;
+    a.url = "http://" + site.host + "/artigos/artigo-" + std::to_string(i) + ".html";
+    a.site = s;
+    a.kind = site.kind;
+    a.lang = site.lang;
+    a.h1 = capitalise(filler(r, site.lang, 5));
+    a.footer = capitalise(filler(r, site.lang, 4));
+    a.article = capitalise(filler(r, site.lang, r.range(120, 300))) + ".";
+    a.title.assign(static_cast<size_t>(n), a.h1 + " - " + site.name);
+    if (image >= 0) {
+      Slot slot;
+      slot.structure = Structure::figure;
+      slot.image = image;
+      slot.alt.assign(static_cast<size_t>(n), filler(r, site.lang, 2));
+      slot.caption = capitalise(filler(r, site.lang, 6));
+      a.slots.push_back(slot);
+    }
+    Page copy = a;
+    int other =
+        original_sites > 1
+            ? (s + 1 + static_cast<int>(r.below(static_cast<uint64_t>(original_sites - 1)))) %
+                  original_sites
+            : s;
+    switch (i % 4) {
+      case 0:
+        copy.site = mirror_site;
+        copy.url = "http://" + mirror.host + "/" + site.host + "/artigos/artigo-" +
+                   std::to_string(i) + ".html";
+        break;
+      case 1: {
+        copy.site = other;
+        copy.url = "http://" + w.sites[static_cast<size_t>(other)].host + "/reproducao/" +
+                   std::to_string(i) + ".html";
+        std::vector<std::string> words;
+        for (size_t at = 0; at < a.article.size();) {
+          size_t end = std::min(a.article.find(' ', at), a.article.size());
+          words.push_back(a.article.substr(at, end - at));
+          at = end + 1;
+        }
+        int edits = r.range(1, 2);
+        for (int e = 0; e < edits; ++e)
+          words[r.below(words.size())] = capitalise(filler(r, site.lang, 1));
+        copy.article.clear();
+        for (const auto& word : words) copy.article += (copy.article.empty() ? "" : " ") + word;
+        break;
+      }
+      case 2:
+        copy.url = "http://" + site.host + "/imprimir/artigo-" + std::to_string(i) + ".html";
+        copy.h1 = "Versão para imprimir: " + a.h1;
+        break;
+      default: {
+        copy.site = other;
+        copy.url = "http://" + w.sites[static_cast<size_t>(other)].host + "/reescrita/" +
+                   std::to_string(i) + ".html";
+        std::string rewritten;
+        for (size_t at = 0; at < a.article.size();) {
+          size_t end = std::min(a.article.find(' ', at), a.article.size());
+          std::string word = a.article.substr(at, end - at);
+          if (r.chance(0.4)) word = filler(r, site.lang, 1);
+          rewritten += (rewritten.empty() ? "" : " ") + word;
+          at = end + 1;
+        }
+        copy.article = rewritten;
+        copy.h1 = capitalise(filler(r, site.lang, 5));
+      }
+    }
+    add_page(std::move(a));
+    add_page(std::move(copy));
+  }
 }
 
 void Builder::plan_captures() {

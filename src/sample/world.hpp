@@ -22,6 +22,9 @@ struct Options {
   int crawls = 0;       // 0 = from the scale
   int64_t images = 40;  // target number of image URLs (scale)
   bool fast = false;    // bench: reuse encodings, fast compression
+  // Articles each copied as a mirror, a reprint, a print version or a rewrite (near-duplicate
+  // pages, truth/page-near-duplicates.jsonl); 0 leaves the archive as it always was.
+  int mirrors = 0;
 };
 
 // Parses tiny|demo|bench|<number> into options.images/fast; false if unknown.
@@ -122,6 +125,7 @@ struct Page {
   std::vector<int64_t> time;       // per crawl, 0 = not crawled
   std::vector<Slot> slots;
   std::string h1, footer;
+  std::string article;  // body text of an article (Options::mirrors), empty elsewhere
 };
 
 struct Site {

@@ -53,6 +53,7 @@ Json item_field(const search::Hit& hit, const std::string& f, const std::string&
   if (f == "collection") return d.collection;
   if (f == "matchingImages") return d.matchingImages;
   if (f == "matchingPages") return d.matchingPages;
+  if (f == "distinctPages") return d.distinctPages > 0 ? d.distinctPages : d.matchingPages;
   if (f == "imageMetadataChanges") return d.imageMetadataChanges;
   if (f == "pageMetadataChanges") return d.pageMetadataChanges;
   if (f == "groupId") {

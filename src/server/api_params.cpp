@@ -123,9 +123,10 @@ const std::vector<std::string>& default_fields() {
 const std::vector<std::string>& known_fields() {
   static const std::vector<std::string> f = [] {
     std::vector<std::string> all = default_fields();
-    for (const char* extra : {"pageHost", "pageImages", "safe", "matchingImages", "matchingPages",
-                              "imageMetadataChanges", "pageMetadataChanges", "imgTstampLatest",
-                              "imgSurt", "groupId", "groupSize", "collapsedImages", "phash", "pdq"})
+    for (const char* extra :
+         {"pageHost", "pageImages", "safe", "matchingImages", "matchingPages", "distinctPages",
+          "imageMetadataChanges", "pageMetadataChanges", "imgTstampLatest", "imgSurt", "groupId",
+          "groupSize", "collapsedImages", "phash", "pdq"})
       all.emplace_back(extra);
     all.insert(all.end(), kBookFields.begin(), kBookFields.end());
     return all;

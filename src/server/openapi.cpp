@@ -40,7 +40,9 @@ std::string openapi_json() {
       param("fields", "comma list of returned fields (replaces the default list)"),
       param("more",
             "extra fields added to the default list; besides the default fields: pageHost "
-            "pageImages safe matchingImages matchingPages imageMetadataChanges "
+            "pageImages safe matchingImages matchingPages distinctPages (referencing pages, "
+            "near-duplicate pages and one page over many crawls counted once) "
+            "imageMetadataChanges "
             "pageMetadataChanges imgTstampLatest imgSurt groupId (near-duplicate group: its "
             "leader's pHash, 16 hex digits; absent when alone) groupSize (images of the group, "
             "1 when alone) collapsedImages (other members of the group matching the query, "

@@ -68,7 +68,7 @@ WebResponse site_a(const std::string& path, int) {
     return html("<a href='/deep/" + std::to_string(std::stoi(path.substr(6)) + 1) + "'>next</a>");
   if (path == "/loop1") return {302, "text/html", "", {{"Location", "/loop2"}}, 0};
   if (path == "/loop2") return {302, "text/html", "", {{"Location", "/loop1"}}, 0};
-  if (path == "/dup1" || path == "/dup2") return html("the same page twice");
+  if (path == "/dup1" || path == "/dup2") return html("the same page twice, word for word");
   if (path == "/near1" || path == "/near2") {
     std::string text;
     for (int i = 0; i < 300; ++i) text += "word" + std::to_string(i) + " ";

@@ -3,7 +3,6 @@
 
 #include "archive/reader.hpp"
 #include "crawl/frontier.hpp"
-#include "crawl/near_duplicates.hpp"
 #include "crawl/url_rules.hpp"
 #include "crawl/warc_output.hpp"
 #include "testing/shared_data.hpp"
@@ -81,26 +80,6 @@ TEST(UrlRules, NormalisationTrapsAndScope) {
   EXPECT_FALSE(in_scope(scope, "http://notex.org/news/1", false));
   EXPECT_TRUE(in_scope(scope, "http://cdn.other/i.png", true));
   EXPECT_EQ(politeness_host("http://User@Ex.org:8080/x"), "ex.org:8080");
-}
-
-std::string words(int count, int seed) {
-  std::string text;
-  for (int i = 0; i < count; ++i) text += "w" + std::to_string(i * 7919 % 1000 + seed * 1000) + " ";
-  return text;
-}
-
-TEST(NearDuplicates, OneWordChangedIsNearAnotherTextIsNot) {
-  NearDuplicates pages;
-  std::string text = words(400, 0);
-  EXPECT_FALSE(pages.add("http://a/1", text));
-  std::string changed = text;
-  changed.replace(changed.find(" w919 "), 6, " other ");  // one word of 400
-  EXPECT_EQ(pages.add("http://a/2", changed), "http://a/1");
-  EXPECT_FALSE(pages.add("http://a/3", words(400, 1)));
-  EXPECT_FALSE(pages.add("http://a/4", "too short"));
-  auto a = NearDuplicates::sketch(text), b = NearDuplicates::sketch(words(400, 1));
-  ASSERT_TRUE(a && b);
-  EXPECT_LT(NearDuplicates::similarity(*a, *b), 0.1);
 }
 
 TEST(WarcOutput, SameUrlAndPayloadIsARevisitAnotherUrlAWholeCopy) {

@@ -72,12 +72,13 @@ TEST(RecordsJsonl, ViewsWriteTheLinesOfTheRecords) {
   ref.inline_ = true;
   ref.position = "logo";
   ref.book = R"({"author":["A"]})";
+  ref.pageSketch = "5:AAAA";
   PageReferenceView ref_view{ref.imgSurt,       ref.imgUrl,     ref.imgUrlTokens,  ref.imgAlt,
                              ref.imgTitle,      ref.imgCaption, ref.tag,           ref.pageUrl,
                              ref.pageTimestamp, ref.pageTitle,  ref.pageUrlTokens, ref.pageHost,
                              ref.imagesInPage,  ref.collection, ref.file,          ref.offset,
-                             ref.length,        ref.inline_,    ref.position,
-                             ref.book};
+                             ref.length,        ref.inline_,    ref.position,      ref.book,
+                             ref.pageSketch};
   out.clear();
   append_jsonl(ref_view, out);
   EXPECT_EQ(out, to_jsonl(ref));

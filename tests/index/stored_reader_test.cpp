@@ -44,6 +44,7 @@ merge::ImageDocument full_document() {
   d.pageMetadataChanges = -1;
   d.matchingImages = 3;
   d.matchingPages = 4;
+  d.distinctPages = 3;
   d.collection = {"AWP", "BT"};
   return d;
 }

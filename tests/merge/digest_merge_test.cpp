@@ -2,8 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "fixtures.hpp"
 #include "merge/text.hpp"
+#include "similar/page_sketch.hpp"
 
 namespace strata::merge {
 namespace {
@@ -179,6 +182,47 @@ TEST(DigestMerge, ReusedBuilderKeepsNothingOfThePreviousGroup) {
   EXPECT_TRUE(docs[0].imgAlt.empty());
   EXPECT_EQ(builder.build(large, Mode::full, c).size(), 2u);
   EXPECT_EQ(to_json(builder.build(small, Mode::compact, c)[0]), to_json(one(small_alone)));
+}
+
+// Popularity counts each page once: one URL over two crawls, a mirror at another URL with the
+// same text, a reprint with a word changed; an unrelated page and a page with too little text
+// to compare stay apart (docs/merge.md, distinctPages). The same in any order.
+TEST(DigestMerge, NearDuplicatePagesCountOnce) {
+  std::string article;
+  for (int i = 0; i < 300; ++i) article += "word" + std::to_string(i) + " ";
+  std::string reprint = article;
+  reprint.replace(reprint.find(" word150 "), 9, " changed ");
+  auto sketch = [](const std::string& text) {
+    return similar::encode_page_sketch(*similar::sketch_text(text));
+  };
+  std::vector<PageReference> refs = {ref("s", "u", "http://a/article", "20100101000000"),
+                                     ref("s", "u", "http://a/article", "20110101000000"),
+                                     ref("s", "u", "http://mirror/a/article", "20100601000000"),
+                                     ref("s", "u", "http://b/reprint", "20100701000000"),
+                                     ref("s", "u", "http://c/other", "20100801000000"),
+                                     ref("s", "u", "http://d/short", "20100901000000"),
+                                     ref("s", "u", "http://e/short", "20100901000000")};
+  refs[0].pageSketch = refs[1].pageSketch = refs[2].pageSketch = sketch(article);
+  refs[3].pageSketch = sketch(reprint);
+  refs[4].pageSketch =
+      sketch(article.substr(0, 20) + " and then something else " + reprint.substr(900));
+  refs[5].pageSketch = refs[6].pageSketch = sketch("too short to compare here at all");
+  DigestGroup g{kD, {capture("s", "u", "20100101000000", kD)}, refs};
+  ImageDocument d = one(g);
+  EXPECT_EQ(d.matchingPages, 7);
+  EXPECT_EQ(d.distinctPages, 4);  // article family, other, and the two short pages
+  EXPECT_EQ(to_json(d)["distinctPages"], 4);
+  std::reverse(g.refs.begin(), g.refs.end());
+  EXPECT_EQ(one(g).distinctPages, 4);
+  // No sketches at all: one URL is one page.
+  for (auto& r : g.refs) r.pageSketch.clear();
+  ImageDocument plain = one(g);
+  EXPECT_EQ(plain.distinctPages, 6);
+  ImageDocument all_distinct = one(DigestGroup{kD,
+                                               {capture("s", "u", "20100101000000", kD)},
+                                               {ref("s", "u", "http://x/1", "20100101000000")}});
+  EXPECT_EQ(all_distinct.distinctPages, 1);
+  EXPECT_FALSE(to_json(all_distinct).contains("distinctPages"));
 }
 
 }  // namespace

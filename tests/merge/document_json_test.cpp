@@ -32,6 +32,13 @@ TEST(DocumentJson, EscapesAndNonAsciiMatchNlohmann) {
   doc.matchingPages = -9223372036854775807LL - 1;
   doc.collection = {"C1", "C2"};
   EXPECT_EQ(written_json(doc), reference_json(doc));
+  // distinctPages: written when below matchingPages only.
+  doc.matchingPages = 5;
+  doc.distinctPages = 2;
+  EXPECT_EQ(written_json(doc), reference_json(doc));
+  EXPECT_NE(written_json(doc).find("\"distinctPages\":2"), std::string::npos);
+  doc.distinctPages = 5;
+  EXPECT_EQ(written_json(doc).find("distinctPages"), std::string::npos);
 }
 
 // Escapes that make the JSON longer than its estimate, long values after them, and a line that

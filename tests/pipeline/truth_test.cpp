@@ -17,6 +17,7 @@
 #include "merge/folder.hpp"
 #include "sample/sample.hpp"
 #include "search/searcher.hpp"
+#include "similar/page_sketch.hpp"
 #include "testing/shared_data.hpp"
 
 namespace strata {
@@ -40,13 +41,18 @@ std::string relative_to(const std::string& path, const fs::path& dir) {
   return path.rfind(prefix, 0) == 0 ? path.substr(prefix.size()) : path;
 }
 
-class PipelineTruth : public ::testing::Test {
+// The tiny sample (with `Mirrors` articles copied, sample::Options::mirrors) extracted and
+// merged once per test suite.
+template <int Mirrors>
+class SamplePipeline : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    work_ = new fs::path(fs::temp_directory_path() / ("strata-truth-" + std::to_string(getpid())));
+    work_ = new fs::path(fs::temp_directory_path() / ("strata-truth-" + std::to_string(Mirrors) +
+                                                      "-" + std::to_string(getpid())));
     fs::remove_all(*work_);
     sample::Options options;
     ASSERT_TRUE(sample::apply_scale("tiny", options));
+    options.mirrors = Mirrors;
     sample::generate(options, (*work_ / "sample").string(), 2);
     // Each top-level folder of the sample is one collection, extracted under its own name.
     for (const auto& entry : fs::directory_iterator(*work_ / "sample")) {
@@ -78,10 +84,36 @@ class PipelineTruth : public ::testing::Test {
   }
   static fs::path* work_;
   static int64_t too_large_;
+
+  // Every field of every truth document equals the merged document's.
+  static void expect_documents_equal_truth() {
+    auto truth = load_documents(*work_ / "sample" / "truth" / "documents.jsonl");
+    auto merged = load_documents(*work_ / "documents.jsonl");
+    ASSERT_GT(truth.size(), 20u);
+    EXPECT_EQ(merged.size(), truth.size());
+    fs::path sample_dir = *work_ / "sample";
+    for (const auto& [id, expected] : truth) {
+      auto it = merged.find(id);
+      ASSERT_NE(it, merged.end()) << "missing document " << id << " " << expected["imgUrl"];
+      Json got = it->second;
+      for (const char* field : {"imgFile", "pageFile"})
+        got[field] = relative_to(got[field].get<std::string>(), sample_dir);
+      for (const auto& [field, value] : expected.items())
+        EXPECT_EQ(got[field], value)
+            << "document " << id << " (" << expected["imgUrl"] << ") field " << field;
+      // distinctPages is left out where it equals matchingPages, on both sides.
+      EXPECT_EQ(got.contains("distinctPages"), expected.contains("distinctPages")) << id;
+    }
+  }
 };
 
-fs::path* PipelineTruth::work_ = nullptr;
-int64_t PipelineTruth::too_large_ = 0;
+template <int Mirrors>
+fs::path* SamplePipeline<Mirrors>::work_ = nullptr;
+template <int Mirrors>
+int64_t SamplePipeline<Mirrors>::too_large_ = 0;
+
+class PipelineTruth : public SamplePipeline<0> {};
+class PageNearDuplicateTruth : public SamplePipeline<16> {};
 
 TEST_F(PipelineTruth, ExtractionDropsTheImagesTheTruthExpectsTooLarge) {
   std::ifstream in(*work_ / "sample" / "truth" / "manifest.json");
@@ -91,21 +123,65 @@ TEST_F(PipelineTruth, ExtractionDropsTheImagesTheTruthExpectsTooLarge) {
 }
 
 TEST_F(PipelineTruth, MergedDocumentsEqualGroundTruth) {
-  auto truth = load_documents(*work_ / "sample" / "truth" / "documents.jsonl");
-  auto merged = load_documents(*work_ / "documents.jsonl");
-  ASSERT_GT(truth.size(), 20u);
-  EXPECT_EQ(merged.size(), truth.size());
-  fs::path sample_dir = *work_ / "sample";
-  for (const auto& [id, expected] : truth) {
-    auto it = merged.find(id);
-    ASSERT_NE(it, merged.end()) << "missing document " << id << " " << expected["imgUrl"];
-    Json got = it->second;
-    for (const char* field : {"imgFile", "pageFile"})
-      got[field] = relative_to(got[field].get<std::string>(), sample_dir);
-    for (const auto& [field, value] : expected.items())
-      EXPECT_EQ(got[field], value)
-          << "document " << id << " (" << expected["imgUrl"] << ") field " << field;
+  expect_documents_equal_truth();
+}
+
+// With mirrored, reprinted, print and rewritten articles: popularity counts each family of
+// near-duplicate pages once (distinctPages), and every other field stays exact.
+TEST_F(PageNearDuplicateTruth, MergedDocumentsEqualGroundTruth) {
+  expect_documents_equal_truth();
+  size_t collapsed = 0;
+  for (const auto& [id, doc] : load_documents(*work_ / "sample" / "truth" / "documents.jsonl"))
+    collapsed += doc.contains("distinctPages");
+  EXPECT_GT(collapsed, 5u);
+}
+
+// The page sketches extraction stored against the truth's exact Jaccard: every pair of pages
+// with a sketch is judged (near-duplicates at an estimated J ≥ 0.8, 10 shingles or more).
+TEST_F(PageNearDuplicateTruth, PagePairsPrecisionAndRecall) {
+  std::map<std::string, similar::PageSketch> sketches;
+  size_t refs = 0, refs_with_sketch = 0;
+  for (const auto& dir : fs::directory_iterator(*work_ / "extract"))
+    for (const auto& file : merge::extraction_files(dir.path())) {
+      std::ifstream in(file);
+      for (std::string line; std::getline(in, line);) {
+        Json j = Json::parse(line);
+        if (j["type"] != "ref") continue;
+        ++refs;
+        if (!j.contains("pageSketch")) continue;
+        ++refs_with_sketch;
+        auto s = similar::decode_page_sketch(j["pageSketch"].get<std::string>());
+        ASSERT_TRUE(s) << line;
+        auto [at, added] = sketches.emplace(j["pageUrl"].get<std::string>(), *s);
+        EXPECT_EQ(at->second, *s) << "a page's sketch changed between captures";
+      }
+    }
+  ASSERT_GT(sketches.size(), 20u);
+  EXPECT_GT(refs_with_sketch * 10, refs * 9);
+  std::set<std::pair<std::string, std::string>> truth, found;
+  std::ifstream in(*work_ / "sample" / "truth" / "page-near-duplicates.jsonl");
+  for (std::string line; std::getline(in, line);) {
+    Json j = Json::parse(line);
+    auto a = j["pages"][0].get<std::string>(), b = j["pages"][1].get<std::string>();
+    if (j["near"].get<bool>() && sketches.count(a) && sketches.count(b)) truth.emplace(a, b);
   }
+  for (auto x = sketches.begin(); x != sketches.end(); ++x)
+    for (auto y = std::next(x); y != sketches.end(); ++y)
+      if (x->second.shingles >= similar::kMinShinglesToGroup &&
+          y->second.shingles >= similar::kMinShinglesToGroup &&
+          similar::near_duplicate_pages(x->second, y->second))
+        found.emplace(x->first, y->first);
+  size_t both = 0;
+  for (const auto& pair : found) both += truth.count(pair);
+  ASSERT_GE(truth.size(), 8u);
+  double precision = found.empty() ? 0 : static_cast<double>(both) / found.size();
+  double recall = static_cast<double>(both) / truth.size();
+  std::printf(
+      "page pairs: %zu pages, %zu near-duplicate pairs in truth, %zu found, "
+      "precision %.3f recall %.3f\n",
+      sketches.size(), truth.size(), found.size(), precision, recall);
+  EXPECT_GE(precision, 0.95);
+  EXPECT_GE(recall, 0.95);
 }
 
 TEST_F(PipelineTruth, JudgedQueriesFindRelevantImages) {
