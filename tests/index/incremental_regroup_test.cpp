@@ -195,13 +195,17 @@ TEST(IncrementalRegroup, AWholeRegroupInALongTransactionSeesEveryWrite) {
         m.safe = 0;
         m.phash = images.at(d.id).phash;
       };
+      // `count` new images named prefix + number.
+      auto add_images = [&](const std::string& prefix, int count) {
+        for (int k = 0; k < count; ++k) {
+          const std::string id = prefix + std::to_string(k);
+          images[id] = corpus.fresh();
+          writer->add(document(id, images[id]));
+        }
+      };
       writer->set_moderate(moderate);
       writer->begin();
-      for (int k = 0; k < 30; ++k) {
-        const std::string id = "b" + std::to_string(k);
-        images[id] = corpus.fresh();
-        writer->add(document(id, images[id]));
-      }
+      add_images("b", 30);
       writer->regroup_near_duplicates();
       writer->commit();
       const auto base_groups = stored_groups(dir);
@@ -211,11 +215,7 @@ TEST(IncrementalRegroup, AWholeRegroupInALongTransactionSeesEveryWrite) {
       writer->begin();
       // 24 changes: 20 added, 3 removed (grouped ones first: their stored group must not be
       // rewritten), 1 re-analysed.
-      for (int k = 0; k < 20; ++k) {
-        const std::string id = "n" + std::to_string(k);
-        images[id] = corpus.fresh();
-        writer->add(document(id, images[id]));
-      }
+      add_images("n", 20);
       std::vector<std::string> removed;
       for (const auto& [id, group] : base_groups)
         if (!group.empty() && id != "b3" && id != "b7" && removed.size() < 2) removed.push_back(id);
