@@ -1,12 +1,17 @@
 // bench_incremental [--docs N] [--batch-percent P] [--runs R] [--work DIR] [--jobs J]
-//                   [--base-index DIR]
+//                   [--base-index DIR] [--analysis 1]
 // The cost of `strata index`'s incremental add (src/store/incremental.hpp): builds an index of
 // about N documents from synthetic extraction records (one capture and two references per
 // image, a revisit for every tenth), then adds a batch of P % (default 1) as a new crawl would
 // bring it: new images with their pages, and new pages referencing images already indexed (a
 // fifth of the batch's references). Times, as medians of R runs (each on a fresh copy of the
 // index), the add to the big index against indexing the same batch into an empty index, and
-// prints the records and documents each processed. Analysis is off (as --no-analysis).
+// prints the records and documents each processed. Analysis is off (as --no-analysis) unless
+// --analysis 1: then every add runs an analysis step that reads the index's analysis.jsonl
+// cache for the documents' digests (as `strata index` does) and appends a synthetic record
+// (pHash, PDQ, NSFW scores, embedding; a tenth of the images near-copies of others) for each
+// new one, so the add joins analysis records and regroups near-duplicates (image decoding
+// itself, the same work alone and added, is left out).
 // --base-index DIR keeps the base index in DIR (built there when missing, reused when present:
 // built by the same --docs), so repeated measurements skip the long base build.
 #include <time.h>
@@ -17,11 +22,17 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <random>
+#include <set>
 #include <string>
 
 #include "../common/measure.hpp"
 #include "../common/synthetic.hpp"
+#include "../similar/phashes.hpp"
+#include "analyze/record.hpp"
+#include "analyze/run.hpp"
 #include "extract/records.hpp"
+#include "index/moderation.hpp"
 #include "store/incremental.hpp"
 
 namespace {
@@ -35,6 +46,7 @@ struct Config {
   double batch_percent = 1.0;
   int runs = 3;
   unsigned jobs = 1;
+  bool analysis = false;
   fs::path work =
       fs::temp_directory_path() / ("strata-bench-incremental-" + std::to_string(getpid()));
   fs::path base_index;  // empty: work/base-index, removed afterwards
@@ -101,16 +113,63 @@ uint64_t write_crawl(const fs::path& dir, const std::string& crawl, uint64_t fir
   return records;
 }
 
+// The synthetic analysis record of image `n` (its digest is hex_digest(n)).
+analyze::AnalysisRecord analysis_of(uint64_t n) {
+  std::mt19937_64 rng(n * 7919 + 1);
+  analyze::AnalysisRecord r;
+  r.digest = hex_digest(n), r.status = analyze::DecodeStatus::ok, r.loader = "VipsForeignLoadJpeg";
+  r.width = 640, r.height = 480, r.frames = 1;
+  r.thumbnail = r.digest.substr(0, 2) + "/" + r.digest + ".webp", r.thumb_width = 256;
+  r.thumb_height = 192;
+  // A tenth are near-copies of an earlier image: groups to keep.
+  r.phash = n % 10 == 9
+                ? bench::near_copy(analysis_of(n / 2).phash.value(), 1 + int(rng() % 6), rng)
+                : bench::balanced_hash(rng);
+  r.pdq = analyze::PdqHash{rng(), rng(), rng(), rng()}, r.pdq_quality = 90;
+  r.nsfw = analyze::NsfwScores{{0.01f, 0.01f, 0.9f, 0.03f, 0.05f}}, r.detail = 0.4f;
+  r.model = "mobilenet_v2";
+  similar::EmbeddingCode code{};
+  for (auto& c : code) c = static_cast<int8_t>(rng());
+  r.embedding = code;
+  return r;
+}
+
+// The image number of a synthetic digest (hex_digest's inverse).
+uint64_t image_of(const std::string& digest) {
+  return std::stoull(digest.substr(digest.size() - 16), nullptr, 16);
+}
+
+// The analysis step of `strata index` over synthetic images: the cache read for the
+// documents' digests, a record appended for each new one.
+bool analyse(const fs::path& index, const fs::path& documents) {
+  std::set<std::string> wanted;
+  std::ifstream in(documents);
+  for (std::string line; std::getline(in, line);) {
+    const Json doc = Json::parse(line, nullptr, false);
+    if (doc.is_object() && doc.value("imgDigest", "").size() == 64)
+      wanted.insert(doc["imgDigest"].get<std::string>());
+  }
+  const fs::path file = index::analysis_file(index);
+  const analyze::AnalysedDigests done = analyze::analysed_digests(file, &wanted);
+  std::ofstream out(file, std::ios::app);
+  for (const auto& digest : wanted)
+    if (!done.done.count(digest))
+      out << analyze::to_json(analysis_of(image_of(digest))).dump() << '\n';
+  return static_cast<bool>(out.flush());
+}
+
 store::IncrementalOptions options_for(const fs::path& index, const Config& cfg) {
   store::IncrementalOptions options;
   options.index_dir = index;
   options.work_dir = index.string() + ".work";
   options.jobs = cfg.jobs;
+  if (cfg.analysis)
+    options.analyse = [index](const fs::path& documents) { return analyse(index, documents); };
   return options;
 }
 
 struct Pass {
-  uint64_t records_merged = 0, digests = 0, written = 0, documents = 0;
+  uint64_t records_merged = 0, digests = 0, written = 0, documents = 0, groups = 0;
   double cpu_seconds = 0;  // of the process (all threads): the VM's neighbours do not count
 };
 
@@ -124,19 +183,24 @@ Pass add(const fs::path& index, const fs::path& batch, const Config& cfg) {
   const double cpu0 = process_cpu_seconds();
   const auto report = store::add_batch(options_for(index, cfg), "batch", batch);
   fs::remove_all(index.string() + ".work");
-  return {report.applied.records_merged, report.applied.affected.digests, report.applied.written,
-          report.applied.documents, process_cpu_seconds() - cpu0};
+  return {report.applied.records_merged,
+          report.applied.affected.digests,
+          report.applied.written,
+          report.applied.documents,
+          report.applied.near_duplicate_groups,
+          process_cpu_seconds() - cpu0};
 }
 
 void print(const char* label, const strata::bench::Figures<Pass>& f) {
   std::printf(
       "%-28s %8.3f s (CPU %.3f s)  records merged %9llu  digests affected %8llu  documents written "
       "%8llu  "
-      "index documents %9llu  peak RSS %ld MB\n",
+      "index documents %9llu  groups %7llu  peak RSS %ld MB\n",
       label, f.seconds, f.pass.cpu_seconds, static_cast<unsigned long long>(f.pass.records_merged),
       static_cast<unsigned long long>(f.pass.digests),
       static_cast<unsigned long long>(f.pass.written),
-      static_cast<unsigned long long>(f.pass.documents), f.max_rss_kib / 1024);
+      static_cast<unsigned long long>(f.pass.documents),
+      static_cast<unsigned long long>(f.pass.groups), f.max_rss_kib / 1024);
 }
 
 }  // namespace
@@ -157,6 +221,8 @@ int main(int argc, char** argv) {
       cfg.work = argv[i + 1];
     else if (flag == "--base-index")
       cfg.base_index = argv[i + 1];
+    else if (flag == "--analysis")
+      cfg.analysis = std::stoi(argv[i + 1]) != 0;
     else
       return std::fprintf(stderr, "unknown option %s\n", argv[i]), 2;
   }

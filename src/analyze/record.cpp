@@ -16,6 +16,14 @@ double safe_search_value(const AnalysisRecord& record) {
   return record.nsfw ? safe_search_score(safe_search_input(record)) : -1.0;
 }
 
+std::string_view digest_of_line(std::string_view line) {
+  constexpr std::string_view kStart = R"({"digest":")";
+  if (line.substr(0, kStart.size()) != kStart) return {};
+  const size_t end = line.find_first_of("\\\"", kStart.size());
+  if (end == std::string_view::npos || line[end] != '"') return {};
+  return line.substr(kStart.size(), end - kStart.size());
+}
+
 Json to_json(const AnalysisRecord& r) {
   Json j;
   j["digest"] = r.digest;

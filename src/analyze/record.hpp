@@ -3,6 +3,7 @@
 // <out>/analysis.jsonl. The fields the index should store are marked [index].
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "analyze/embedding.hpp"
 #include "analyze/image.hpp"
@@ -42,5 +43,10 @@ double safe_search_value(const AnalysisRecord& record);
 
 Json to_json(const AnalysisRecord& record);
 bool from_json(const Json& j, AnalysisRecord& out);
+
+// The digest of an analysis.jsonl line as to_json writes it ({"digest":"..." first), read
+// without parsing the line, so that readers interested in a few digests skip the others
+// cheaply; empty when the line does not start so (parse it instead).
+std::string_view digest_of_line(std::string_view line);
 
 }  // namespace strata::analyze

@@ -2,6 +2,7 @@
 
 #include <opencv2/core.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <fstream>
 #include <memory>
@@ -150,17 +151,15 @@ std::string digest_of(const Json& doc) {
   return ThumbnailStore::valid_digest(digest) ? digest : "";
 }
 
-// How many distinct digests of `documents` are not in `done`: the progress total, so the ETA
-// follows the images to analyse, not the documents read (mostly cached on a second run).
-uint64_t count_new_digests(const fs::path& documents, const std::set<std::string>& done) {
+// The distinct valid image digests of `documents`.
+std::set<std::string> document_digests(const fs::path& documents) {
   std::ifstream in(documents);
-  std::set<std::string> fresh;
+  std::set<std::string> digests;
   std::string line;
   while (std::getline(in, line))
-    if (auto digest = digest_of(Json::parse(line, nullptr, false));
-        !digest.empty() && !done.count(digest))
-      fresh.insert(std::move(digest));
-  return fresh.size();
+    if (auto digest = digest_of(Json::parse(line, nullptr, false)); !digest.empty())
+      digests.insert(std::move(digest));
+  return digests;
 }
 
 }  // namespace
@@ -186,11 +185,15 @@ std::string missing_model_message(const fs::path& models, const std::string& var
          "without classifying.";
 }
 
-AnalysedDigests analysed_digests(const fs::path& analysis_jsonl) {
+AnalysedDigests analysed_digests(const fs::path& analysis_jsonl,
+                                 const std::set<std::string>* only) {
   AnalysedDigests digests;
   std::ifstream in(analysis_jsonl);
   std::string line;
   while (std::getline(in, line)) {
+    if (const auto digest = digest_of_line(line);
+        only && !digest.empty() && !only->count(std::string(digest)))
+      continue;                                        // not asked for: the line is not parsed
     const Json j = Json::parse(line, nullptr, false);  // a torn last line is skipped
     if (!j.is_object() || !j.contains("digest") || !j["digest"].is_string()) continue;
     const bool missing = j.value("status", "") == "missing";
@@ -205,7 +208,10 @@ Counters run_analysis(const RunOptions& o) {
   if (!docs) throw std::runtime_error("cannot read " + o.documents.string());
   fs::create_directories(o.out);
   const fs::path analysis = o.out / "analysis.jsonl";
-  AnalysedDigests cache = analysed_digests(analysis);
+  // Only the documents' digests are looked up: the cache of a big index is not read into
+  // memory, nor its lines parsed, on every add.
+  const std::set<std::string> wanted = document_digests(o.documents);
+  AnalysedDigests cache = analysed_digests(analysis, &wanted);
   std::set<std::string>& done = cache.done;
   std::ofstream out(analysis, std::ios::app);
   Counters counters;
@@ -220,7 +226,9 @@ Counters run_analysis(const RunOptions& o) {
   roots.insert(roots.end(), {o.documents.parent_path(), o.documents.parent_path().parent_path()});
   std::vector<Job> jobs;
   std::string line;
-  if (o.progress) o.progress->set_total(count_new_digests(o.documents, done));
+  if (o.progress)
+    o.progress->set_total(static_cast<uint64_t>(std::count_if(
+        wanted.begin(), wanted.end(), [&](const std::string& d) { return !done.count(d); })));
   while (std::getline(docs, line)) {
     const Json doc = Json::parse(line, nullptr, false);
     const std::string digest = digest_of(doc);

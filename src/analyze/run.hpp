@@ -48,7 +48,9 @@ std::string missing_model_message(const std::filesystem::path& models, const std
 struct AnalysedDigests {
   std::set<std::string> done, missing;
 };
-AnalysedDigests analysed_digests(const std::filesystem::path& analysis_jsonl);
+// `only`: the digests to look up (the others' lines are skipped unparsed); all when null.
+AnalysedDigests analysed_digests(const std::filesystem::path& analysis_jsonl,
+                                 const std::set<std::string>* only = nullptr);
 
 // Returns the run's counters; throws std::runtime_error when the inputs cannot be read.
 Counters run_analysis(const RunOptions& options);

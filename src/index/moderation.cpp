@@ -28,12 +28,16 @@ void apply_analysis(const analyze::AnalysisRecord& r, Moderation& m) {
   m.thumb_height = r.thumb_height;
 }
 
-ModerationSource ModerationSource::load(const fs::path& index_dir) {
+ModerationSource ModerationSource::load(const fs::path& index_dir,
+                                        const std::unordered_set<std::string>* only) {
   ModerationSource source;
   std::ifstream in(analysis_file(index_dir));
   std::string line;
   analyze::AnalysisRecord record;
   while (std::getline(in, line)) {
+    if (const auto digest = analyze::digest_of_line(line);
+        only && !digest.empty() && !only->count(std::string(digest)))
+      continue;  // not asked for: the line is not parsed
     const Json j = Json::parse(line, nullptr, false);
     if (!j.is_object() || !j.value("digest", Json()).is_string()) continue;
     if (!analyze::from_json(j, record)) continue;
@@ -61,8 +65,8 @@ std::string blocklist_text(const fs::path& index_dir) {
 
 }  // namespace
 
-ModerateFn moderation_of(const fs::path& index_dir) {
-  auto source = std::make_shared<const ModerationSource>(ModerationSource::load(index_dir));
+ModerateFn moderation_of(const fs::path& index_dir, const std::unordered_set<std::string>* only) {
+  auto source = std::make_shared<const ModerationSource>(ModerationSource::load(index_dir, only));
   return [source](const merge::ImageDocument& doc, Moderation& m) { source->apply(doc, m); };
 }
 

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "analyze/blocklist.hpp"
 #include "analyze/record.hpp"
@@ -19,8 +20,11 @@ void apply_analysis(const analyze::AnalysisRecord& record, Moderation& m);
 class ModerationSource {
  public:
   // Reads <index_dir>/analysis.jsonl (the last record of a digest wins; torn lines are
-  // skipped) and <index_dir>/blocklist.txt; both may be missing.
-  static ModerationSource load(const std::filesystem::path& index_dir);
+  // skipped) and <index_dir>/blocklist.txt; both may be missing. `only`: the digests to keep
+  // (the others' lines are skipped unparsed, so an add to a big index reads its own); all
+  // when null.
+  static ModerationSource load(const std::filesystem::path& index_dir,
+                               const std::unordered_set<std::string>* only = nullptr);
 
   // Sets the analysis fields when the document's digest has a record (keeps `m`'s
   // otherwise, so an index never loses analysis) and `blocked` from the block list.
@@ -36,8 +40,9 @@ class ModerationSource {
 };
 
 // IndexWriter's moderation for an index folder: its analysis.jsonl and blocklist.txt as they
-// are now (read once).
-ModerateFn moderation_of(const std::filesystem::path& index_dir);
+// are now (read once); `only`: the digests of the documents it will write (all when null).
+ModerateFn moderation_of(const std::filesystem::path& index_dir,
+                         const std::unordered_set<std::string>* only = nullptr);
 
 // True when `index_dir` holds a Xapian index.
 bool index_exists(const std::filesystem::path& index_dir);

@@ -21,17 +21,32 @@ int64_t capture_order(const std::string& timestamp) {
   return ec == std::errc() && end == timestamp.data() + timestamp.size() ? value : 0;
 }
 
-// Every document with a pHash (those with a slot::phash value), in docid order.
-GroupTable hashed_documents(const Xapian::Database& db, const StoredData& stored) {
-  GroupTable out;
-  for (auto it = db.valuestream_begin(slot::phash); it != db.valuestream_end(slot::phash); ++it) {
+// What a whole regroup reads of every document, in docid order: the grouping keys of those
+// with a pHash, and the docids with a stored group.
+struct Scanned {
+  GroupTable table;
+  std::vector<Xapian::docid> grouped;
+};
+
+// Reads every document's values one by one, not through the value streams: inside a
+// transaction, Xapian 1.4's value stream of a WritableDatabase merges the pending value
+// changes only while its count of changes since the last flush of the write buffer is
+// non-zero, and a flush (every XAPIAN_FLUSH_THRESHOLD changes, 10,000 by default) resets the
+// count; a stream opened right after one misses every value written since the last commit
+// (and lists the deleted documents). Document::get_value reads the pending changes first.
+// docs/near-duplicates.md, "A whole regroup inside a long transaction".
+Scanned scan_documents(const Xapian::Database& db, const StoredData& stored) {
+  Scanned out;
+  for (auto it = db.postlist_begin(""); it != db.postlist_end(""); ++it) {
+    const Xapian::Document xd = db.get_document(*it, Xapian::DOC_ASSUME_VALID);
+    if (!xd.get_value(slot::group).empty()) out.grouped.push_back(*it);
+    if (xd.get_value(slot::phash).empty()) continue;
     merge::ImageDocument doc;
     Moderation m;
-    if (!parse_document_data(stored.unpack(db.get_document(it.get_docid()).get_data()), doc, m))
-      continue;
+    if (!parse_document_data(stored.unpack(xd.get_data()), doc, m)) continue;
     if (auto image = grouping_image(doc, m)) {
-      out.docids.push_back(it.get_docid());
-      out.images.push_back(std::move(*image));
+      out.table.docids.push_back(*it);
+      out.table.images.push_back(std::move(*image));
     }
   }
   return out;
@@ -63,14 +78,14 @@ std::string wanted_value(const GroupTable& table, const similar::Grouping& group
 
 RegroupReport regroup_whole(Xapian::WritableDatabase& db, const StoredData& stored,
                             unsigned threads) {
-  GroupTable table = hashed_documents(db, stored);
+  Scanned scanned = scan_documents(db, stored);
+  GroupTable& table = scanned.table;
   const auto grouping =
       similar::group_near_duplicates(table.images, similar::kNearDuplicateRadius, threads);
   RegroupReport report{table.size(), grouping.groups, grouping.grouped, 0, table.size(), true};
   // docid -> wanted value, for every document with a stored or a wanted group.
   std::map<Xapian::docid, std::string> wanted;
-  for (auto it = db.valuestream_begin(slot::group); it != db.valuestream_end(slot::group); ++it)
-    wanted[it.get_docid()];
+  for (const Xapian::docid docid : scanned.grouped) wanted[docid];
   table.leaders.resize(table.size());
   for (size_t i = 0; i < table.size(); ++i) {
     table.leaders[i] = table.docids[grouping.leader[i]];

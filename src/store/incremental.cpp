@@ -6,6 +6,7 @@
 #include <fstream>
 #include <optional>
 #include <tuple>
+#include <unordered_set>
 #include <vector>
 
 #include "core/progress.hpp"
@@ -43,8 +44,10 @@ std::string id_of(const std::string& line) {
 }
 
 // Keeps the merged documents whose digest is in D0 (the others were merged from part of
-// their records) in `kept`; the D0 digests without a document go to `deleted`.
+// their records) in `kept`, their digests in `kept_digests` (unless null); the D0 digests
+// without a document go to `deleted`.
 uint64_t select_documents(RecordStore& store, const fs::path& merged, const fs::path& kept,
+                          std::unordered_set<std::string>* kept_digests,
                           std::vector<std::string>& deleted) {
   std::ifstream in(merged);
   std::ofstream out(kept);
@@ -60,6 +63,7 @@ uint64_t select_documents(RecordStore& store, const fs::path& merged, const fs::
     while (have && id < digest) have = next();
     if (have && id == digest) {
       out << line << '\n';
+      if (kept_digests) kept_digests->insert(id);
       ++count;
       have = next();
     } else {
@@ -117,11 +121,13 @@ std::vector<std::pair<Xapian::docid, std::streamoff>> write_order(const fs::path
 }
 
 // One Xapian transaction: the kept documents replace the stored ones (moderation kept and
-// re-joined), the deleted digests go, and the applied batch is recorded.
+// re-joined), the deleted digests go, and the applied batch is recorded. `digests`: those of
+// the kept documents, whose analysis records alone are read (all for a first index).
 void write_index(const IncrementalOptions& options, const fs::path& documents,
+                 const std::unordered_set<std::string>* digests,
                  const std::vector<std::string>& deleted, int64_t applied, ApplyReport& report) {
   index::IndexWriter writer(options.index_dir);
-  writer.set_moderate(index::moderation_of(options.index_dir));
+  writer.set_moderate(index::moderation_of(options.index_dir, digests));
   writer.begin();
   std::optional<Progress> progress;
   if (options.show_progress) {
@@ -173,9 +179,11 @@ ApplyReport apply(RecordStore& store, const IncrementalOptions& options) {
   const fs::path merged = merge_affected(store, options, report);
   const fs::path kept = options.work_dir / "docs" / "affected.jsonl";
   std::vector<std::string> deleted;
-  select_documents(store, merged, kept, deleted);
+  std::unordered_set<std::string> digests;
+  const bool first = report.affected.everything;  // every document: no digests to filter by
+  select_documents(store, merged, kept, first ? nullptr : &digests, deleted);
   if (options.analyse && !options.analyse(kept)) throw StoreError("analysis failed");
-  write_index(options, kept, deleted, batches.back().id, report);
+  write_index(options, kept, first ? nullptr : &digests, deleted, batches.back().id, report);
   report.applied = batches.back().id;
   store.finish(report.applied);
   return report;

@@ -4,7 +4,10 @@
 #include <xapian.h>
 
 #include <fstream>
+#include <set>
+#include <unordered_set>
 
+#include "analyze/run.hpp"
 #include "index/index_documents.hpp"
 #include "index/schema.hpp"
 #include "index/stored_data.hpp"
@@ -169,6 +172,46 @@ TEST(Moderation, BlockListAppliesAtIndexTime) {
   index_docs(dir, {doc(kCat, "http://x.pt/cat.png"), doc(kDog, "http://x.pt/dog.png")});
   EXPECT_TRUE(stored(dir, kCat).m.blocked);
   EXPECT_FALSE(stored(dir, kDog).m.blocked);
+}
+
+// An add to a big index reads only its own digests' analysis records: the other lines are
+// skipped unparsed (recognised by their leading digest), the last record of a digest still
+// wins, and a line written otherwise (a digest further on) is parsed as before.
+TEST(Moderation, OnlyTheAskedDigestsAreLoaded) {
+  const fs::path dir = strata::testing::scratch_dir() / "index";
+  analyze::AnalysisRecord cat = drawing_record(kCat), dog = drawing_record(kDog);
+  append(dir, cat);
+  append(dir, dog);
+  cat.phash = 0x1234;
+  append(dir, cat);  // the last record of a digest wins
+  const std::string bird(64, 'b');
+  {
+    std::ofstream out(analysis_file(dir), std::ios::app);
+    out << R"({"status":"ok","digest":")" << bird << R"(","phash":"00000000000000ff"})" << '\n';
+    out << R"({"digest":")" << kDog << '\n';  // torn
+  }
+  EXPECT_EQ(analyze::digest_of_line(analyze::to_json(dog).dump()), kDog);
+  EXPECT_EQ(analyze::digest_of_line(R"({"status":"ok","digest":"ab"})"), "");
+
+  const std::unordered_set<std::string> only{kCat, bird};
+  const ModerationSource source = ModerationSource::load(dir, &only);
+  EXPECT_EQ(source.records(), 2u);
+  Moderation m;
+  source.apply(doc(kCat, "http://x.pt/cat.jpg"), m);
+  EXPECT_EQ(m.phash, 0x1234u);
+  Moderation none;
+  source.apply(doc(kDog, "http://x.pt/dog.jpg"), none);
+  EXPECT_FALSE(none.phash);
+  Moderation b;
+  source.apply(doc(bird, "http://x.pt/bird.jpg"), b);
+  EXPECT_EQ(b.phash, 0xffu);
+  EXPECT_EQ(ModerationSource::load(dir).records(), 3u);
+
+  const std::set<std::string> asked{kDog};
+  const auto cached = analyze::analysed_digests(analysis_file(dir), &asked);
+  EXPECT_EQ(cached.done, (std::set<std::string>{kDog, bird}));  // bird's line is not skipped
+  EXPECT_EQ(analyze::analysed_digests(analysis_file(dir)).done,
+            (std::set<std::string>{kCat, kDog, bird}));
 }
 
 }  // namespace
