@@ -1,8 +1,10 @@
 // strata sample --out DIR [--seed N] [--sites N] [--crawls N] [--scale tiny|demo|bench|SIZE]
+//               [--cover-truth GROUPS]
 #include <cstdio>
 #include <memory>
 
 #include "command.hpp"
+#include "sample/cover_world.hpp"
 #include "sample/sample.hpp"
 
 namespace {
@@ -14,6 +16,7 @@ struct Options {
   int crawls = 0;
   int threads = 0;
   std::string scale = "demo";
+  size_t cover_truth = 0;  // groups per family of the cover world (0: none)
 };
 
 int run(const Options& o) {
@@ -27,13 +30,21 @@ int run(const Options& o) {
   opt.sites = o.sites;
   opt.crawls = o.crawls;
   auto s = strata::sample::generate(opt, o.out, o.threads);
-  strata::cli::print_report({{"WARC files", s.files.size()},
-                             {"bytes", s.bytes},
-                             {"records", s.records},
-                             {"image URLs", s.images},
-                             {"distinct images", s.assets},
-                             {"truth documents", s.documents},
-                             {"seconds", s.seconds}});
+  strata::Json report = {{"WARC files", s.files.size()},
+                         {"bytes", s.bytes},
+                         {"records", s.records},
+                         {"image URLs", s.images},
+                         {"distinct images", s.assets},
+                         {"truth documents", s.documents},
+                         {"seconds", s.seconds}};
+  if (o.cover_truth > 0) {
+    const auto families = strata::sample::build_cover_world(o.seed, o.cover_truth);
+    strata::sample::write_cover_world(families, o.out);
+    size_t documents = 0;
+    for (const auto& f : families) documents += f.documents.size();
+    report["cover truth documents"] = documents;
+  }
+  strata::cli::print_report(report);
   return 0;
 }
 
@@ -47,6 +58,9 @@ const bool registered = strata::cli::register_command(
       app.add_option("--crawls", o->crawls, "Number of crawls/collections (default: from scale)");
       app.add_option("--scale", o->scale, "tiny, demo, bench or a number of images");
       app.add_option("--threads", o->threads, "Writer threads (default: all cores)");
+      app.add_option("--cover-truth", o->cover_truth,
+                     "Also write DIR/cover/: document families with known minimum covers, this "
+                     "many groups each (docs/sample.md)");
       return [o] { return run(*o); };
     });
 
