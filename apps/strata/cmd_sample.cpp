@@ -30,12 +30,9 @@ int run(const Options& o) {
   opt.sites = o.sites;
   opt.crawls = o.crawls;
   auto s = strata::sample::generate(opt, o.out, o.threads);
-  strata::Json report = {{"WARC files", s.files.size()},
-                         {"bytes", s.bytes},
-                         {"records", s.records},
-                         {"image URLs", s.images},
-                         {"distinct images", s.assets},
-                         {"truth documents", s.documents},
+  strata::Json report = {{"WARC files", s.files.size()}, {"bytes", s.bytes},
+                         {"records", s.records},         {"image URLs", s.images},
+                         {"distinct images", s.assets},  {"truth documents", s.documents},
                          {"seconds", s.seconds}};
   if (o.cover_truth > 0) {
     const auto families = strata::sample::build_cover_world(o.seed, o.cover_truth);

@@ -47,10 +47,10 @@ Candidates candidate_pairs(const Expr& e, std::span<const Item> items, uint64_t 
 // What narrows the candidate pairs of one branch of an expression (a conjunction, presets and
 // nested conjunctions flattened); shared with the Hadoop Streaming keys (streaming.hpp).
 struct Narrowing {
-  std::vector<AttrRef> keys;          // same(...) attributes (collections aside)
-  std::optional<int> hamming;         // the tightest phash<=k with k <= 24
-  std::optional<TextAttr> text;       // a similarity atom bounded from below: its text
-  double share = 0;                   // ... and the share of a's shingles b must hold
+  std::vector<AttrRef> keys;           // same(...) attributes (collections aside)
+  std::optional<int> hamming;          // the tightest phash<=k with k <= 24
+  std::optional<TextAttr> text;        // a similarity atom bounded from below: its text
+  double share = 0;                    // ... and the share of a's shingles b must hold
   const Expr* alternatives = nullptr;  // a nested `|`, when nothing else narrows
 };
 Narrowing narrowing(const Expr& branch);

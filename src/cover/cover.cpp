@@ -265,9 +265,10 @@ CoverResult compute_cover(const Expr& e, std::span<const Item> items, const Cove
         covered_by[k].push_back(local[edges[p].second]);
     }
     for (const auto& list : transpose(covered_by)) most = std::max(most, list.size());
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(ilp_deadline - Clock::now());
-    const ComponentCover c =
-        solve_component(covered_by, options.node_limit, static_cast<int>(std::max<int64_t>(0, left.count())));
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(ilp_deadline - Clock::now());
+    const ComponentCover c = solve_component(covered_by, options.node_limit,
+                                             static_cast<int>(std::max<int64_t>(0, left.count())));
     for (uint32_t k : c.chosen) kept[m[k]] = 1;
     // A capped cluster's missing pairs may hide a smaller cover: its optimum is not proven.
     const bool capped_here = std::any_of(m.begin(), m.end(), [&](uint32_t i) { return capped[i]; });

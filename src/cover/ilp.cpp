@@ -57,11 +57,10 @@ IlpCover ilp_cover(const std::vector<std::vector<uint32_t>>& covered_by,
   glp_add_cols(p, n);
   for (int k = 1; k <= n; ++k) {
     glp_set_row_bnds(p, k, GLP_LO, 1.0, 0.0);  // item k is covered at least once
-    glp_set_col_kind(p, k, GLP_BV);              // item k kept or not
+    glp_set_col_kind(p, k, GLP_BV);            // item k kept or not
     glp_set_obj_coef(p, k, 1.0);
   }
-  glp_load_matrix(p, static_cast<int>(rows.size() - 1), rows.data(), columns.data(),
-                  values.data());
+  glp_load_matrix(p, static_cast<int>(rows.size() - 1), rows.data(), columns.data(), values.data());
   out.attempted = true;
   // The relaxation first, so that the search runs on the program as given (GLPK's MIP
   // presolver would renumber the columns the incumbent is given in).

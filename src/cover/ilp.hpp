@@ -16,8 +16,8 @@ namespace strata::cover {
 inline constexpr uint64_t kIlpMaxNonzeros = 2'000'000;
 
 struct IlpCover {
-  bool attempted = false;  // a program was built and run
-  bool optimal = false;    // GLPK proved `chosen` optimal within the time limit
+  bool attempted = false;        // a program was built and run
+  bool optimal = false;          // GLPK proved `chosen` optimal within the time limit
   std::vector<uint32_t> chosen;  // local indices, sorted; empty unless a solution was found
 };
 

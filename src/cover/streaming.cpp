@@ -22,7 +22,8 @@ std::string hex(uint64_t x) {
 
 // Keys become a line's first field: a tab or newline inside one would break the format.
 std::string clean(std::string key) {
-  std::replace_if(key.begin(), key.end(), [](char c) { return c == '\t' || c == '\n'; }, ' ');
+  std::replace_if(
+      key.begin(), key.end(), [](char c) { return c == '\t' || c == '\n'; }, ' ');
   return key;
 }
 
@@ -163,8 +164,10 @@ void reduce(const Expr& e, const StreamingOptions& o, std::istream& in, std::ost
     std::vector<Parsed> docs(values.size());
     size_t n = 0;
     for (const auto& v : values)
-      if (parse_value(v, uses, docs[n])) ++n;
-      else counters.add("values_malformed");
+      if (parse_value(v, uses, docs[n]))
+        ++n;
+      else
+        counters.add("values_malformed");
     docs.resize(n);
     if (key == "*" || key.ends_with("/*")) {
       compared += n * (n - (n > 0)) / 2;
@@ -221,72 +224,72 @@ void reduce2(std::istream& in, std::ostream& out, Counters& counters) {
     parent[y] = x;
   }
   counters.add("documents", static_cast<int64_t>(names.size()));
-  for (auto [a, b] : edges)
-    out << names[find(a)] << '\t' << names[a] << '\t' << names[b] << '\n';
+  for (auto [a, b] : edges) out << names[find(a)] << '\t' << names[a] << '\t' << names[b] << '\n';
 }
 
 // One component: the same solver and keeper rule as compute_cover(), on ids in name order.
 void reduce3(const StreamingOptions& o, std::istream& in, std::ostream& out, Counters& counters) {
-  for_each_group(in, counters, [&](const std::string& component,
-                                   const std::vector<std::string>& values) {
-    std::vector<std::pair<std::string, std::string>> edges;
-    std::vector<std::string> members;
-    for (const auto& v : values) {
-      const size_t tab = v.find('\t');
-      if (tab == std::string::npos) {
-        counters.add("lines_malformed");
-        continue;
-      }
-      edges.emplace_back(v.substr(0, tab), v.substr(tab + 1));
-      members.push_back(edges.back().first);
-      members.push_back(edges.back().second);
-    }
-    std::sort(members.begin(), members.end());
-    members.erase(std::unique(members.begin(), members.end()), members.end());
-    auto local = [&](const std::string& id) {
-      return static_cast<uint32_t>(std::lower_bound(members.begin(), members.end(), id) -
-                                   members.begin());
-    };
-    std::vector<std::vector<uint32_t>> covered_by(members.size());
-    for (uint32_t k = 0; k < members.size(); ++k) covered_by[k].push_back(k);
-    std::sort(edges.begin(), edges.end());
-    edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
-    for (const auto& [a, b] : edges)
-      if (a != b) covered_by[local(a)].push_back(local(b));
-    for (auto& list : covered_by) std::sort(list.begin() + 1, list.end());
-    std::vector<char> kept(members.size(), 0);
-    if (members.size() == 1) {
-      kept[0] = 1;
-    } else {
-      const ComponentCover c = solve_component(covered_by, o.cover.node_limit, o.cover.ilp_time_ms);
-      for (uint32_t k : c.chosen) kept[k] = 1;
-      counters.add("components");
-      counters.add(c.exact ? "components_exact" : "components_greedy");
-      if (c.solver == Solver::ilp) counters.add("components_ilp");
-    }
-    std::vector<uint32_t> keeper(members.size()), count(members.size(), 0);
-    for (uint32_t a = 0; a < members.size(); ++a) {
-      keeper[a] = a;
-      if (kept[a]) continue;
-      keeper[a] = *std::find_if(covered_by[a].begin() + 1, covered_by[a].end(),
-                                [&](uint32_t b) { return kept[b] != 0; });
-      ++count[keeper[a]];
-    }
-    for (uint32_t a = 0; a < members.size(); ++a) {
-      counters.add(kept[a] ? "kept" : "removed");
-      out << members[a] << '\t'
-          << cover_line(members[a], members[keeper[a]], count[a], component) << '\n';
-    }
-  });
+  for_each_group(
+      in, counters, [&](const std::string& component, const std::vector<std::string>& values) {
+        std::vector<std::pair<std::string, std::string>> edges;
+        std::vector<std::string> members;
+        for (const auto& v : values) {
+          const size_t tab = v.find('\t');
+          if (tab == std::string::npos) {
+            counters.add("lines_malformed");
+            continue;
+          }
+          edges.emplace_back(v.substr(0, tab), v.substr(tab + 1));
+          members.push_back(edges.back().first);
+          members.push_back(edges.back().second);
+        }
+        std::sort(members.begin(), members.end());
+        members.erase(std::unique(members.begin(), members.end()), members.end());
+        auto local = [&](const std::string& id) {
+          return static_cast<uint32_t>(std::lower_bound(members.begin(), members.end(), id) -
+                                       members.begin());
+        };
+        std::vector<std::vector<uint32_t>> covered_by(members.size());
+        for (uint32_t k = 0; k < members.size(); ++k) covered_by[k].push_back(k);
+        std::sort(edges.begin(), edges.end());
+        edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+        for (const auto& [a, b] : edges)
+          if (a != b) covered_by[local(a)].push_back(local(b));
+        for (auto& list : covered_by) std::sort(list.begin() + 1, list.end());
+        std::vector<char> kept(members.size(), 0);
+        if (members.size() == 1) {
+          kept[0] = 1;
+        } else {
+          const ComponentCover c =
+              solve_component(covered_by, o.cover.node_limit, o.cover.ilp_time_ms);
+          for (uint32_t k : c.chosen) kept[k] = 1;
+          counters.add("components");
+          counters.add(c.exact ? "components_exact" : "components_greedy");
+          if (c.solver == Solver::ilp) counters.add("components_ilp");
+        }
+        std::vector<uint32_t> keeper(members.size()), count(members.size(), 0);
+        for (uint32_t a = 0; a < members.size(); ++a) {
+          keeper[a] = a;
+          if (kept[a]) continue;
+          keeper[a] = *std::find_if(covered_by[a].begin() + 1, covered_by[a].end(),
+                                    [&](uint32_t b) { return kept[b] != 0; });
+          ++count[keeper[a]];
+        }
+        for (uint32_t a = 0; a < members.size(); ++a) {
+          counters.add(kept[a] ? "kept" : "removed");
+          out << members[a] << '\t'
+              << cover_line(members[a], members[keeper[a]], count[a], component) << '\n';
+        }
+      });
 }
 
 }  // namespace
 
 bool parse_streaming_stage(const std::string& text, StreamingStage& out) {
   static const std::pair<const char*, StreamingStage> names[] = {
-      {"map", StreamingStage::map},     {"reduce", StreamingStage::reduce},
-      {"map2", StreamingStage::map2},   {"reduce2", StreamingStage::reduce2},
-      {"map3", StreamingStage::map3},   {"reduce3", StreamingStage::reduce3}};
+      {"map", StreamingStage::map},   {"reduce", StreamingStage::reduce},
+      {"map2", StreamingStage::map2}, {"reduce2", StreamingStage::reduce2},
+      {"map3", StreamingStage::map3}, {"reduce3", StreamingStage::reduce3}};
   for (const auto& [name, stage] : names)
     if (text == name) return out = stage, true;
   return false;

@@ -104,7 +104,8 @@ CoverFamily versions(uint64_t seed, size_t groups) {
     const int n = f.rng().range(1, 6);
     for (int v = 0; v < n; ++v)
       f.add("site" + std::to_string(u % 7) + ".example", "img/u" + std::to_string(u) + ".jpg",
-            "page" + std::to_string(v) + ".html", kStart + (v * 10 + static_cast<int64_t>(u)) * kDay);
+            "page" + std::to_string(v) + ".html",
+            kStart + (v * 10 + static_cast<int64_t>(u)) * kDay);
     f.group(static_cast<size_t>(n), 1);
   }
   return f.done();
@@ -199,9 +200,10 @@ CoverFamily page_versions(uint64_t seed, size_t groups) {
       }
       std::string text;
       for (const auto& w : words) text += (text.empty() ? "" : " ") + w;
-      auto& d = f.add("news.example", "img/p" + std::to_string(p) + "v" + std::to_string(v) + ".jpg",
-                      "story" + std::to_string(p) + ".html",
-                      kStart + (static_cast<int64_t>(v) * 7 + static_cast<int64_t>(p)) * kDay);
+      auto& d =
+          f.add("news.example", "img/p" + std::to_string(p) + "v" + std::to_string(v) + ".jpg",
+                "story" + std::to_string(p) + ".html",
+                kStart + (static_cast<int64_t>(v) * 7 + static_cast<int64_t>(p)) * kDay);
       d.imgAlt = {text};
     }
     f.group(static_cast<size_t>(n), runs);
@@ -217,7 +219,8 @@ CoverFamily cycles(uint64_t seed, size_t count, int length) {
   Family f(seed, "cycles" + n,
            "same(url),(b.width-a.width=1|a.width-b.width=" + std::to_string(length - 1) + ")",
            "a document covers itself and its predecessor on a cycle of " + n +
-               ": each covers two at most, so ceil(" + n + "/2) are needed, and every second "
+               ": each covers two at most, so ceil(" + n +
+               "/2) are needed, and every second "
                "one (plus one) covers the cycle");
   for (size_t c = 0; c < count; ++c) {
     for (int k = 0; k < length; ++k)

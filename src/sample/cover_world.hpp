@@ -18,12 +18,12 @@
 namespace strata::sample {
 
 struct CoverFamily {
-  std::string name;        // also its folder: DIR/cover/<name>/
-  std::string expression;  // the coverage expression the optimum is for
-  std::string proof;       // why the optimum is what it is
-  std::vector<merge::ImageDocument> documents;       // sorted by id
+  std::string name;                             // also its folder: DIR/cover/<name>/
+  std::string expression;                       // the coverage expression the optimum is for
+  std::string proof;                            // why the optimum is what it is
+  std::vector<merge::ImageDocument> documents;  // sorted by id
   std::vector<std::pair<std::string, uint64_t>> phashes;  // digest -> pHash (analysis)
-  size_t optimum = 0;      // the minimum cover size
+  size_t optimum = 0;                                     // the minimum cover size
   size_t largest_group = 0;  // the most documents in one group: no component is larger
 };
 

@@ -1,4 +1,5 @@
 #include "cover/cover.hpp"
+#include "cover_checks.hpp"
 
 #include <gtest/gtest.h>
 
@@ -178,15 +179,7 @@ Generated versions_and_looks(uint64_t seed, size_t urls, size_t looks) {
   return g;
 }
 
-void expect_valid(const Expr& e, const std::vector<Item>& items, const CoverResult& r) {
-  for (size_t a = 0; a < items.size(); ++a) {
-    const uint32_t k = r.keeper[a];
-    ASSERT_EQ(r.keeper[k], k);
-    if (k != a) {
-      ASSERT_TRUE(covers(e, items[a], items[k]));
-    }
-  }
-}
+using testing::expect_valid;
 
 // The cover of `items` under `text`, checked: every item is kept or covered by its keeper.
 CoverResult checked_cover(std::string_view text, const std::vector<Item>& items,
@@ -310,7 +303,7 @@ TEST(CoverAlgorithm, GiantClustersOfOnePhashAreCapped) {
   const CoverResult r = checked_cover("near", items);
   EXPECT_EQ(r.capped_items, 3000 - kGiantCluster);
   EXPECT_LE(r.candidate_pairs, 3000 * kGiantCluster + 1000);  // not 3000² / 2
-  EXPECT_EQ(r.kept, 1 + 40u);  // phash<=6 alone: any copy covers every other
+  EXPECT_EQ(r.kept, 1 + 40u);          // phash<=6 alone: any copy covers every other
   EXPECT_EQ(r.greedy_components, 1u);  // not claimed optimal: pairs were left out
   // With a condition only some copies meet, the cover is still valid (checked_cover).
   const CoverResult best = checked_cover("best", items);

@@ -10,6 +10,7 @@
 
 #include "cover/cover.hpp"
 #include "cover/documents.hpp"
+#include "cover_checks.hpp"
 #include "sample/cover_world.hpp"
 
 namespace strata::cover {
@@ -27,15 +28,7 @@ std::vector<Item> items_of(const sample::CoverFamily& f, const Expr& e) {
   return items;
 }
 
-void expect_valid(const Expr& e, const std::vector<Item>& items, const CoverResult& r) {
-  for (size_t a = 0; a < items.size(); ++a) {
-    const uint32_t k = r.keeper[a];
-    ASSERT_EQ(r.keeper[k], k);
-    if (k != a) {
-      ASSERT_TRUE(covers(e, items[a], items[k])) << a << " by " << k;
-    }
-  }
-}
+using testing::expect_valid;
 
 const std::vector<sample::CoverFamily>& world() {
   static const auto families = sample::build_cover_world(2024, 120);
@@ -76,8 +69,7 @@ TEST(CoverOracle, GreedyAloneStaysWithinItsBound) {
     const CoverResult r = compute_cover(*e, items, {.node_limit = 0, .ilp_time_ms = 0});
     expect_valid(*e, items, r);
     EXPECT_GE(r.kept, f.optimum);
-    EXPECT_LE(static_cast<double>(r.kept),
-              r.greedy_bound * static_cast<double>(f.optimum) + 1e-9);
+    EXPECT_LE(static_cast<double>(r.kept), r.greedy_bound * static_cast<double>(f.optimum) + 1e-9);
     if (f.name.rfind("cycles", 0) == 0) {
       EXPECT_GT(r.greedy_components, 0u);  // odd cycles: the packing bound is one short
     }

@@ -98,17 +98,18 @@ TEST(CoverStreaming, BadLinesAreCountedAndUnblockableBlocksKeepToTheBudget) {
   const ExprPtr e = parse("newer");
   StreamingOptions o;
   Counters c;
-  const std::string mapped = step(StreamingStage::map, *e, o,
-                                  "not json\n{\"type\":\"document\",\"id\":\"a\",\"imgDigest\":\"a\","
-                                  "\"imgCrawlTimestamp\":\"20010101000000\"}\n",
-                                  &c);
+  const std::string mapped =
+      step(StreamingStage::map, *e, o,
+           "not json\n{\"type\":\"document\",\"id\":\"a\",\"imgDigest\":\"a\","
+           "\"imgCrawlTimestamp\":\"20010101000000\"}\n",
+           &c);
   EXPECT_EQ(c.get("lines_not_documents"), 1);
   EXPECT_EQ(c.get("documents"), 1);
   EXPECT_EQ(mapped.substr(0, 2), "*\t");
   std::string block;
   for (int k = 0; k < 30; ++k)
-    block += "*\t{\"d\":{\"type\":\"document\",\"id\":\"d" + std::to_string(k) + "\",\"imgDigest\":\"d" +
-             std::to_string(k) + "\"}}\n";
+    block += "*\t{\"d\":{\"type\":\"document\",\"id\":\"d" + std::to_string(k) +
+             "\",\"imgDigest\":\"d" + std::to_string(k) + "\"}}\n";
   o.cover.pair_budget = 100;  // 435 pairs
   EXPECT_THROW(step(StreamingStage::reduce, *e, o, block), CoverError);
   StreamingStage stage;
