@@ -90,6 +90,7 @@ describe('hide redundant results', { skip: reason || false }, () => {
     const page = await newPage(t);
     await page.goto(`${server.base}/?q=`);
     await page.waitForSelector('#results a.tile');
+    assert.equal(await page.isVisible('#r-expr'), false, 'the free rule waits for "My own rule…"');
     await page.selectOption('#r-preset', 'custom');
     assert.equal(await page.isVisible('#r-expr'), true);
     await page.fill('#r-expr', 'same(host), newer, phash<=x');
