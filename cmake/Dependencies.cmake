@@ -61,6 +61,13 @@ add_library(dep::xnnpack INTERFACE IMPORTED)
 target_link_libraries(dep::xnnpack INTERFACE ${XNNPACK_LIB})
 target_include_directories(dep::xnnpack SYSTEM INTERFACE ${XNNPACK_INCLUDE})
 
+# GLPK (exact covers of large components, src/cover/ilp.cpp) ships no pkg-config file.
+find_path(GLPK_INCLUDE glpk.h REQUIRED)
+find_library(GLPK_LIB glpk REQUIRED)
+add_library(dep::glpk INTERFACE IMPORTED)
+target_link_libraries(dep::glpk INTERFACE ${GLPK_LIB})
+target_include_directories(dep::glpk SYSTEM INTERFACE ${GLPK_INCLUDE})
+
 # giflib ships no pkg-config file on Debian 12.
 find_library(GIF_LIBRARY gif REQUIRED)
 add_library(dep::gif INTERFACE IMPORTED)

@@ -10,22 +10,23 @@
 #include <thread>
 #include <unordered_map>
 
-#include "analyze/record.hpp"
 #include "command.hpp"
 #include "core/exit_codes.hpp"
 #include "core/problems.hpp"
 #include "core/progress.hpp"
 #include "cover/cover.hpp"
 #include "cover/documents.hpp"
+#include "cover/streaming.hpp"
 #include "index/cover_terms.hpp"
 
 namespace strata {
 namespace {
 
 struct CoverCommand {
-  std::string where, index, docs, analysis, name, out;
+  std::string where, index, docs, analysis, name, out, streaming;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   uint64_t pair_budget = cover::CoverOptions{}.pair_budget;
+  double ilp_seconds = cover::CoverOptions{}.ilp_time_ms / 1000.0;
 };
 
 using Clock = std::chrono::steady_clock;
@@ -33,28 +34,10 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// pHashes by digest from an analysis.jsonl (bad lines reported and skipped).
-std::unordered_map<std::string, uint64_t> read_phashes(const std::string& file,
-                                                       ProblemLog& problems) {
-  std::unordered_map<std::string, uint64_t> out;
-  std::ifstream in(file);
-  if (!in) problems.report({file, 0, "unreadable", "cannot open"});
-  uint64_t offset = 0;
-  for (std::string line; std::getline(in, line); offset += line.size() + 1) {
-    analyze::AnalysisRecord record;
-    Json j = Json::parse(line, nullptr, false);
-    if (j.is_discarded() || !analyze::from_json(j, record))
-      problems.report({file, offset, "bad_analysis_record", "not an analysis record"});
-    else if (record.phash)
-      out.emplace(record.digest, *record.phash);
-  }
-  return out;
-}
-
 cover::IndexItems read_documents(const CoverCommand& cmd, const cover::Uses& uses,
                                  ProblemLog& problems, Progress& progress) {
   std::unordered_map<std::string, uint64_t> phashes;
-  if (!cmd.analysis.empty()) phashes = read_phashes(cmd.analysis, problems);
+  if (!cmd.analysis.empty()) phashes = cover::read_phashes(cmd.analysis, problems);
   cover::IndexItems out;
   std::ifstream in(cmd.docs);
   if (!in) {
@@ -113,7 +96,10 @@ Json cover_report(const cover::IndexItems& d, const cover::CoverResult& r) {
           {"components", r.components},
           {"largest_component", r.largest_component},
           {"exact_components", r.exact_components},
+          {"ilp_components", r.ilp_components},
           {"greedy_components", r.greedy_components},
+          {"ilp_fallbacks", r.ilp_fallbacks},
+          {"capped_documents", r.capped_items},
           {"exact_share", share(double(r.items_exact), double(r.items_exact + r.items_greedy))},
           {"greedy_bound", r.greedy_bound},
           {"candidate_pairs", r.candidate_pairs},
@@ -124,13 +110,35 @@ Json cover_report(const cover::IndexItems& d, const cover::CoverResult& r) {
 void write_lines(const std::string& file, const cover::IndexItems& d, const cover::CoverResult& r) {
   std::ofstream out(file);
   for (size_t i = 0; i < d.items.size(); ++i)
-    out << Json{{"id", d.ids[i]},
-                {"keeper", d.ids[r.keeper[i]]},
-                {"covers", r.covers[i]},
-                {"component", d.ids[r.component[i]]}}
-               .dump()
+    out << cover::cover_line(d.ids[i], d.ids[r.keeper[i]], r.covers[i], d.ids[r.component[i]])
         << "\n";
   if (!out) throw cover::CoverError("cannot write " + file);
+}
+
+cover::CoverOptions cover_options(const CoverCommand& cmd) {
+  return {.pair_budget = cmd.pair_budget,
+          .threads = cmd.jobs,
+          .ilp_time_ms = static_cast<int>(cmd.ilp_seconds * 1000)};
+}
+
+// One Hadoop Streaming step: stdin -> stdout, counters on stderr (cover/streaming.hpp).
+int run_streaming_stage(const CoverCommand& cmd, const cover::Expr& where) {
+  cover::StreamingStage stage;
+  if (!cover::parse_streaming_stage(cmd.streaming, stage)) {
+    std::cerr << "strata cover: --streaming must be map, reduce, map2, reduce2, map3 or reduce3\n";
+    return exit_code::usage;
+  }
+  std::ios::sync_with_stdio(false);
+  try {
+    const Counters counters = cover::run_streaming(
+        stage, where, {.analysis = cmd.analysis, .cover = cover_options(cmd)}, std::cin, std::cout);
+    for (const auto& [name, value] : counters.values())
+      std::cerr << "reporter:counter:strata-cover," << name << ',' << value << '\n';
+  } catch (const cover::CoverError& e) {
+    std::cerr << "strata cover: " << e.what() << "\n";
+    return exit_code::failure;
+  }
+  return std::cout ? exit_code::ok : exit_code::failure;
 }
 
 int run(const CoverCommand& cmd) {
@@ -141,6 +149,7 @@ int run(const CoverCommand& cmd) {
     std::cerr << "strata cover: --where: " << e.what() << "\n";
     return exit_code::usage;
   }
+  if (!cmd.streaming.empty()) return run_streaming_stage(cmd, *where);
   if (!cmd.name.empty() && (cmd.index.empty() || !index::valid_cover_name(cmd.name))) {
     std::cerr << "strata cover: --name needs --index and 1-32 of [a-z0-9_-]\n";
     return exit_code::usage;
@@ -165,8 +174,7 @@ int run(const CoverCommand& cmd) {
     const double read_s = seconds_since(start);
     order_by_id(d);
     Progress progress("2/2 cover", d.items.size(), "documents", "");
-    const auto r = cover::compute_cover(*where, d.items,
-                                        {.pair_budget = cmd.pair_budget, .threads = cmd.jobs});
+    const auto r = cover::compute_cover(*where, d.items, cover_options(cmd));
     progress.advance(d.items.size());
     progress.finish();
     Json report = {{"where", cover::to_string(*where)}, {"cover", cover_report(d, r)}};
@@ -199,8 +207,9 @@ const bool registered = cli::register_command(
       auto* index = app.add_option("--index", cmd->index, "index folder to read");
       auto* docs = app.add_option("--docs", cmd->docs, "documents.jsonl to read instead");
       index->excludes(docs);
-      app.add_option("--analysis", cmd->analysis, "analysis.jsonl giving --docs their pHashes")
-          ->needs(docs);
+      app.add_option("--analysis", cmd->analysis,
+                     "analysis.jsonl giving --docs (or --streaming map) their pHashes")
+          ->excludes(index);
       app.add_option("--name", cmd->name, "store the cover in the index under this name")
           ->needs(index);
       app.add_option("--out", cmd->out,
@@ -208,8 +217,17 @@ const bool registered = cli::register_command(
       app.add_option("--jobs", cmd->jobs, "threads testing candidate pairs (default: all cores)");
       app.add_option("--pair-budget", cmd->pair_budget,
                      "most pairs compared one by one when nothing blocks them");
+      app.add_option("--ilp-seconds", cmd->ilp_seconds,
+                     "time for integer programs over components above 64 documents, in all "
+                     "(0: greedy there)")
+          ->check(CLI::Range(0.0, 86400.0));
+      app.add_option("--streaming", cmd->streaming,
+                     "run one Hadoop Streaming step, stdin to stdout: map, reduce, map2, reduce2, "
+                     "map3 or reduce3 (docs/redundancy.md)")
+          ->excludes(index)
+          ->excludes(docs);
       return [cmd] {
-        if (cmd->index.empty() == cmd->docs.empty()) {
+        if (cmd->streaming.empty() && cmd->index.empty() == cmd->docs.empty()) {
           std::cerr << "strata cover: give --index or --docs\n";
           return exit_code::usage;
         }

@@ -1,9 +1,10 @@
 // strata sample --out DIR [--seed N] [--sites N] [--crawls N] [--scale tiny|demo|bench|SIZE]
-//               [--mirrors N]
+//               [--mirrors N] [--cover-truth GROUPS]
 #include <cstdio>
 #include <memory>
 
 #include "command.hpp"
+#include "sample/cover_world.hpp"
 #include "sample/sample.hpp"
 
 namespace {
@@ -16,6 +17,7 @@ struct Options {
   int threads = 0;
   int mirrors = 0;
   std::string scale = "demo";
+  size_t cover_truth = 0;  // groups per family of the cover world (0: none)
 };
 
 int run(const Options& o) {
@@ -30,13 +32,18 @@ int run(const Options& o) {
   opt.crawls = o.crawls;
   opt.mirrors = o.mirrors;
   auto s = strata::sample::generate(opt, o.out, o.threads);
-  strata::cli::print_report({{"WARC files", s.files.size()},
-                             {"bytes", s.bytes},
-                             {"records", s.records},
-                             {"image URLs", s.images},
-                             {"distinct images", s.assets},
-                             {"truth documents", s.documents},
-                             {"seconds", s.seconds}});
+  strata::Json report = {{"WARC files", s.files.size()}, {"bytes", s.bytes},
+                         {"records", s.records},         {"image URLs", s.images},
+                         {"distinct images", s.assets},  {"truth documents", s.documents},
+                         {"seconds", s.seconds}};
+  if (o.cover_truth > 0) {
+    const auto families = strata::sample::build_cover_world(o.seed, o.cover_truth);
+    strata::sample::write_cover_world(families, o.out);
+    size_t documents = 0;
+    for (const auto& f : families) documents += f.documents.size();
+    report["cover truth documents"] = documents;
+  }
+  strata::cli::print_report(report);
   return 0;
 }
 
@@ -54,6 +61,9 @@ const bool registered = strata::cli::register_command(
                      "Articles copied as near-duplicate pages (mirror, reprint, print version, "
                      "rewrite; default 0)")
           ->check(CLI::Range(0, 100000));
+      app.add_option("--cover-truth", o->cover_truth,
+                     "Also write DIR/cover/: document families with known minimum covers, this "
+                     "many groups each (docs/sample.md)");
       return [o] { return run(*o); };
     });
 

@@ -1,4 +1,4 @@
-// bench_cover [--images N] [--windows W] [--window S] [--threads T] [--offline 0|1]
+// bench_cover [--images N] [--windows W] [--window S] [--threads T] [--offline 0|1] [--ilp-ms M]
 // bench_cover --pages N [--threads T]
 // Offline: the minimum cover of N synthetic images (default 1,000,000; 40 % near-copies of an
 // earlier look, 1 to 3 bits flipped; about 2.2 versions per URL, as the paper's data set A)
@@ -8,7 +8,8 @@
 // Interactive: W windows (default 200) of S ranked results (default 1,000) drawn from those
 // images by look (so that they hold copies, as a result list does): the time to build the
 // Items from ImageDocuments (what the server pays per hit) and the time of the cover, p50 and
-// p99 of thread CPU milliseconds, per expression. --offline 0 skips the offline part.
+// p99 of thread CPU milliseconds, per expression, with the server's integer-program budget
+// (--ilp-ms, default 10: search::kRedundancyIlpMs). --offline 0 skips the offline part.
 // Pages (--pages N): the paper's relation over N synthetic page versions (see pages()).
 #include <sys/resource.h>
 
@@ -30,7 +31,7 @@ using namespace strata;
 namespace {
 
 struct Options {
-  size_t images = 1'000'000, windows = 200, window = 1000, offline = 1, pages = 0;
+  size_t images = 1'000'000, windows = 200, window = 1000, offline = 1, pages = 0, ilp_ms = 10;
   unsigned threads = 2;
 };
 
@@ -195,7 +196,7 @@ void interactive(const Collection& c, const Options& o) {
         items.back().set(cover::NumberAttr::rank, static_cast<double>(items.size()));
       }
       const double t1 = now_ms();
-      kept += cover::compute_cover(*e, items).kept;
+      kept += cover::compute_cover(*e, items, {.ilp_time_ms = static_cast<int>(o.ilp_ms)}).kept;
       const double t2 = now_ms();
       build_ms.push_back(t1 - t0);
       cover_ms.push_back(t2 - t1);
@@ -286,6 +287,8 @@ int main(int argc, char** argv) {
       o.offline = value;
     else if (flag == "--threads")
       o.threads = static_cast<unsigned>(value);
+    else if (flag == "--ilp-ms")
+      o.ilp_ms = value;
   }
   if (o.pages) {  // pages only
     pages(o.pages, o.threads);

@@ -47,27 +47,6 @@ std::optional<TextBound> text_bound(const Expr& e) {
   return TextBound{e.text, e.sim == SimKind::dice ? e.limit / 2 : e.limit};
 }
 
-std::string attr_key(const Item& item, const AttrRef& ref, bool& missing) {
-  switch (ref.kind) {
-    case AttrRef::Kind::string: {
-      const auto& v = item.get(ref.string_attr);
-      if (!v) missing = true;
-      return v ? *v : "";
-    }
-    case AttrRef::Kind::number: {
-      const auto& v = item.get(ref.number_attr);
-      if (!v) missing = true;
-      return v ? std::to_string(*v) : "";
-    }
-    case AttrRef::Kind::phash:
-      if (!item.phash) missing = true;
-      return item.phash ? std::to_string(*item.phash) : "";
-    case AttrRef::Kind::collection:
-      return "";  // value sets intersect: not a key
-  }
-  return "";
-}
-
 class Generator {
  public:
   Generator(std::span<const Item> items, uint64_t budget, Candidates& out)
@@ -79,29 +58,19 @@ class Generator {
       note("or");
       return;
     }
-    std::vector<ExprPtr> parts;
-    conjuncts(e, parts);
-    std::vector<AttrRef> keys;
-    std::optional<int> hamming;
-    std::optional<TextBound> text;
-    const Expr* alternatives = nullptr;
-    for (const auto& p : parts) {
-      if (p->kind == Expr::Kind::same)
-        for (const AttrRef& r : p->attrs)
-          if (r.kind != AttrRef::Kind::collection) keys.push_back(r);
-      if (auto k = hamming_bound(*p)) hamming = std::min(hamming.value_or(64), *k);
-      if (auto t = text_bound(*p); t && !text) text = t;
-      if (p->kind == Expr::Kind::any_of && !alternatives) alternatives = p.get();
-    }
+    const Narrowing n = narrowing(*e);
+    const auto& keys = n.keys;
+    const auto& hamming = n.hamming;
+    const Expr* alternatives = n.alternatives;
     if (!keys.empty()) return blocks(keys, hamming, ids);
     if (hamming) {
       note("phash-join(" + std::to_string(*hamming) + ")");
-      if (*hamming >= 0) hamming_pairs(ids, items_, *hamming, out_.pairs);
+      if (*hamming >= 0) hamming_pairs(ids, items_, *hamming, out_.pairs, &out_.capped);
       return;
     }
-    if (text) {
+    if (n.text) {
       note("shingle-prefix");
-      return text_pairs(ids, *text);
+      return text_pairs(ids, TextBound{*n.text, n.share});
     }
     if (alternatives) {
       for (const auto& c : alternatives->children) run(c, ids);
@@ -123,7 +92,7 @@ class Generator {
     for (uint32_t id : ids) {
       bool missing = false;
       std::string key;
-      for (const AttrRef& r : keys) key += attr_key(items_[id], r, missing) + '\x1f';
+      for (const AttrRef& r : keys) key += block_value(items_[id], r, missing) + '\x1f';
       if (!missing) by_key[key].push_back(id);
     }
     note(hamming ? "blocks+phash(" + std::to_string(*hamming) + ")" : "blocks");
@@ -131,7 +100,7 @@ class Generator {
       if (group.size() < 2) continue;
       std::sort(group.begin(), group.end());
       if (hamming)
-        hamming_pairs(group, items_, *hamming, out_.pairs);
+        hamming_pairs(group, items_, *hamming, out_.pairs, &out_.capped);
       else
         all_pairs(group);
     }
@@ -224,11 +193,28 @@ __attribute__((target_clones("popcnt", "default"))) int distance(uint64_t x, uin
 }  // namespace
 
 void hamming_pairs(std::span<const uint32_t> ids, std::span<const Item> items, int k,
-                   std::vector<Pair>& out) {
+                   std::vector<Pair>& out, std::vector<uint32_t>* capped) {
   std::vector<uint32_t> hashed;
   for (uint32_t id : ids)
     if (items[id].phash) hashed.push_back(id);
   auto emit = [&](uint32_t x, uint32_t y) { out.emplace_back(std::min(x, y), std::max(x, y)); };
+  // Giant clusters of one pHash: the extras pair with the first kGiantCluster only.
+  std::sort(hashed.begin(), hashed.end(), [&](uint32_t x, uint32_t y) {
+    return *items[x].phash != *items[y].phash ? *items[x].phash < *items[y].phash : x < y;
+  });
+  size_t joined = 0;
+  for (size_t from = 0, to; from < hashed.size(); from = to) {
+    for (to = from; to < hashed.size() && *items[hashed[to]].phash == *items[hashed[from]].phash;)
+      ++to;
+    const size_t keep = std::min(to - from, kGiantCluster);
+    for (size_t extra = from + keep; extra < to; ++extra) {
+      for (size_t first = from; first < from + keep; ++first) emit(hashed[first], hashed[extra]);
+      if (capped) capped->push_back(hashed[extra]);
+    }
+    for (size_t j = from; j < from + keep; ++j) hashed[joined++] = hashed[j];
+  }
+  hashed.resize(joined);
+  std::sort(hashed.begin(), hashed.end());
   if (hashed.size() < kJoinMinimum) {
     for (size_t i = 0; i < hashed.size(); ++i)
       for (size_t j = i + 1; j < hashed.size(); ++j)
@@ -275,6 +261,42 @@ void hamming_pairs(std::span<const uint32_t> ids, std::span<const Item> items, i
   }
 }
 
+std::string block_value(const Item& item, const AttrRef& ref, bool& missing) {
+  switch (ref.kind) {
+    case AttrRef::Kind::string: {
+      const auto& v = item.get(ref.string_attr);
+      if (!v) missing = true;
+      return v ? *v : "";
+    }
+    case AttrRef::Kind::number: {
+      const auto& v = item.get(ref.number_attr);
+      if (!v) missing = true;
+      return v ? std::to_string(*v) : "";
+    }
+    case AttrRef::Kind::phash:
+      if (!item.phash) missing = true;
+      return item.phash ? std::to_string(*item.phash) : "";
+    case AttrRef::Kind::collection:
+      return "";  // value sets intersect: not a key
+  }
+  return "";
+}
+
+Narrowing narrowing(const Expr& branch) {
+  Narrowing n;
+  std::vector<ExprPtr> parts;
+  conjuncts(ExprPtr(std::shared_ptr<const Expr>{}, &branch), parts);
+  for (const auto& p : parts) {
+    if (p->kind == Expr::Kind::same)
+      for (const AttrRef& r : p->attrs)
+        if (r.kind != AttrRef::Kind::collection) n.keys.push_back(r);
+    if (auto k = hamming_bound(*p)) n.hamming = std::min(n.hamming.value_or(64), *k);
+    if (auto t = text_bound(*p); t && !n.text) n.text = t->text, n.share = t->share;
+    if (p->kind == Expr::Kind::any_of && !n.alternatives) n.alternatives = p.get();
+  }
+  return n;
+}
+
 Candidates candidate_pairs(const Expr& e, std::span<const Item> items, uint64_t pair_budget) {
   Candidates out;
   std::vector<uint32_t> ids(items.size());
@@ -284,6 +306,8 @@ Candidates candidate_pairs(const Expr& e, std::span<const Item> items, uint64_t 
   Generator(items, pair_budget, out).run(root, ids);
   std::sort(out.pairs.begin(), out.pairs.end());
   out.pairs.erase(std::unique(out.pairs.begin(), out.pairs.end()), out.pairs.end());
+  std::sort(out.capped.begin(), out.capped.end());
+  out.capped.erase(std::unique(out.capped.begin(), out.capped.end()), out.capped.end());
   return out;
 }
 

@@ -1,7 +1,10 @@
 #include "cover/cover.hpp"
 
+#include "cover/ilp.hpp"
+
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <numeric>
 #include <queue>
 #include <thread>
@@ -175,19 +178,38 @@ uint32_t find(std::vector<uint32_t>& parent, uint32_t x) {
 
 }  // namespace
 
-ComponentCover solve_component(const Lists& covered_by, uint64_t node_limit) {
+ComponentCover solve_component(const Lists& covered_by, uint64_t node_limit, int ilp_time_ms) {
   const Lists covers = transpose(covered_by);
   ComponentCover out;
   out.chosen = greedy(covers);
   out.lower_bound = packing_bound(covered_by);
   out.exact = out.chosen.size() == out.lower_bound;
-  if (!out.exact && covered_by.size() <= kExactLimit) {
+  if (out.exact) {
+    out.solver = Solver::bound;
+    return out;
+  }
+  if (covered_by.size() <= kExactLimit) {
     BranchAndBound search(covered_by, covers, node_limit, out.chosen);
     if (search.run()) {
       out.chosen = search.best();
       out.exact = true;
       out.lower_bound = out.chosen.size();
+      out.solver = Solver::branch_and_bound;
+      return out;
     }
+  }
+  if (ilp_time_ms > 0) {
+    const IlpCover ilp = ilp_cover(covered_by, out.chosen, ilp_time_ms);
+    if (!ilp.chosen.empty() && ilp.chosen.size() <= out.chosen.size()) {
+      out.chosen = ilp.chosen;
+      if (ilp.optimal) {
+        out.exact = true;
+        out.lower_bound = out.chosen.size();
+        out.solver = Solver::ilp;
+        return out;
+      }
+    }
+    out.ilp_fallback = true;
   }
   return out;
 }
@@ -218,6 +240,11 @@ CoverResult compute_cover(const Expr& e, std::span<const Item> items, const Cove
   r.component.resize(n);
   for (uint32_t i = 0; i < n; ++i) members[r.component[i] = find(parent, i)].push_back(i);
 
+  std::vector<char> capped(n, 0);  // giant clusters of one pHash: some pairs never compared
+  for (uint32_t i : candidates.capped) capped[i] = 1;
+  r.capped_items = candidates.capped.size();
+  using Clock = std::chrono::steady_clock;
+  const auto ilp_deadline = Clock::now() + std::chrono::milliseconds(options.ilp_time_ms);
   std::vector<char> kept(n, 0);
   std::vector<uint32_t> local(n);
   for (uint32_t root = 0; root < n; ++root) {
@@ -238,13 +265,21 @@ CoverResult compute_cover(const Expr& e, std::span<const Item> items, const Cove
         covered_by[k].push_back(local[edges[p].second]);
     }
     for (const auto& list : transpose(covered_by)) most = std::max(most, list.size());
-    const ComponentCover c = solve_component(covered_by, options.node_limit);
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(ilp_deadline - Clock::now());
+    const ComponentCover c = solve_component(covered_by, options.node_limit,
+                                             static_cast<int>(std::max<int64_t>(0, left.count())));
     for (uint32_t k : c.chosen) kept[m[k]] = 1;
-    r.lower_bound += c.lower_bound;
-    if (c.exact) {
+    // A capped cluster's missing pairs may hide a smaller cover: its optimum is not proven.
+    const bool capped_here = std::any_of(m.begin(), m.end(), [&](uint32_t i) { return capped[i]; });
+    const bool proven = c.exact && !capped_here;
+    r.lower_bound += capped_here ? 1 : c.lower_bound;
+    if (proven) {
       ++r.exact_components, r.items_exact += m.size();
+      r.ilp_components += c.solver == Solver::ilp;
     } else {
       ++r.greedy_components, r.items_greedy += m.size();
+      r.ilp_fallbacks += c.ilp_fallback;
       r.greedy_bound = std::max(r.greedy_bound, harmonic(most));
     }
   }

@@ -1,7 +1,9 @@
 #include "cover/documents.hpp"
 
 #include <algorithm>
+#include <fstream>
 
+#include "analyze/record.hpp"
 #include "core/timestamp.hpp"
 #include "cover/candidates.hpp"
 #include "index/cover_terms.hpp"
@@ -179,6 +181,28 @@ Json named_covers(const Xapian::Database& db) {
   for (auto it = db.metadata_keys_begin(prefix); it != db.metadata_keys_end(prefix); ++it) {
     Json about = Json::parse(db.get_metadata(*it), nullptr, false);
     out[(*it).substr(prefix.size())] = about.is_discarded() ? Json::object() : about;
+  }
+  return out;
+}
+
+std::unordered_map<std::string, uint64_t> read_phashes(const std::string& file,
+                                                       ProblemLog& problems) {
+  std::unordered_map<std::string, uint64_t> out;
+  std::ifstream in(file);
+  if (!in) problems.report({file, 0, "unreadable", "cannot open"});
+  uint64_t offset = 0;
+  for (std::string line; std::getline(in, line); offset += line.size() + 1) {
+    analyze::AnalysisRecord record;
+    const Json j = Json::parse(line, nullptr, false);
+    bool ok = false;
+    try {
+      ok = !j.is_discarded() && analyze::from_json(j, record);
+    } catch (const Json::exception&) {  // a field of the wrong type
+    }
+    if (!ok)
+      problems.report({file, offset, "bad_analysis_record", "not an analysis record"});
+    else if (record.phash)
+      out.emplace(record.digest, *record.phash);
   }
   return out;
 }

@@ -12,9 +12,11 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/json.hpp"
+#include "core/problems.hpp"
 #include "cover/expr.hpp"
 #include "cover/item.hpp"
 #include "index/document_builder.hpp"
@@ -42,6 +44,11 @@ IndexItems read_index(const std::string& dir, const Uses& uses,
 // document keeps it; `about` is stored as metadata (index/cover_terms.hpp).
 void store_named_cover(const std::string& dir, const std::string& name,
                        std::span<const Xapian::docid> hidden, const Json& about);
+
+// pHashes by digest from an analysis.jsonl (`strata analyze`); unreadable files and bad
+// lines are reported to `problems` (file and byte offset) and skipped.
+std::unordered_map<std::string, uint64_t> read_phashes(const std::string& file,
+                                                       ProblemLog& problems);
 
 // The named covers of an open index, name -> `about`.
 Json named_covers(const Xapian::Database& db);

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cctype>
 
+#include "cover/expr.hpp"
+#include "index/cover_terms.hpp"
+
 namespace strata::search {
 namespace {
 
@@ -15,6 +18,15 @@ std::string lower(std::string_view s) {
 
 bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+// The one operator whose value may be quoted (it may hold spaces): redundancy:"near, better".
+constexpr std::string_view kQuotedOperator = "redundancy:";
+
+bool starts_quoted_operator(std::string_view rest) {
+  return rest.size() > kQuotedOperator.size() &&
+         lower(rest.substr(0, kQuotedOperator.size())) == kQuotedOperator &&
+         rest[kQuotedOperator.size()] == '"';
 }
 
 struct Item {
@@ -40,6 +52,15 @@ std::vector<Item> split_items(std::string_view q) {
       item.text = std::string(q.substr(i + 1, end - i - 1));
       item.phrase = true;
       i = end + 1;
+    } else if (starts_quoted_operator(q.substr(i))) {
+      // redundancy:"near, better": the value runs to the next unescaped quote (\" is a quote).
+      item.text = std::string(q.substr(i, kQuotedOperator.size()));
+      i += kQuotedOperator.size() + 1;
+      for (; i < q.size() && q[i] != '"'; ++i) {
+        if (q[i] == '\\' && i + 1 < q.size()) ++i;
+        item.text += q[i];
+      }
+      ++i;
     } else {
       size_t end = i;
       while (end < q.size() && !is_space(q[end])) ++end;
@@ -77,6 +98,12 @@ bool apply_operator(const std::string& item, SearchRequest& r) {
     if (!r.collapse_fixed) r.collapse = collapse;
   } else if (name == "group") {
     r.group = parse_group("q", value);
+  } else if (name == "redundancy") {
+    auto expression = parse_redundancy("q", value);  // checked even when the caller fixed it
+    if (!r.redundancy_fixed) r.redundancy = std::move(expression);
+  } else if (name == "cover") {
+    auto cover_name = parse_cover_name("q", value);  // one cover: the parameter's or the first
+    if (r.cover.empty()) r.cover = std::move(cover_name);
   } else if (name == "collection") {
     auto cols = parse_collections("q", value);
     r.collections.insert(r.collections.end(), cols.begin(), cols.end());
@@ -173,6 +200,21 @@ std::string parse_group(const std::string& param, std::string_view value) {
       }))
     throw RequestError(param, "group must be a groupId: 16 hex digits");
   return v;
+}
+
+std::shared_ptr<const cover::Expr> parse_redundancy(const std::string& param,
+                                                    std::string_view value) {
+  try {
+    return cover::parse(value);
+  } catch (const cover::ExprError& e) {
+    throw RequestError(param, "redundancy: " + std::string(e.what()));
+  }
+}
+
+std::string parse_cover_name(const std::string& param, std::string_view value) {
+  if (!index::valid_cover_name(value))
+    throw RequestError(param, "cover must name a cover: 1-32 of a-z, 0-9, _ and -");
+  return std::string(value);
 }
 
 std::vector<std::string> parse_sites(const std::string& param, std::string_view value) {

@@ -1,8 +1,9 @@
 #pragma once
 // Parsing of the q parameter: words (any may match), "exact phrases", -excluded words and
 // -"excluded phrases", and the inline operators site: type: size: safe: collection:
-// decorative: collapse: group:, whose
-// values are applied to the request (same validation as the matching parameters).
+// decorative: collapse: group: redundancy: cover:, whose values are applied to the request (same
+// validation as the matching parameters). redundancy:"EXPR" may quote its value (spaces).
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,6 +38,11 @@ bool parse_decorative(const std::string& param, std::string_view value);
 bool parse_collapse(const std::string& param, std::string_view value);
 // A groupId (16 hex digits, case-insensitive) -> its lower-case form.
 std::string parse_group(const std::string& param, std::string_view value);
+// A coverage expression (cover/expr.hpp); a bad one names its column.
+std::shared_ptr<const cover::Expr> parse_redundancy(const std::string& param,
+                                                    std::string_view value);
+// A named cover (strata cover --name): 1-32 of a-z, 0-9, _ and -.
+std::string parse_cover_name(const std::string& param, std::string_view value);
 std::vector<std::string> parse_sites(const std::string& param, std::string_view value);
 std::vector<std::string> parse_collections(const std::string& param, std::string_view value);
 

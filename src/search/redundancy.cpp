@@ -17,16 +17,21 @@ void cover_results(SearchResult& result, const SearchRequest& request) {
   }
   cover::CoverResult c;
   try {
-    c = cover::compute_cover(*request.redundancy, items, {.pair_budget = kRedundancyPairBudget});
+    c = cover::compute_cover(
+        *request.redundancy, items,
+        {.pair_budget = kRedundancyPairBudget, .ilp_time_ms = kRedundancyIlpMs});
   } catch (const cover::CoverError& e) {
     throw RequestError("redundancy", e.what());
   }
 
   RedundancySummary summary;
+  summary.expression = cover::to_string(*request.redundancy);
   summary.window = items.size();
   summary.kept = c.kept;
   summary.exact_components = c.exact_components;
+  summary.ilp_components = c.ilp_components;
   summary.greedy_components = c.greedy_components;
+  summary.capped = c.capped_items;
   summary.greedy_bound = c.greedy_bound;
   summary.candidates = c.method;
   result.redundancy = summary;

@@ -11,6 +11,9 @@ namespace strata::search {
 // Pairs compared one by one when the expression has no same(...) or phash atom: all pairs of
 // a 2,000-result window (~16 MB of pairs, tens of milliseconds).
 inline constexpr uint64_t kRedundancyPairBudget = 2'000'000;
+// Integer programs (components above 64 results the bound leaves open) get this long in all:
+// the interactive latency budget (docs/redundancy.md), past it those components stay greedy.
+inline constexpr int kRedundancyIlpMs = 10;
 
 // `result.hits` holds the top results in rank order (at most request.redundancy_window);
 // replaces them with the page [offset, offset + max_items) of the kept ones, each with its

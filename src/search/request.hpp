@@ -45,7 +45,9 @@ struct SearchRequest {
   std::string cover;  // a named cover (strata cover --name): what it hides is left out
   // User-defined redundancy (docs/redundancy.md): the page is taken from the minimum cover of
   // the top `redundancy_window` results; with `expand`, the results that id covers instead.
+  // The redundancy: operator in q (the same expression inline) applies only when not fixed.
   std::shared_ptr<const cover::Expr> redundancy;
+  bool redundancy_fixed = false;  // set by the caller (the parameter, or an export: none)
   unsigned redundancy_window = 1000;
   std::string expand;
   unsigned offset = 0;

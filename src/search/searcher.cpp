@@ -184,7 +184,11 @@ SearchResult search(Xapian::Database& db, const SearchRequest& request) {
 SearchResult search(Xapian::Database& db, const IndexParts& parts, const SearchRequest& request) {
   SearchRequest effective = request;
   ParsedQuery parsed = parse_q(request.q, effective);
-  if (request.redundancy) effective.offset = 0, effective.max_items = request.redundancy_window;
+  if (!effective.expand.empty() && !effective.redundancy)
+    throw RequestError("expand", "expand needs redundancy");
+  // The cover's page is taken after the cover: the search fetches the whole window.
+  const SearchRequest covered = effective;
+  if (covered.redundancy) effective.offset = 0, effective.max_items = covered.redundancy_window;
   Xapian::Enquire enquire(db);
   const Xapian::Query query = build_query(db, parsed, effective);
   enquire.set_query(query);
@@ -214,7 +218,7 @@ SearchResult search(Xapian::Database& db, const IndexParts& parts, const SearchR
   for (const auto& it : *page) result.hits.push_back(to_hit(it, parts));
   if (collapse) show_best_members(db, query, result.hits, parts);
   count_group_sizes(db, result.hits);
-  if (request.redundancy) cover_results(result, request);
+  if (covered.redundancy) cover_results(result, covered);
   return result;
 }
 

@@ -30,9 +30,12 @@ struct Hit {
 
 // What a redundancy request's cover did (search/redundancy.hpp).
 struct RedundancySummary {
-  size_t window = 0;  // results covered (the top N)
-  size_t kept = 0;    // results left: the cover
+  std::string expression;  // canonical (cover::to_string), from the parameter or q
+  size_t window = 0;       // results covered (the top N)
+  size_t kept = 0;         // results left: the cover
   size_t exact_components = 0, greedy_components = 0;
+  size_t ilp_components = 0;  // of the exact ones, solved by the integer program
+  size_t capped = 0;          // results in giant clusters of one pHash (cover/candidates.hpp)
   double greedy_bound = 1;
   std::string candidates;
 };

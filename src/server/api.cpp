@@ -5,7 +5,6 @@
 #include "analyze/pdq.hpp"
 #include "analyze/phash.hpp"
 #include "core/json.hpp"
-#include "cover/expr.hpp"
 #include "index/near_duplicate_groups.hpp"
 #include "search/searcher.hpp"
 #include "server/api_book_fields.hpp"
@@ -86,12 +85,14 @@ Json item(const search::Hit& hit, const std::vector<std::string>& fields,
   return j;
 }
 
-Json redundancy_json(const search::RedundancySummary& s, const cover::Expr& e) {
-  return {{"expression", cover::to_string(e)},
+Json redundancy_json(const search::RedundancySummary& s) {
+  return {{"expression", s.expression},
           {"window", s.window},
           {"kept", s.kept},
           {"exactComponents", s.exact_components},
+          {"ilpComponents", s.ilp_components},
           {"greedyComponents", s.greedy_components},
+          {"cappedResults", s.capped},
           {"greedyBound", s.greedy_bound},
           {"candidates", s.candidates}};
 }
@@ -169,7 +170,7 @@ Reply image_search(const SearchRunner& run, const Params& params, const RequestC
     if (res.redundancy) items.back()["covers"] = hit.covers;
   }
   j["responseItems"] = std::move(items);
-  if (res.redundancy) j["redundancy"] = redundancy_json(*res.redundancy, *req.search.redundancy);
+  if (res.redundancy) j["redundancy"] = redundancy_json(*res.redundancy);
   if (shards.shards) {
     j["partialResults"] = !shards.missing.empty();
     j["shards"] = {{"total", shards.shards}, {"missing", shards.missing.size()}};

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <charconv>
 
-#include "cover/expr.hpp"
-#include "index/cover_terms.hpp"
 #include "search/dates.hpp"
 #include "search/query_text.hpp"
 #include "server/api_book_fields.hpp"
@@ -76,11 +74,8 @@ void parse_filters(const Params& p, search::SearchRequest& r) {
     r.sites = search::parse_sites("siteSearch", *v);
   if (const auto* v = get(p, "collection"); v && !v->empty())
     r.collections = search::parse_collections("collection", *v);
-  if (const auto* v = get(p, "cover"); v && !v->empty()) {
-    if (!index::valid_cover_name(*v))
-      throw RequestError("cover", "cover must name a cover: 1-32 of a-z, 0-9, _ and -");
-    r.cover = *v;
-  }
+  if (const auto* v = get(p, "cover"); v && !v->empty())
+    r.cover = search::parse_cover_name("cover", *v);
   if (const auto* v = get(p, "decorative"))
     r.show_decorative = search::parse_decorative("decorative", *v);
   if (const auto* v = get(p, "collapse")) {
@@ -93,21 +88,16 @@ void parse_filters(const Params& p, search::SearchRequest& r) {
 // expand=ID (docs/api.md, "Redundancy").
 void parse_redundancy(const Params& p, search::SearchRequest& r) {
   if (const auto* v = get(p, "redundancy"); v && !v->empty()) {
-    try {
-      r.redundancy = cover::parse(*v);
-    } catch (const cover::ExprError& e) {
-      throw RequestError("redundancy", std::string("redundancy: ") + e.what());
-    }
+    r.redundancy = search::parse_redundancy("redundancy", *v);
+    r.redundancy_fixed = true;
   }
   if (const auto* v = get(p, "redundancyWindow")) {
     r.redundancy_window = parse_count("redundancyWindow", *v, search::kMaxRedundancyWindow);
     if (r.redundancy_window == 0)
       throw RequestError("redundancyWindow", "redundancyWindow must be at least 1");
   }
-  if (const auto* v = get(p, "expand"); v && !v->empty()) {
-    if (!r.redundancy) throw RequestError("expand", "expand needs redundancy");
-    r.expand = *v;
-  }
+  // Checked by the search: the redundancy may come from q (redundancy:EXPR).
+  if (const auto* v = get(p, "expand"); v && !v->empty()) r.expand = *v;
 }
 
 }  // namespace

@@ -67,6 +67,7 @@ ExportRequest parse_export_params(const Params& params, const ApiConfig& config)
   ApiRequest api = parse_api_params(search_params, config);
   ExportRequest r;
   r.search = std::move(api.search);
+  r.search.redundancy_fixed = true;  // an export takes every result: redundancy: in q is ignored
   r.options.fields = std::move(api.fields);
   const std::string* format = last(params, "format");
   const auto parsed = exporter::parse_format(format ? *format : "csv");

@@ -15,7 +15,9 @@ std::string openapi_json() {
   Json params = Json::array({
       param("q",
             "words (any may match), \"phrases\", -exclusions, site: type: size: safe: collection: "
-            "decorative: collapse: (Arquivo's: groupId collapses, off/imgDigest does not)"),
+            "decorative: collapse: (Arquivo's: groupId collapses, off/imgDigest does not) "
+            "redundancy:EXPR or redundancy:\"EXPR WITH SPACES\" (as the redundancy parameter, "
+            "which wins) cover:NAME (as the cover parameter, which wins)"),
       param("from", "capture date lower bound: yyyy, yyyyMM, yyyyMMdd ... yyyyMMddHHmmss"),
       param("to", "capture date upper bound (inclusive), same formats"),
       param("type", "comma list of image types: jpg,png,gif,..."),
@@ -53,9 +55,13 @@ std::string openapi_json() {
       param("redundancy",
             "coverage expression (docs/redundancy.md), e.g. near, versions, same(url),newer: "
             "the page is taken from the minimum cover of the top redundancyWindow results, each "
-            "kept result with covers = how many it covers"),
+            "kept result with covers = how many it covers; the response's redundancy object "
+            "says how: expression window kept exactComponents ilpComponents greedyComponents "
+            "greedyBound cappedResults candidates"),
       param("redundancyWindow", "results the cover is taken over (default 1000, 1-10000)"),
-      param("expand", "with redundancy: the results this imgDigest (document id) covers"),
+      param("expand",
+            "with redundancy (or redundancy: in q): the results this imgDigest (document id) "
+            "covers"),
   });
   // /imagesearch's, less paging and redundancy, plus format; maxItems caps the export.
   Json export_params = Json::array({param("format", "csv (default), jsonl, warc, zip, wacz"),

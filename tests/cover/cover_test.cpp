@@ -1,4 +1,5 @@
 #include "cover/cover.hpp"
+#include "cover_checks.hpp"
 
 #include <gtest/gtest.h>
 
@@ -79,6 +80,67 @@ TEST(CoverSolver, GreedyStaysWithinItsBoundOnLargeComponents) {
   }
 }
 
+// Disjoint random components of 8-14 items (each solved by trying every subset), side by side:
+// more than kExactLimit items in all, with a known optimum.
+Lists union_of_small_graphs(std::mt19937_64& rng, size_t parts, size_t& optimum) {
+  Lists all;
+  optimum = 0;
+  for (size_t p = 0; p < parts; ++p) {
+    const Lists g = random_graph(rng, 8 + rng() % 7, 0.15 + 0.1 * static_cast<double>(p % 3));
+    optimum += brute_force_minimum(g);
+    const auto offset = static_cast<uint32_t>(all.size());
+    for (const auto& list : g) {
+      all.emplace_back();
+      for (uint32_t b : list) all.back().push_back(b + offset);
+    }
+  }
+  return all;
+}
+
+// Odd cycles where each item covers the next: the packing bound (2 per 5-cycle) stays below
+// the optimum (3), so only a search proves it.
+Lists five_cycles(size_t cycles) {
+  Lists g;
+  for (uint32_t c = 0; c < cycles; ++c)
+    for (uint32_t k = 0; k < 5; ++k) g.push_back({c * 5 + k, c * 5 + (k + 4) % 5});
+  return g;
+}
+
+TEST(CoverSolver, IntegerProgramProvesOptimaAboveTheBitMaskLimit) {
+  const Lists cycles = five_cycles(20);  // 100 items, optimum 60, packing bound 40
+  const ComponentCover greedy_only = solve_component(cycles, 100'000, 0);
+  EXPECT_FALSE(greedy_only.exact);
+  EXPECT_EQ(greedy_only.solver, Solver::greedy);
+  EXPECT_FALSE(greedy_only.ilp_fallback);
+  const ComponentCover c = solve_component(cycles, 100'000, 10'000);
+  ASSERT_TRUE(c.exact);
+  EXPECT_EQ(c.solver, Solver::ilp);
+  EXPECT_EQ(c.chosen.size(), 60u);
+  EXPECT_TRUE(is_cover(cycles, c.chosen));
+  std::mt19937_64 rng(64);
+  for (int trial = 0; trial < 10; ++trial) {
+    size_t optimum = 0;
+    const Lists g = union_of_small_graphs(rng, 8, optimum);
+    ASSERT_GT(g.size(), kExactLimit);
+    const ComponentCover u = solve_component(g, 100'000, 10'000);
+    ASSERT_TRUE(u.exact) << "trial " << trial;
+    ASSERT_TRUE(is_cover(g, u.chosen));
+    ASSERT_EQ(u.chosen.size(), optimum) << "trial " << trial;
+  }
+}
+
+TEST(CoverSolver, IntegerProgramOutOfTimeFallsBackToGreedyAndSaysSo) {
+  // A large hard instance and 1 ms: GLPK stops, the greedy cover (or a better one found) stays.
+  std::mt19937_64 rng(3);
+  const Lists g = random_graph(rng, 1500, 0.004);
+  const ComponentCover c = solve_component(g, 1000, 1);
+  ASSERT_TRUE(is_cover(g, c.chosen));
+  if (!c.exact) {
+    EXPECT_EQ(c.solver, Solver::greedy);
+    EXPECT_TRUE(c.ilp_fallback);
+  }
+}
+
 // Generated collections with known optima: URLs with versions, pHash looks with copies.
 struct Generated {
   std::vector<Item> items;
@@ -117,15 +179,7 @@ Generated versions_and_looks(uint64_t seed, size_t urls, size_t looks) {
   return g;
 }
 
-void expect_valid(const Expr& e, const std::vector<Item>& items, const CoverResult& r) {
-  for (size_t a = 0; a < items.size(); ++a) {
-    const uint32_t k = r.keeper[a];
-    ASSERT_EQ(r.keeper[k], k);
-    if (k != a) {
-      ASSERT_TRUE(covers(e, items[a], items[k]));
-    }
-  }
-}
+using testing::expect_valid;
 
 // The cover of `items` under `text`, checked: every item is kept or covered by its keeper.
 CoverResult checked_cover(std::string_view text, const std::vector<Item>& items,
@@ -166,8 +220,10 @@ TEST(CoverAlgorithm, VersionsKeepTheNewestOfEachUrl) {
 
 TEST(CoverAlgorithm, OrTakesTheUnionOfBlockedBranches) {
   const Generated g = versions_and_looks(4, 900, 1500);
-  const CoverResult r = checked_cover("versions|near", g.items);
+  // One large component the integer program cannot prove in 200 ms: greedy, within its bound.
+  const CoverResult r = checked_cover("versions|near", g.items, {.ilp_time_ms = 200});
   EXPECT_GE(r.kept, r.lower_bound);
+  EXPECT_GT(r.ilp_fallbacks, 0u);
   EXPECT_LE(static_cast<double>(r.kept), r.greedy_bound * static_cast<double>(r.lower_bound));
   EXPECT_EQ(r.method, "blocks + phash-join(6) + or");
 }
@@ -182,7 +238,7 @@ TEST(CoverAlgorithm, BlockingFindsEveryEdgeThatAllPairsFind) {
     for (size_t a = 0; a < g.items.size(); ++a)
       for (size_t b = 0; b < g.items.size(); ++b)
         expected += a != b && covers(*e, g.items[a], g.items[b]);
-    EXPECT_EQ(compute_cover(*e, g.items).edges, expected);
+    EXPECT_EQ(compute_cover(*e, g.items, {.ilp_time_ms = 0}).edges, expected);
   }
 }
 
@@ -234,6 +290,25 @@ TEST(CoverAlgorithm, UnblockableExpressionsRefuseLargeInputs) {
   std::vector<Item> items(20000);
   EXPECT_THROW(compute_cover(*parse("newer"), items, {.pair_budget = 1'000'000}), CoverError);
   EXPECT_NO_THROW(compute_cover(*parse("newer"), std::span(items).first(1000)));
+}
+
+TEST(CoverAlgorithm, GiantClustersOfOnePhashAreCapped) {
+  // 3,000 re-encoded copies of one picture (one pHash) and 40 other looks.
+  std::vector<Item> items(3040);
+  std::mt19937_64 rng(12);
+  for (size_t i = 0; i < items.size(); ++i) {
+    items[i].phash = i < 3000 ? 0x0123456789ABCDEFull : rng();
+    items[i].set(NumberAttr::area, static_cast<double>(i % 97));
+  }
+  const CoverResult r = checked_cover("near", items);
+  EXPECT_EQ(r.capped_items, 3000 - kGiantCluster);
+  EXPECT_LE(r.candidate_pairs, 3000 * kGiantCluster + 1000);  // not 3000² / 2
+  EXPECT_EQ(r.kept, 1 + 40u);          // phash<=6 alone: any copy covers every other
+  EXPECT_EQ(r.greedy_components, 1u);  // not claimed optimal: pairs were left out
+  // With a condition only some copies meet, the cover is still valid (checked_cover).
+  const CoverResult best = checked_cover("best", items);
+  EXPECT_GE(best.kept, 41u);
+  EXPECT_EQ(best.capped_items, 3000 - kGiantCluster);
 }
 
 TEST(CoverAlgorithm, SingletonsAndEmptyInput) {

@@ -94,5 +94,73 @@ TEST_F(Redundancy, NamedCoverFiltersAtSearchTime) {
   EXPECT_EQ(cover::named_covers(db)["first-two"]["where"], "test");
 }
 
+// The inline operator: redundancy:EXPR in q is the redundancy parameter, quoted when it holds
+// spaces; the parameter wins; a bad expression is a q error with the column.
+TEST_F(Redundancy, InlineOperatorEqualsTheParameter) {
+  EXPECT_EQ(ids("redundancy:versions"), ids(with("versions")));
+  EXPECT_EQ(ids("redundancy:same(url),newer"), (V{"a3", "b2", "c1"}));
+  EXPECT_EQ(ids("redundancy:\"same(url) , newer\""), (V{"a3", "b2", "c1"}));
+  EXPECT_EQ(ids("REDUNDANCY:\"same(url), b.ts - a.ts >= 1d\""), (V{"a3", "b2", "c1"}));
+  EXPECT_EQ(ids("redundancy:near"), ids(with("near")));
+  SearchRequest inline_request;
+  inline_request.q = "redundancy:versions";
+  const SearchResult r = run(inline_request);
+  ASSERT_TRUE(r.redundancy);
+  EXPECT_EQ(r.redundancy->expression, "versions");
+  EXPECT_EQ(r.redundancy->kept, 3u);
+}
+
+TEST_F(Redundancy, InlineOperatorYieldsToTheParameterAndNamesItsErrors) {
+  SearchRequest fixed = with("near");
+  fixed.redundancy_fixed = true;
+  fixed.q = "redundancy:versions";
+  EXPECT_EQ(ids(fixed), ids(with("near")));
+  SearchRequest none;  // an export: fixed without an expression, the inline one is ignored
+  none.redundancy_fixed = true;
+  none.q = "redundancy:versions";
+  EXPECT_EQ(ids(none).size(), 6u);
+  SearchRequest bad;
+  bad.q = "redundancy:\"same(url), phash<=x\"";
+  try {
+    run(bad);
+    FAIL() << "a bad inline expression must be refused";
+  } catch (const RequestError& e) {
+    EXPECT_EQ(e.parameter, "q");
+    EXPECT_NE(std::string(e.what()).find("redundancy: column 19"), std::string::npos) << e.what();
+  }
+  none.q = "redundancy:phash<=x";  // checked even when ignored
+  EXPECT_THROW(run(none), RequestError);
+}
+
+TEST_F(Redundancy, ExpandWorksWithTheInlineOperatorAndNeedsOne) {
+  SearchRequest r;
+  r.q = "redundancy:versions";
+  r.expand = "a3";
+  EXPECT_EQ(ids(r), (V{"a1", "a2"}));
+  r.q = "";
+  try {
+    run(r);
+    FAIL() << "expand without redundancy must be refused";
+  } catch (const RequestError& e) {
+    EXPECT_EQ(e.parameter, "expand");
+  }
+}
+
+TEST_F(Redundancy, InlineCoverOperatorAppliesANamedCover) {
+  std::vector<Xapian::docid> hidden;
+  {
+    Xapian::Database db(dir_.string());
+    hidden.push_back(*db.postlist_begin(""));
+  }
+  cover::store_named_cover(dir_.string(), "first", hidden, {{"where", "test"}});
+  EXPECT_EQ(ids("cover:first").size(), 5u);
+  SearchRequest param;
+  param.cover = "unknown";  // the parameter wins
+  param.q = "cover:first";
+  EXPECT_EQ(ids(param).size(), 6u);
+  param.q = "cover:Bad!";
+  EXPECT_THROW(run(param), RequestError);
+}
+
 }  // namespace
 }  // namespace strata::search::testing

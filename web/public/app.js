@@ -9,6 +9,7 @@ import { $, el } from './dom.js';
 import { initSimilar } from './similar.js';
 import { exportMenu } from './export.js';
 import { bookRows, pageHref } from './book.js';
+import { initRedundancy } from './redundancy.js';
 
 const PAGE = Number(window.__STRATA_PAGE_SIZE__) || 60;  // tests set a smaller page
 const MAX_OFFSET = 10000;  // the API refuses deeper pages (docs/api.md)
@@ -76,6 +77,7 @@ function syncControls() {
   $('#f-safe').checked = state.safe !== 'off';
   $('#f-decorative').checked = state.decorative === 'show';
   $('#f-reset').disabled = !hasFilters(state);
+  redundancy.sync();
   const adv = queryToAdvanced(state.q);
   const f = $('#advanced-form');
   for (const k of ['all', 'phrase', 'any', 'none']) f.elements[k].value = adv[k];
@@ -170,8 +172,10 @@ async function loadPage() {
     const body = await fetchJson(apiUrl(state, results.items.length, PAGE), controller.signal);
     if (results.key !== key) return;
     if (first) results.ms = performance.now() - t0;
-    results.total = body.totalItems ?? 0;
+    // With a redundancy rule only the kept results are shown.
+    results.total = body.redundancy?.kept ?? body.totalItems ?? 0;
     results.years = body.years || {};
+    if (first) redundancy.summary(body.redundancy);
     const items = body.responseItems || [];
     results.items.push(...items);
     results.done = items.length === 0 ||
@@ -295,6 +299,7 @@ function appendTiles(items, start) {
     if (item.collapsedImages > 0) {
       a.append(el('span', { class: 'similar-badge', text: t('results.similar', { n: formatNumber(lang, item.collapsedImages) }) }));
     }
+    if (item.covers > 0) a.append(redundancy.badge(item));
     a.addEventListener('click', (e) => {
       if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
       e.preventDefault();
@@ -521,6 +526,7 @@ function renderViewer(item, n) {
     row(t('viewer.group'), members);
     renderGroup(item, members, viewerToken);
   }
+  redundancy.viewer(item);
   $('#viewer-page-link').href = pageHref(item);
   $('#viewer-img-link').href = item.imgLinkToArchive || replayImageUrl(item);
   // The byte size is not an API field: ask the replay for the record's length.
@@ -604,6 +610,9 @@ $('#upload-file').addEventListener('change', (e) => {
   e.target.value = '';  // choosing the same file again searches again
   if (file) similar.byUpload(file);
 });
+
+// ---------------------------------------------------------------- redundancy
+const redundancy = initRedundancy(() => ({ t, lang, state }), navigate);
 
 // ---------------------------------------------------------------- intro
 function renderIntro() {

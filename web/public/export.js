@@ -8,7 +8,7 @@ export const EXPORT_FORMATS = ['csv', 'jsonl', 'warc', 'zip', 'wacz'];
 
 export function exportUrl(state, format) {
   const p = new URLSearchParams(apiUrl(state, 0, 0).split('?')[1]);
-  for (const k of ['offset', 'maxItems', 'fields']) p.delete(k);
+  for (const k of ['offset', 'maxItems', 'fields', 'redundancy']) p.delete(k);  // exports take every result
   p.set('format', format);
   return `/imagesearch/export?${p.toString()}`;
 }

@@ -2,14 +2,15 @@
 // shareable link and back/forward work:
 //   q, from, to (years), size, type, site, collection, kind (web|book), safe=off (on is the default),
 //   decorative=show (spacers, bars, icons and emoji too; hidden by default), lang,
-//   view=<result position, 0-based> and img=<imgDigest> for the open viewer.
+//   view=<result position, 0-based> and img=<imgDigest> for the open viewer,
+//   redundancy=<preset or coverage expression> (redundancy.js).
 export const DEFAULTS = {
   q: '', from: '', to: '', size: '', type: '', site: '', collection: '', kind: '', safe: 'on',
-  decorative: 'hide', lang: '', view: '', img: '', go: '',
+  decorative: 'hide', lang: '', view: '', img: '', go: '', redundancy: '',
 };
 // go='1' means "a search was made" (an empty query lists every image); it is written as q=.
 const KEYS = Object.keys(DEFAULTS).filter((k) => k !== 'go');
-export const FILTER_KEYS = ['from', 'to', 'size', 'type', 'site', 'collection', 'kind'];
+export const FILTER_KEYS = ['from', 'to', 'size', 'type', 'site', 'collection', 'kind', 'redundancy'];
 
 export function readState(search = location.search) {
   const p = new URLSearchParams(search);
@@ -80,6 +81,7 @@ export function apiUrl(s, offset, maxItems) {
   if (s.kind) p.set('kind', s.kind);
   p.set('safeSearch', s.safe === 'off' ? 'off' : 'on');
   if (s.decorative === 'show') p.set('decorative', 'show');
+  if (s.redundancy) p.set('redundancy', s.redundancy);
   p.set('offset', String(offset));
   p.set('maxItems', String(maxItems));
   p.set('fields', API_FIELDS.join(','));
