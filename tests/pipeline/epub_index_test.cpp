@@ -163,7 +163,9 @@ TEST_F(EpubsInIndex, EveryEpubIsWrittenWithItsChaptersAndImages) {
       if (r.type == archive::RecordType::resource && r.content_type == "image/jpeg") ++images;
       if (r.type == archive::RecordType::metadata) ++chapter_facts;
       // Dated by dcterms:modified.
-      if (r.type != archive::RecordType::warcinfo) EXPECT_EQ(r.date, "20120118124700");
+      if (r.type != archive::RecordType::warcinfo) {
+        EXPECT_EQ(r.date, "20120118124700");
+      }
     }
   }
   EXPECT_EQ(images, 28u);
@@ -201,10 +203,11 @@ TEST_F(EpubsInIndex, EveryImageIsABookImageWithTheFactsOfItsOpf) {
     EXPECT_EQ(item.value("language", ""), books::iso_language(b.book.language));
     EXPECT_EQ(item.value("author", Json::array()), Json(b.book.creators));
     EXPECT_EQ(item.value("subject", Json::array()), Json(b.book.subjects));
-    if (auto year = books::first_year(b.book.date))
+    if (auto year = books::first_year(b.book.date)) {
       EXPECT_EQ(item["pubYear"], *year);
-    else
+    } else {
       EXPECT_FALSE(item.contains("pubYear"));
+    }
     // Its page is a chapter of the book, archived: replay opens it.
     const std::string page = item["pageURL"];
     EXPECT_EQ(page.rfind(b.base, 0), 0u) << page;
