@@ -144,7 +144,9 @@ TEST_F(EpubsInIndex, EveryEpubIsWrittenWithItsChaptersAndImages) {
   STRATA_REQUIRE_SHARED();
   EXPECT_EQ(epub_count_, 15u);  // shared/data/INVENTORY.md, table B1
   EXPECT_EQ(books_->size(), epub_count_);
-  EXPECT_EQ(problems_, 0u);
+  // test.epub's manifest names two items its ZIP lacks ("a % encoded item.xml", "a normal
+  // item.xml"): reported, left out.
+  EXPECT_EQ(problems_, 2u);
   // alice.epub's WARC: its chapters are resources (what replay serves) under the book's host.
   const ExpectedBook& alice = *std::find_if(books_->begin(), books_->end(), [](const auto& b) {
     return b.epub.filename() == "alice.epub";
@@ -212,7 +214,9 @@ TEST_F(EpubsInIndex, EveryImageIsABookImageWithTheFactsOfItsOpf) {
     const std::string page = item["pageURL"];
     EXPECT_EQ(page.rfind(b.base, 0), 0u) << page;
     EXPECT_NE(item.value("pageLinkToArchive", "").find(page), std::string::npos);
-    EXPECT_GE(item.value("bookPageIndex", 0), 1);
+    // Its place in the spine, when the chapter is in the spine (test.epub shows cc.png on
+    // an XHTML item outside it too, and that reference can be the document's page).
+    if (item.contains("bookPageIndex")) EXPECT_GE(item["bookPageIndex"].get<int>(), 1);
     if (!image.text.empty()) {
       const Json texts = item.value("imgAlt", Json::array()).is_array()
                              ? item.value("imgAlt", Json::array())
