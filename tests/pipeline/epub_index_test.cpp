@@ -216,7 +216,9 @@ TEST_F(EpubsInIndex, EveryImageIsABookImageWithTheFactsOfItsOpf) {
     EXPECT_NE(item.value("pageLinkToArchive", "").find(page), std::string::npos);
     // Its place in the spine, when the chapter is in the spine (test.epub shows cc.png on
     // an XHTML item outside it too, and that reference can be the document's page).
-    if (item.contains("bookPageIndex")) EXPECT_GE(item["bookPageIndex"].get<int>(), 1);
+    if (item.contains("bookPageIndex")) {
+      EXPECT_GE(item["bookPageIndex"].get<int>(), 1);
+    }
     if (!image.text.empty()) {
       const Json texts = item.value("imgAlt", Json::array()).is_array()
                              ? item.value("imgAlt", Json::array())
