@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "archive/warc_writer.hpp"
+#include "books/epub_warc.hpp"
 #include "books/item.hpp"
 #include "extract/book_page.hpp"
 
@@ -129,11 +130,15 @@ BookWarcResult write_book_warc(const fs::path& extracted, const fs::path& warc,
 ItemResult item_to_warc(const fs::path& item, ExtractOptions options, const fs::path& out_dir,
                         ProblemLog& problems) {
   if (item.extension() == ".epub") {
-    problems.report({item.string(), 0, "epub_not_indexed", "EPUB images name no page"});
-    ItemResult skipped;
-    skipped.skipped = true;
-    skipped.counters.add("items_skipped");
-    return skipped;
+    ItemResult result;
+    const EpubWarcResult epub =
+        write_epub_warc(item, out_dir / (item.stem().string() + ".warc.gz"), problems);
+    result.skipped = !epub.written;
+    result.counters.add(epub.written ? "items_done" : "items_skipped");
+    result.counters.add("warc_epub_chapters", static_cast<int64_t>(epub.chapters));
+    result.counters.add("warc_epub_images", static_cast<int64_t>(epub.images));
+    result.counters.add("warc_epub_image_pages", static_cast<int64_t>(epub.image_pages));
+    return result;
   }
   options.compat = false;
   options.out = out_dir / (".crops-" + item.filename().string());

@@ -31,8 +31,9 @@ BookWarcResult write_book_warc(const std::filesystem::path& extracted,
                                const std::filesystem::path& warc, ProblemLog& problems);
 
 // An item cropped (extract_item, default mode, into a scratch folder in `out_dir`, removed
-// after) and written as out_dir/ID.warc.gz; the counters add `warc_crops`. EPUBs are
-// reported (`epub_not_indexed`) and skipped: they name no page to link to.
+// after) and written as out_dir/ID.warc.gz; the counters add `warc_crops`. An EPUB is
+// written as out_dir/STEM.warc.gz by write_epub_warc (books/epub_warc.hpp); the counters add
+// `warc_epub_chapters`, `warc_epub_images` and `warc_epub_image_pages`.
 ItemResult item_to_warc(const std::filesystem::path& item, ExtractOptions options,
                         const std::filesystem::path& out_dir, ProblemLog& problems);
 

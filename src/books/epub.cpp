@@ -124,32 +124,68 @@ std::string trimmed(std::string s) {
   return s.substr(i);
 }
 
-// Every <img> and SVG <image> of a spine document, with its caption, for the images map.
-void scan_document(const std::string& html, const std::string& path,
-                   std::map<std::string, EpubImage*>& by_path) {
+// Text of an element, whitespace collapsed.
+std::string collapsed_text(const GumboNode* n) {
+  std::string out;
+  std::vector<const GumboNode*> stack{n};
+  while (!stack.empty() && out.size() < 1024) {
+    const GumboNode* c = stack.back();
+    stack.pop_back();
+    if (c->type == GUMBO_NODE_TEXT || c->type == GUMBO_NODE_WHITESPACE ||
+        c->type == GUMBO_NODE_CDATA) {
+      for (const char* t = c->v.text.text; *t; ++t) {
+        const bool space = std::isspace(static_cast<unsigned char>(*t));
+        if (!space)
+          out += *t;
+        else if (!out.empty() && out.back() != ' ')
+          out += ' ';
+      }
+      continue;
+    }
+    if (!extract::is_element(c)) continue;
+    const GumboVector& kids = extract::children(c);
+    for (unsigned i = kids.length; i-- > 0;)
+      stack.push_back(static_cast<const GumboNode*>(kids.data[i]));
+  }
+  return trimmed(out);
+}
+
+// Every <img> and SVG <image> of a spine document, with its caption, for the images map;
+// returns the document's heading (the first h1-h3, else its <title>).
+std::string scan_document(const std::string& html, const std::string& path,
+                          std::map<std::string, EpubImage*>& by_path) {
   extract::HtmlDocument doc(html);
   extract::CaptionExtractor captions;
+  std::string heading, title;
   std::vector<const GumboNode*> stack{doc.root()};
   while (!stack.empty()) {
     const GumboNode* n = stack.back();
     stack.pop_back();
     if (n->type != GUMBO_NODE_DOCUMENT && !extract::is_element(n)) continue;
     const std::string tag = n->type == GUMBO_NODE_DOCUMENT ? "" : extract::tag_name(n);
+    if (heading.empty() && (tag == "h1" || tag == "h2" || tag == "h3"))
+      heading = collapsed_text(n);
+    else if (title.empty() && tag == "title")
+      title = collapsed_text(n);
     const char* src = tag == "img"     ? extract::attribute(n, "src")
                       : tag == "image" ? extract::attribute(n, "href")
                                        : nullptr;
     if (src) {
       const auto it = by_path.find(resolve(folder_of(path), src));
-      if (it != by_path.end() && it->second->uses++ == 0) {
-        it->second->document = path;
-        it->second->alt = trimmed(std::string(extract::attribute_or_empty(n, "alt")));
-        it->second->caption = captions.caption(n).value_or("");
+      if (it != by_path.end()) {
+        if (tag == "img") ++it->second->img_uses;
+        if (it->second->uses++ == 0) {
+          it->second->document = path;
+          it->second->alt = trimmed(std::string(extract::attribute_or_empty(n, "alt")));
+          it->second->caption = captions.caption(n).value_or("");
+        }
       }
     }
     const GumboVector& kids = extract::children(n);
     for (unsigned i = kids.length; i-- > 0;)
       stack.push_back(static_cast<const GumboNode*>(kids.data[i]));
   }
+  return heading.empty() ? title : heading;
 }
 
 }  // namespace
@@ -166,16 +202,25 @@ EpubBook read_epub(const std::filesystem::path& epub) {
   const std::string base = folder_of(opf_path);
   EpubBook book;
   std::map<std::string, std::string> id_to_path;
-  std::string cover_meta_id;
+  std::string cover_meta_id, unique_id;
+  std::vector<std::pair<std::string, std::string>> identifiers;  // id attribute, text
   std::vector<std::string> spine_ids;
   for (const auto& e : xml_elements(member(zip.get(), opf_path), opf_path)) {
     const auto attr = [&](const char* k) {
       return e.attrs.count(k) ? e.attrs.at(k) : std::string();
     };
-    if (e.name == "title" && book.title.empty())
+    if (e.name == "package")
+      unique_id = attr("unique-identifier");
+    else if (e.name == "identifier" && !trimmed(e.text).empty())
+      identifiers.emplace_back(attr("id"), trimmed(e.text));
+    else if (e.name == "title" && book.title.empty())
       book.title = trimmed(e.text);
-    else if (e.name == "creator")
+    else if (e.name == "creator" && !trimmed(e.text).empty())
       book.creators.push_back(trimmed(e.text));
+    else if (e.name == "subject" && !trimmed(e.text).empty())
+      book.subjects.push_back(trimmed(e.text));
+    else if (e.name == "meta" && attr("property") == "dcterms:modified" && book.modified.empty())
+      book.modified = trimmed(e.text);
     else if (e.name == "language" && book.language.empty())
       book.language = trimmed(e.text);
     else if (e.name == "date" && book.date.empty())
@@ -187,13 +232,16 @@ EpubBook read_epub(const std::filesystem::path& epub) {
     else if (e.name == "item") {
       const std::string path = resolve(base, attr("href"));
       id_to_path[attr("id")] = path;
+      book.items.push_back({path, attr("media-type"), 0, {}});
       if (attr("media-type").starts_with("image/")) {
-        EpubImage image{path, attr("media-type"), {}, {}, {}, 0, false};
+        EpubImage image{path, attr("media-type"), {}, {}, {}, 0, 0, false};
         image.cover = (" " + attr("properties") + " ").find(" cover-image ") != std::string::npos;
         book.images.push_back(std::move(image));
       }
     }
   }
+  for (const auto& [id, text] : identifiers)
+    if (book.identifier.empty() || (!unique_id.empty() && id == unique_id)) book.identifier = text;
   std::map<std::string, EpubImage*> by_path;
   bool has_cover = false;
   for (auto& image : book.images) {
@@ -203,11 +251,17 @@ EpubBook read_epub(const std::filesystem::path& epub) {
   // EPUB 2's cover meta, when no EPUB 3 cover-image and the id names a real image item.
   if (!has_cover && id_to_path.count(cover_meta_id) && by_path.count(id_to_path[cover_meta_id]))
     by_path[id_to_path[cover_meta_id]]->cover = true;
+  std::map<std::string, EpubItem*> item_by_path;
+  for (auto& item : book.items) item_by_path.emplace(item.path, &item);
+  int spine_index = 0;
   for (const auto& id : spine_ids) {
     const auto it = id_to_path.find(id);
     if (it == id_to_path.end()) continue;
+    EpubItem* item = item_by_path.at(it->second);
+    if (item->spine_index == 0) item->spine_index = ++spine_index;
     try {
-      scan_document(member(zip.get(), it->second), it->second, by_path);
+      const std::string heading = scan_document(member(zip.get(), it->second), it->second, by_path);
+      if (item->heading.empty()) item->heading = heading;
     } catch (const EpubError&) {
       ++book.missing_documents;
     }

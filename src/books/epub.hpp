@@ -2,8 +2,10 @@
 // Images of an EPUB (2 or 3): the OPF manifest's images, each with the alt text and caption
 // of its first use in the spine's XHTML (<img>, SVG <image>; the caption from the web
 // extractor's rules: figcaption, else the surrounding text), how many times the spine uses
-// it, and the book's metadata (dc:title, dc:creator, dc:language, dc:date). The cover is the
-// EPUB 3 cover-image item, else the EPUB 2 <meta name="cover"> when it names a real item.
+// it, and the book's metadata (dc:identifier, dc:title, dc:creator, dc:subject, dc:language,
+// dc:date, dcterms:modified). The cover is the EPUB 3 cover-image item, else the EPUB 2
+// <meta name="cover"> when it names a real item. The manifest's other items are listed too,
+// with each spine document's heading, for `strata books warc` (books/epub_warc.hpp).
 //
 // Failure contract: read_epub throws EpubError for a file that is not a readable EPUB (no
 // container.xml, no OPF, malformed OPF); a spine document that is missing is skipped and
@@ -26,13 +28,24 @@ struct EpubImage {
   std::string alt, caption;
   std::string document;  // the first spine document using it, empty when none does
   int uses = 0;          // <img>/<image> in the spine referring to it
+  int img_uses = 0;      // of which <img> (the web extractor's references; SVG <image> is not)
   bool cover = false;
 };
 
+// A manifest item (any type) in manifest order; spine documents have their 1-based place in
+// the spine and their heading (the first h1-h3, else <title>).
+struct EpubItem {
+  std::string path, media_type;
+  int spine_index = 0;  // 0: not in the spine
+  std::string heading;
+};
+
 struct EpubBook {
-  std::string title, language, date;
-  std::vector<std::string> creators;
+  std::string identifier;  // the package's unique-identifier, else the first dc:identifier
+  std::string title, language, date, modified;
+  std::vector<std::string> creators, subjects;
   std::vector<EpubImage> images;  // in manifest order
+  std::vector<EpubItem> items;    // every manifest item, in manifest order
   int missing_documents = 0;
 };
 

@@ -339,7 +339,10 @@ void run_epub(Context& c, const fs::path& epub) {
                   {"title", book.title},
                   {"creators", book.creators},
                   {"language", book.language},
-                  {"date", book.date}};
+                  {"date", book.date},
+                  {"book_identifier", book.identifier},
+                  {"subjects", book.subjects},
+                  {"modified", book.modified}};
   write_file(folder / "book.json", meta.dump() + "\n");
   std::ofstream jsonl(folder / "images.jsonl", std::ios::binary);
   int image = 0;

@@ -16,6 +16,8 @@ std::string trimmed(std::string s) {
   return s;
 }
 
+}  // namespace
+
 std::optional<int> first_year(const std::string& date) {
   for (size_t i = 0; i + 4 <= date.size(); ++i)
     if (std::all_of(date.begin() + static_cast<long>(i), date.begin() + static_cast<long>(i + 4),
@@ -24,14 +26,6 @@ std::optional<int> first_year(const std::string& date) {
         (i == 0 || !std::isdigit(static_cast<unsigned char>(date[i - 1]))))
       return std::stoi(date.substr(i, 4));
   return std::nullopt;
-}
-
-std::optional<int> number(const std::string& text) {
-  if (text.empty() ||
-      !std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); }) ||
-      text.size() > 9)
-    return std::nullopt;
-  return std::stoi(text);
 }
 
 std::string iso_language(std::string language) {
@@ -49,6 +43,16 @@ std::string iso_language(std::string language) {
                  [](unsigned char c) { return std::tolower(c); });
   const auto it = kCodes.find(key);
   return it == kCodes.end() ? language : it->second;
+}
+
+namespace {
+
+std::optional<int> number(const std::string& text) {
+  if (text.empty() ||
+      !std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); }) ||
+      text.size() > 9)
+    return std::nullopt;
+  return std::stoi(text);
 }
 
 struct Parser {

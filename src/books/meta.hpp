@@ -28,6 +28,11 @@ struct BookMeta {
 };
 
 BookMeta parse_meta(std::string_view xml);
+
+// The first run of exactly four digits in a free-text date ("c1884." -> 1884), else nullopt.
+std::optional<int> first_year(const std::string& date);
+// ISO 639-1 for the language names and 639-2 codes above, else `language` as written.
+std::string iso_language(std::string language);
 Json to_json(const BookMeta& meta);
 
 }  // namespace strata::books

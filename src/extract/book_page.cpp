@@ -25,6 +25,7 @@ std::optional<PageReference> book_page_reference(const PageInput& where) {
   ref.imgUrlTokens = url::url_tokens(ref.imgUrl);
   // The picture's own caption when Abbyy gave one, else the text around it on its pages, as
   // the web's captions fall back to the text around an image.
+  ref.imgAlt = text_of(j, "alt");
   ref.imgCaption = text_of(j, "caption");
   if (ref.imgCaption.empty()) ref.imgCaption = text_of(j, "text");
   ref.tag = "book";
@@ -40,6 +41,15 @@ std::optional<PageReference> book_page_reference(const PageInput& where) {
   ref.length = where.length;
   ref.book = book->dump(-1, ' ', false, Json::error_handler_t::replace);
   return ref;
+}
+
+std::optional<BookChapter> book_chapter(std::string_view payload) {
+  Json j = Json::parse(payload, nullptr, false);
+  if (!j.is_object()) return std::nullopt;
+  auto book = j.find("book");
+  if (book == j.end() || !book->is_object()) return std::nullopt;
+  return BookChapter{text_of(j, "pageTitle"),
+                     book->dump(-1, ' ', false, Json::error_handler_t::replace)};
 }
 
 }  // namespace strata::extract

@@ -1,5 +1,6 @@
 #include "extract/extractor.hpp"
 
+#include <map>
 #include <optional>
 
 #include "archive/reader.hpp"
@@ -96,6 +97,7 @@ class RecordExtractor {
   void revisit(const Record& rec, const std::string& mime);
   void page(const Record& rec, const std::string& payload);
   void book_page(archive::ArchiveReader& reader);
+  void book_chapter(archive::ArchiveReader& reader);
   void inline_image(const PageReferenceView& ref, std::string_view uri);
   // Fills mimeDetected/width/height/digest/size and applies the gates; false = drop.
   bool describe(ImageCapture& img, std::string_view bytes, bool is_inline);
@@ -113,6 +115,8 @@ class RecordExtractor {
   static constexpr size_t kKeptPayloadBytes = 4 << 20;
   std::string payload_;
   int64_t records_read_ = 0;
+  // Book chapters of this archive by URL (kBookChapterType), for the page records that follow.
+  std::map<std::string, BookChapter, std::less<>> book_chapters_;
 };
 
 bool RecordExtractor::describe(ImageCapture& img, std::string_view bytes, bool is_inline) {
@@ -231,12 +235,36 @@ void RecordExtractor::page(const Record& rec, const std::string& payload) {
   PageInput in{rec.target_uri, rec.date, options_.collection, file_, rec.location(),
                rec.length,     text.utf8};
   RefStats stats(c_);
+  const auto chapter = book_chapters_.find(rec.target_uri);
+  const BookChapter* book = chapter == book_chapters_.end() ? nullptr : &chapter->second;
+  if (book) c_.add("book_chapter_pages");
   visit_page_references(in, c_, keys_, options_.refs,
-                        [this, &stats](const PageReferenceView& ref, std::string_view uri) {
-                          out_.write(ref);
+                        [this, &stats, book](const PageReferenceView& ref, std::string_view uri) {
+                          if (book) {  // a book's chapter: its title and facts are the book's
+                            PageReferenceView in_book = ref;
+                            in_book.pageTitle = book->page_title;
+                            in_book.book = book->book;
+                            out_.write(in_book);
+                          } else {
+                            out_.write(ref);
+                          }
                           stats.count(ref);
                           if (ref.inline_) inline_image(ref, uri);
                         });
+}
+
+void RecordExtractor::book_chapter(archive::ArchiveReader& reader) {
+  std::string& payload = payload_;
+  archive::PayloadStatus status = reader.read_payload(payload, options_.max_payload);
+  reader.finish_record();
+  std::optional<BookChapter> chapter;
+  if (!counts_as_failure(status)) chapter = extract::book_chapter(payload);
+  if (!chapter) {
+    c_.add("book_chapters_malformed");
+    return;
+  }
+  c_.add("book_chapters");
+  book_chapters_[reader.record().target_uri] = std::move(*chapter);
 }
 
 void RecordExtractor::book_page(archive::ArchiveReader& reader) {
@@ -267,7 +295,9 @@ void RecordExtractor::record(archive::ArchiveReader& reader) {
     return;
   }
   if (rec.type == RecordType::metadata) {
-    if (reported_mime(rec) == kBookPageType) book_page(reader);
+    const std::string mime = reported_mime(rec);
+    if (mime == kBookPageType) book_page(reader);
+    if (mime == kBookChapterType) book_chapter(reader);
     return;
   }
   if (rec.type != RecordType::response && rec.type != RecordType::resource) return;

@@ -33,12 +33,31 @@ std::optional<BookFacts> parse_book_facts(std::string_view book) {
   read_text(j, "language", f.language);
   read_text(j, "page", f.page);
   read_text(j, "imageUrl", f.imageUrl);
+  read_text(j, "format", f.format);
+  read_text(j, "chapter", f.chapter);
   read_texts(j, "author", f.author);
   read_texts(j, "subject", f.subject);
   read_number(j, "year", f.year);
   read_number(j, "pageIndex", f.pageIndex);
   read_number(j, "leaf", f.leaf);
   return f;
+}
+
+std::string book_language_code(std::string_view language) {
+  std::string code;
+  for (char c : language) {
+    if (c == '-' || c == '_') break;
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+    if (c < 'a' || c > 'z') return {};
+    code += c;
+  }
+  return code.size() >= 2 && code.size() <= 8 ? code : std::string();
+}
+
+std::string book_year_term(int year) {
+  if (year < 0 || year > 9999) return {};
+  std::string digits = std::to_string(year);
+  return std::string(kBookYearPrefix) + std::string(4 - digits.size(), '0') + digits;
 }
 
 }  // namespace strata::index

@@ -135,7 +135,13 @@ void add_filter_terms(Xapian::Document& xd, const merge::ImageDocument& d, const
   if (d.isInline) xd.add_boolean_term(std::string(prefix::inline_img));
   if (!d.imgUrl.empty()) xd.add_boolean_term(url_term(prefix::img_url, d.imgUrl));
   if (!d.pageUrl.empty()) xd.add_boolean_term(url_term(prefix::page_url, d.pageUrl));
-  if (parse_book_facts(d.book)) xd.add_boolean_term(std::string(prefix::book));
+  if (std::optional<BookFacts> book = parse_book_facts(d.book)) {
+    xd.add_boolean_term(std::string(prefix::book));
+    if (std::string code = book_language_code(book->language); !code.empty())
+      xd.add_boolean_term(std::string(kBookLanguagePrefix) + code);
+    if (book->year && !book_year_term(*book->year).empty())
+      xd.add_boolean_term(book_year_term(*book->year));
+  }
 }
 
 }  // namespace

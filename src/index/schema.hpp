@@ -8,7 +8,8 @@
 
 namespace strata::index {
 
-inline constexpr std::string_view kSchemaVersion = "9";
+// 10: book language (AL) and publication-year (AY) terms; stored field 46, distinctPages.
+inline constexpr std::string_view kSchemaVersion = "10";
 
 // Ranked text fields, one combined field (docs/search.md, "Analysis"). Every word, stop
 // words included, is indexed once, as its folded Portuguese stem (no prefix), wdf x field

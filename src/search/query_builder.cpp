@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "index/analysis.hpp"
+#include "index/book_facts.hpp"
 #include "index/cover_terms.hpp"
 #include "index/schema.hpp"
 #include "search/capture_range.hpp"
@@ -161,6 +162,23 @@ Q text_query(const ParsedQuery& parsed) {
   return Q(Q::OP_AND_MAYBE, main, phrase_boosts(toks));
 }
 
+namespace {
+
+// Book images published in [from, to]: the year terms the index holds in that range (a few
+// hundred at most, read from the term list, not one per year asked for).
+Q pub_year_query(const Xapian::Database& db, int from, int to) {
+  const std::string first = index::book_year_term(from), last = index::book_year_term(to);
+  std::vector<Q> years;
+  for (auto t = db.allterms_begin(std::string(index::kBookYearPrefix));
+       t != db.allterms_end(std::string(index::kBookYearPrefix)); ++t) {
+    const std::string term = *t;
+    if (term >= first && term <= last) years.emplace_back(term);
+  }
+  return years.empty() ? Q::MatchNothing : Q(Q::OP_OR, years.begin(), years.end());
+}
+
+}  // namespace
+
 Q apply_filters(const Xapian::Database& db, const Q& query, const SearchRequest& r) {
   using namespace index;
   std::vector<Q> filters;
@@ -170,6 +188,7 @@ Q apply_filters(const Xapian::Database& db, const Q& query, const SearchRequest&
   if (!r.collections.empty()) filters.push_back(any_of(prefix::collection, r.collections));
   if (!r.group.empty()) filters.push_back(term(prefix::near_duplicate_group, r.group));
   if (r.kind == Kind::book) filters.emplace_back(std::string(prefix::book));
+  if (!r.languages.empty()) filters.push_back(any_of(kBookLanguagePrefix, r.languages));
   Q out = query;
   // Decorative images (spacers, bars, icons, emoji: index/decorative.hpp) are hidden unless
   // asked for; Arquivo's formula (the relevance baseline) shows everything.
@@ -177,6 +196,10 @@ Q apply_filters(const Xapian::Database& db, const Q& query, const SearchRequest&
     out = Q(Q::OP_AND_NOT, out, Q(std::string(prefix::decorative)));
   // Not in `filters`: the date filter may be MatchNothing, which is also the empty query.
   if (r.from || r.to) out = Q(Q::OP_FILTER, out, capture_range_query(db, r.from, r.to));
+  // The same for the publication years (none in the range: MatchNothing).
+  if (r.pub_year_from || r.pub_year_to)
+    out = Q(Q::OP_FILTER, out,
+            pub_year_query(db, r.pub_year_from.value_or(0), r.pub_year_to.value_or(9999)));
   if (!r.cover.empty()) out = Q(Q::OP_AND_NOT, out, Q(index::covered_term(r.cover)));
   if (r.kind == Kind::web) out = Q(Q::OP_AND_NOT, out, Q(std::string(prefix::book)));
   for (const Q& f : filters)

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+
+#include "index/book_facts.hpp"
 
 #include "cover/expr.hpp"
 #include "index/cover_terms.hpp"
@@ -88,6 +91,11 @@ bool apply_operator(const std::string& item, SearchRequest& r) {
     r.size = parse_size("q", value);
   } else if (name == "kind") {
     r.kind = parse_kind("q", value);
+  } else if (name == "language") {
+    auto languages = parse_languages("q", value);
+    r.languages.insert(r.languages.end(), languages.begin(), languages.end());
+  } else if (name == "pubyear") {
+    parse_pub_year_range("q", value, r);
   } else if (name == "safe") {
     bool safe = parse_safe("q", value);  // checked even when the caller fixed it
     if (!r.safe_fixed) r.safe = safe;
@@ -169,6 +177,41 @@ Kind parse_kind(const std::string& param, std::string_view value) {
   if (v == "book") return Kind::book;
   if (v == "all" || v.empty()) return Kind::any;
   throw RequestError(param, "kind must be web, book or all");
+}
+
+std::vector<std::string> parse_languages(const std::string& param, std::string_view value) {
+  std::vector<std::string> out;
+  for (const std::string& tag : split_list(value)) {
+    std::string code = index::book_language_code(tag);
+    if (code.empty())
+      throw RequestError(param, "invalid language '" + tag + "': an ISO 639 code such as en");
+    out.push_back(std::move(code));
+  }
+  if (out.empty()) throw RequestError(param, "empty language list");
+  return out;
+}
+
+int parse_pub_year(const std::string& param, std::string_view value) {
+  int year = 0;
+  auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), year);
+  if (value.empty() || value.size() > 4 || ec != std::errc() ||
+      ptr != value.data() + value.size() || year < 0)
+    throw RequestError(param, param + " must be a year from 0 to 9999");
+  return year;
+}
+
+void parse_pub_year_range(const std::string& param, std::string_view value, SearchRequest& r) {
+  const size_t dash = value.find('-');
+  if (dash == std::string_view::npos) {
+    r.pub_year_from = r.pub_year_to = parse_pub_year(param, value);
+    return;
+  }
+  const std::string_view from = value.substr(0, dash), to = value.substr(dash + 1);
+  if (from.empty() && to.empty()) throw RequestError(param, "pubyear needs a year or a range");
+  if (!from.empty()) r.pub_year_from = parse_pub_year(param, from);
+  if (!to.empty()) r.pub_year_to = parse_pub_year(param, to);
+  if (r.pub_year_from && r.pub_year_to && *r.pub_year_from > *r.pub_year_to)
+    throw RequestError(param, "the publication year range ends before it starts");
 }
 
 bool parse_safe(const std::string& param, std::string_view value) {

@@ -1,8 +1,9 @@
 #pragma once
 // Parsing of the q parameter: words (any may match), "exact phrases", -excluded words and
 // -"excluded phrases", and the inline operators site: type: size: safe: collection:
-// decorative: collapse: group: redundancy: cover:, whose values are applied to the request (same
-// validation as the matching parameters). redundancy:"EXPR" may quote its value (spaces).
+// decorative: collapse: group: kind: language: pubyear: redundancy: cover:, whose values are applied
+// to the request (same validation as the matching parameters). redundancy:"EXPR" may quote its
+// value (spaces).
 #include <memory>
 #include <string>
 #include <string_view>
@@ -45,6 +46,13 @@ std::shared_ptr<const cover::Expr> parse_redundancy(const std::string& param,
 std::string parse_cover_name(const std::string& param, std::string_view value);
 std::vector<std::string> parse_sites(const std::string& param, std::string_view value);
 std::vector<std::string> parse_collections(const std::string& param, std::string_view value);
+// Book languages, comma-separated: each a language tag whose primary subtag is 2-8 letters
+// ("en", "pt-BR") -> the subtags, lower-cased ("en", "pt").
+std::vector<std::string> parse_languages(const std::string& param, std::string_view value);
+// A publication year, 0-9999.
+int parse_pub_year(const std::string& param, std::string_view value);
+// The q operator pubyear:Y, pubyear:Y1-Y2, pubyear:Y1- or pubyear:-Y2 -> the request's range.
+void parse_pub_year_range(const std::string& param, std::string_view value, SearchRequest& r);
 
 // Splits on commas, trims, drops empty items.
 std::vector<std::string> split_list(std::string_view value);

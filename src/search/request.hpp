@@ -42,6 +42,10 @@ struct SearchRequest {
   std::vector<std::string> sites;  // "host" (exact, www. optional) or "*.domain"
   std::vector<std::string> collections;
   Kind kind = Kind::any;
+  // Book images only (docs/books.md "Filters"): any of these languages (book_language_code
+  // form: "en", "fr"), published in [pub_year_from, pub_year_to] (inclusive, 0-9999).
+  std::vector<std::string> languages;
+  std::optional<int> pub_year_from, pub_year_to;
   std::string cover;  // a named cover (strata cover --name): what it hides is left out
   // User-defined redundancy (docs/redundancy.md): the page is taken from the minimum cover of
   // the top `redundancy_window` results; with `expand`, the results that id covers instead.

@@ -67,9 +67,10 @@ Json item_field(const search::Hit& hit, const std::string& f, const std::string&
   if (f == "safe") return hit.moderation.safe < 0 ? Json() : Json(1.0 - hit.moderation.safe);
   if (f == "imgLinkToArchive")
     return d.imgUrl.empty() ? Json() : Json(wayback + d.imgCrawlTimestamp + "im_/" + d.imgUrl);
-  // A book page is not archived: its pageURL is the book viewer's (docs/books.md).
+  // A scanned book's page is not archived: its pageURL is the book viewer's (docs/books.md);
+  // an EPUB's chapter is.
   if (f == "pageLinkToArchive")
-    return d.pageUrl.empty() || !d.book.empty()
+    return d.pageUrl.empty() || !page_archived(d)
                ? Json()
                : Json(wayback + d.pageCrawlTimestamp + "/" + d.pageUrl);
   return book_field(d, f);

@@ -34,7 +34,15 @@ Json book_field(const merge::ImageDocument& doc, std::string_view f) {
   if (f == "bookPageIndex") return number_or_null(book->pageIndex);
   if (f == "bookId") return text_or_null(book->identifier);
   if (f == "bookImageUrl") return text_or_null(book->imageUrl);
+  if (f == "bookFormat") return book->format.empty() ? "scan" : book->format;
+  if (f == "bookChapter") return text_or_null(book->chapter);
   return Json();
+}
+
+bool page_archived(const merge::ImageDocument& doc) {
+  if (doc.book.empty()) return true;
+  const std::optional<index::BookFacts> book = index::parse_book_facts(doc.book);
+  return book && book->format == "epub";
 }
 
 }  // namespace strata::server

@@ -66,10 +66,23 @@ void parse_dates(const Params& p, search::SearchRequest& r) {
   if (r.from && r.to && *r.from > *r.to) throw RequestError("to", "to is before from");
 }
 
+// language=en,fr and pubYearFrom/pubYearTo (book images only; docs/api.md "Book images").
+void parse_book_filters(const Params& p, search::SearchRequest& r) {
+  if (const auto* v = get(p, "language"); v && !v->empty())
+    r.languages = search::parse_languages("language", *v);
+  if (const auto* v = get(p, "pubYearFrom"); v && !v->empty())
+    r.pub_year_from = search::parse_pub_year("pubYearFrom", *v);
+  if (const auto* v = get(p, "pubYearTo"); v && !v->empty())
+    r.pub_year_to = search::parse_pub_year("pubYearTo", *v);
+  if (r.pub_year_from && r.pub_year_to && *r.pub_year_from > *r.pub_year_to)
+    throw RequestError("pubYearTo", "pubYearTo is before pubYearFrom");
+}
+
 void parse_filters(const Params& p, search::SearchRequest& r) {
   if (const auto* v = get(p, "type"); v && !v->empty()) r.types = search::parse_types("type", *v);
   if (const auto* v = get(p, "size")) r.size = search::parse_size("size", *v);
   if (const auto* v = get(p, "kind")) r.kind = search::parse_kind("kind", *v);
+  parse_book_filters(p, r);
   if (const auto* v = get(p, "siteSearch"); v && !v->empty())
     r.sites = search::parse_sites("siteSearch", *v);
   if (const auto* v = get(p, "collection"); v && !v->empty())

@@ -15,6 +15,7 @@ std::string openapi_json() {
   Json params = Json::array({
       param("q",
             "words (any may match), \"phrases\", -exclusions, site: type: size: safe: collection: "
+            "kind: language: pubyear: (Y, Y1-Y2, Y1- or -Y2) "
             "decorative: collapse: (Arquivo's: groupId collapses, off/imgDigest does not) "
             "redundancy:EXPR or redundancy:\"EXPR WITH SPACES\" (as the redundancy parameter, "
             "which wins) cover:NAME (as the cover parameter, which wins)"),
@@ -29,9 +30,19 @@ std::string openapi_json() {
       param("siteSearch", "comma list of hosts (www. optional) or *.domain"),
       param("collection", "comma list of collections"),
       param("kind",
-            "web (web archive images), book (scanned-book images) or all (default); book "
-            "images have the fields kind bookTitle author pubYear subject language bookPage "
-            "bookPageIndex bookId bookImageUrl (fields= or more=)"),
+            "web (web archive images), book (scanned-book and EPUB images) or all (default); "
+            "book images have the fields kind bookTitle author pubYear subject language bookPage "
+            "bookPageIndex bookId bookImageUrl bookFormat (scan or epub) bookChapter (fields= "
+            "or more=)"),
+      param("language",
+            "comma list of book languages, ISO 639 codes (en, fr; a tag such as pt-BR counts as "
+            "pt): book images in any of them only; other than 2-8 letters: 400"),
+      param("pubYearFrom",
+            "book images published in or after this year (0-9999; not the capture date: see "
+            "from); other: 400"),
+      param("pubYearTo",
+            "book images published in or before this year (0-9999, not before pubYearFrom); "
+            "other: 400"),
       param("decorative",
             "hide (default: no spacers, bars, tiny icons, emoji) or show (every image)"),
       param("collapse",

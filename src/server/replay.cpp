@@ -186,6 +186,13 @@ std::optional<ReplayReply> read_record(Xapian::Database& db, const std::string& 
     return error(502, "archive record damaged or too large");
   const auto& rec = checked.reader->record();
   std::string type(rec.http.header("Content-Type"));
+  // A resource record (no HTTP message) is typed by its WARC Content-Type: an EPUB's chapter
+  // (books/epub_warc.hpp) is XHTML, read as HTML once rewritten (the banner is HTML), UTF-8
+  // as EPUB requires (a UTF-16 one has a byte-order mark, which wins).
+  if (!rec.http.present && type.empty()) {
+    type = rec.content_type;
+    if (type == "application/xhtml+xml") type = "text/html; charset=utf-8";
+  }
   out.content_type =
       type.empty() ? (rec.http.mime.empty() ? "application/octet-stream" : rec.http.mime) : type;
   out.status = rec.http.status;

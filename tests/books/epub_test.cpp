@@ -5,9 +5,11 @@
 #include <fstream>
 
 #include "books/epub.hpp"
+#include "books/epub_warc.hpp"
 #include "books/extract.hpp"
 #include "core/json.hpp"
 #include "testing/shared_data.hpp"
+#include "url/url.hpp"
 
 namespace strata::books {
 namespace {
@@ -105,6 +107,42 @@ TEST(Epub, NotAnEpub) {
   EXPECT_THROW(
       read_epub(testing::shared_data("books/Mewel__abbyy-to-alto/src/test/resources/abbyy.xml")),
       EpubError);
+}
+
+// EPUB URLs (books/epub_warc.hpp): one host per book, stable under SURT canonicalisation, and
+// the URL an <img src> resolves to from its chapter is the image's own capture URL.
+TEST(EpubWarc, BookUrlsAreStableAndMeetTheWebExtractorsResolution) {
+  EXPECT_EQ(epub_base_url("urn:uuid:A649F639-6C1F-1014-8CC3-F813564D7508"),
+            "https://urn-uuid-a649f639-6c1f-1014-8cc3-f813564d7508.epub.invalid/");
+  EXPECT_EQ(epub_base_url(""), "https://book.epub.invalid/");
+  EXPECT_EQ(epub_base_url("  ::  "), "https://book.epub.invalid/");
+  const std::string long_id(100, 'x');
+  const std::string host = url::host(epub_base_url(long_id));
+  EXPECT_EQ(host.size(), 63u + std::string(".epub.invalid").size());
+  EXPECT_NE(epub_base_url(long_id), epub_base_url(long_id + "y"));  // the hash keeps them apart
+  const std::string base = epub_base_url("isbn 978-0");
+  EXPECT_EQ(epub_member_url(base, "OPS/images/a b+é.png"),
+            "https://isbn-978-0.epub.invalid/OPS/images/a%20b%2B%C3%A9.png");
+  const std::string chapter = epub_member_url(base, "OPS/text/ch 1.xhtml");
+  for (const char* src :
+       {"../images/a%20b%2B%C3%A9.png", "../images/a b+é.png", "../images/a%20b+%c3%a9.png"}) {
+    const auto resolved = url::resolve(chapter, src);
+    ASSERT_TRUE(resolved) << src;
+    EXPECT_EQ(url::join_surt(*resolved),
+              url::join_surt(epub_member_url(base, "OPS/images/a b+é.png")))
+        << src;
+  }
+  EXPECT_EQ(url::join_surt(base + "OPS/x.xhtml"), "(invalid,epub,isbn-978-0,)/ops/x.xhtml");
+}
+
+TEST(EpubWarc, NotAnEpubIsReportedAndWritesNothing) {
+  const auto dir = testing::scratch_dir();
+  { std::ofstream(dir / "bad.epub") << "not a zip"; }
+  ProblemLog problems;
+  const EpubWarcResult r = write_epub_warc(dir / "bad.epub", dir / "bad.warc.gz", problems);
+  EXPECT_FALSE(r.written);
+  EXPECT_EQ(problems.total(), 1u);
+  EXPECT_FALSE(std::filesystem::exists(dir / "bad.warc.gz"));
 }
 
 }  // namespace

@@ -186,5 +186,34 @@ TEST(QueryText, OperatorsPhrasesExclusions) {
   EXPECT_EQ(plain.words, (V{"http://x.pt", "fq:blocked:1"}));
 }
 
+// Book filters (docs/books.md "Filters"): language: takes ISO 639 codes or tags (their primary
+// subtag, lower-cased); pubyear: a year or a range, open at either end.
+TEST(QueryText, BookLanguageAndPublicationYearOperators) {
+  SearchRequest r;
+  auto p = parse_q("harbour language:EN,pt-BR pubyear:1850-1900", r);
+  EXPECT_EQ(p.words, (V{"harbour"}));
+  EXPECT_EQ(r.languages, (V{"en", "pt"}));
+  EXPECT_EQ(r.pub_year_from, 1850);
+  EXPECT_EQ(r.pub_year_to, 1900);
+  SearchRequest single;
+  parse_q("pubyear:1884", single);
+  EXPECT_EQ(single.pub_year_from, 1884);
+  EXPECT_EQ(single.pub_year_to, 1884);
+  SearchRequest open_end;
+  parse_q("pubyear:1900-", open_end);
+  EXPECT_EQ(open_end.pub_year_from, 1900);
+  EXPECT_FALSE(open_end.pub_year_to);
+  SearchRequest bad;
+  EXPECT_THROW(parse_q("language:e", bad), RequestError);
+  EXPECT_THROW(parse_q("language:en1", bad), RequestError);
+  EXPECT_THROW(parse_q("pubyear:19x", bad), RequestError);
+  EXPECT_THROW(parse_q("pubyear:10000", bad), RequestError);
+  EXPECT_THROW(parse_q("pubyear:1900-1850", bad), RequestError);
+  EXPECT_THROW(parse_q("pubyear:-", bad), RequestError);
+  EXPECT_EQ(parse_pub_year("pubYearFrom", "0"), 0);
+  EXPECT_THROW(parse_pub_year("pubYearFrom", "-5"), RequestError);
+  EXPECT_THROW(parse_pub_year("pubYearFrom", "+5"), RequestError);
+}
+
 }  // namespace
 }  // namespace strata::search::testing

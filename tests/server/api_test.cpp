@@ -180,6 +180,13 @@ TEST_F(Api, BadParametersAre400NamingTheParameter) {
   expect_400("/imagesearch?more=nope", "more");
   expect_400("/imagesearch?prettyPrint=yes", "prettyPrint");
   expect_400("/imagesearch?q=size:huge", "q");
+  expect_400("/imagesearch?language=e", "language");
+  expect_400("/imagesearch?language=en,fr1", "language");
+  expect_400("/imagesearch?pubYearFrom=18x", "pubYearFrom");
+  expect_400("/imagesearch?pubYearTo=12345", "pubYearTo");
+  expect_400("/imagesearch?pubYearFrom=1900&pubYearTo=1800", "pubYearTo");
+  expect_400("/imagesearch?q=pubyear:1900-1800", "q");
+  expect_400("/imagesearch?q=language:%3Cx%3E", "q");
 }
 
 TEST_F(Api, HealthcheckOpenapiAndReplayGuards) {

@@ -8,7 +8,7 @@ import { justify } from './layout.js';
 import { $, el } from './dom.js';
 import { initSimilar } from './similar.js';
 import { exportMenu } from './export.js';
-import { bookRows, pageHref } from './book.js';
+import { bookRows, pageHref, syncBookFilters, wireBookFilters } from './book.js';
 import { initRedundancy } from './redundancy.js';
 
 const PAGE = Number(window.__STRATA_PAGE_SIZE__) || 60;  // tests set a smaller page
@@ -74,6 +74,7 @@ function syncControls() {
   $('#f-site').value = state.site;
   $('#f-collection').value = state.collection;
   $('#f-kind').value = state.kind;
+  syncBookFilters(state);
   $('#f-safe').checked = state.safe !== 'off';
   $('#f-decorative').checked = state.decorative === 'show';
   $('#f-reset').disabled = !hasFilters(state);
@@ -101,6 +102,7 @@ $('#f-type').addEventListener('change', (e) => filterChange('type', e.target.val
 $('#f-site').addEventListener('change', (e) => filterChange('site', e.target.value.trim()));
 $('#f-collection').addEventListener('change', (e) => filterChange('collection', e.target.value.trim()));
 $('#f-kind').addEventListener('change', (e) => filterChange('kind', e.target.value));
+wireBookFilters(filterChange);
 // Enter applies a typed filter at once (change alone waits for the field to lose focus).
 for (const id of ['#f-from', '#f-to', '#f-site', '#f-collection']) {
   $(id).addEventListener('keydown', (e) => {

@@ -1,16 +1,20 @@
 // The page state lives in the URL query string, so every search, filter and open image is a
 // shareable link and back/forward work:
-//   q, from, to (years), size, type, site, collection, kind (web|book), safe=off (on is the default),
+//   q, from, to (years), size, type, site, collection, kind (web|book), booklang, pubfrom and
+//   pubto (book images: language codes, publication years; book.js), safe=off (on is the default),
 //   decorative=show (spacers, bars, icons and emoji too; hidden by default), lang,
 //   view=<result position, 0-based> and img=<imgDigest> for the open viewer,
 //   redundancy=<preset or coverage expression> (redundancy.js).
 export const DEFAULTS = {
   q: '', from: '', to: '', size: '', type: '', site: '', collection: '', kind: '', safe: 'on',
+  booklang: '', pubfrom: '', pubto: '',
   decorative: 'hide', lang: '', view: '', img: '', go: '', redundancy: '',
 };
 // go='1' means "a search was made" (an empty query lists every image); it is written as q=.
 const KEYS = Object.keys(DEFAULTS).filter((k) => k !== 'go');
-export const FILTER_KEYS = ['from', 'to', 'size', 'type', 'site', 'collection', 'kind', 'redundancy'];
+const BOOK_FILTER_KEYS = ['booklang', 'pubfrom', 'pubto'];
+export const FILTER_KEYS = ['from', 'to', 'size', 'type', 'site', 'collection', 'kind',
+  'booklang', 'pubfrom', 'pubto', 'redundancy'];
 
 export function readState(search = location.search) {
   const p = new URLSearchParams(search);
@@ -23,6 +27,10 @@ export function readState(search = location.search) {
   if (!/^\d{4}$/.test(s.to)) s.to = '';
   if (!['sm', 'md', 'lg'].includes(s.size)) s.size = '';
   if (!['web', 'book'].includes(s.kind)) s.kind = '';
+  // Book filters apply to book images only: kept while the Source is Books.
+  if (s.kind !== 'book' || !/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*(,\s*[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*)*$/.test(s.booklang)) s.booklang = '';
+  if (s.kind !== 'book' || !/^\d{1,4}$/.test(s.pubfrom)) s.pubfrom = '';
+  if (s.kind !== 'book' || !/^\d{1,4}$/.test(s.pubto)) s.pubto = '';
   if (!/^\d+$/.test(s.view)) s.view = '';
   return s;
 }
@@ -30,6 +38,7 @@ export function readState(search = location.search) {
 export function stateToSearch(s) {
   const p = new URLSearchParams();
   for (const k of KEYS) {
+    if (BOOK_FILTER_KEYS.includes(k) && s.kind !== 'book') continue;
     if (k === 'q' && (s.q || s.go)) p.set('q', s.q);
     else if (s[k] && s[k] !== DEFAULTS[k]) p.set(k, s[k]);
   }
@@ -52,7 +61,7 @@ export function hasFilters(s) {
 
 // Book images' fields (docs/api.md "Book images"; the viewer shows them: book.js).
 export const BOOK_FIELDS = ['kind', 'bookTitle', 'author', 'pubYear', 'subject', 'language',
-  'bookPage', 'bookPageIndex', 'bookId'];
+  'bookPage', 'bookPageIndex', 'bookId', 'bookFormat', 'bookChapter'];
 
 export const API_FIELDS = [
   'imgDigest', 'imgSrc', 'imgMimeType', 'imgHeight', 'imgWidth', 'imgTstamp', 'imgTstampLatest',
@@ -79,6 +88,9 @@ export function apiUrl(s, offset, maxItems) {
   if (s.site) p.set('siteSearch', s.site);
   if (s.collection) p.set('collection', s.collection);
   if (s.kind) p.set('kind', s.kind);
+  if (s.booklang) p.set('language', s.booklang);
+  if (s.pubfrom) p.set('pubYearFrom', s.pubfrom);
+  if (s.pubto) p.set('pubYearTo', s.pubto);
   p.set('safeSearch', s.safe === 'off' ? 'off' : 'on');
   if (s.decorative === 'show') p.set('decorative', 'show');
   if (s.redundancy) p.set('redundancy', s.redundancy);

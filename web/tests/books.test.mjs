@@ -2,7 +2,10 @@
 // crawl of ../shared/data and a generated Internet Archive book (`strata books warc`) indexed
 // into one index, the book added after the crawl and analysed like any image. One search shows
 // both kinds, the Source filter splits them, and the viewer shows the book, its author, year
-// and page with a link to the book viewer's page.
+// and page with a link to the book viewer's page. Two EPUBs (alice.epub, English, no date;
+// page-blanche.epub, French, 2012) are indexed beside them: the book filters (language,
+// publication years) shown while the Source is Books keep the books they name, and an EPUB
+// image's viewer shows its chapter, archived, opened in replay.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -13,6 +16,8 @@ import { repo, skipReason, startServer, launchBrowser, openPage, findStrata, fin
 
 const shared = process.env.STRATA_SHARED || path.resolve(repo, '../shared');
 const warc = path.join(shared, 'data/archives/archivesunleashed__aut/src/test/resources/warc/example.warc.gz');
+const epubs = ['futurepress__epub.js/test/fixtures/alice.epub', 'IDPF__epub3-samples/30/page-blanche.epub']
+  .map((e) => path.join(shared, 'data/books', e));
 const bookItem = findHelper(findStrata(), 'strata_web_book_item', 'STRATA_WEB_BOOK_ITEM');
 const reason = (await skipReason())
   || (fs.existsSync(warc) ? null : `${warc} not found (../shared absent)`)
@@ -48,6 +53,11 @@ describe('book images in the index', { skip: reason || false }, () => {
     // The book after the crawl, analysed (thumbnails, pHash; NSFW when the models are here).
     execFileSync(strata, ['index', '--index', index, '--collection', 'books-ia', '--jobs', '1',
       path.join(work, 'warcs/strataTestBook.warc.gz')], { stdio: 'pipe' });
+    execFileSync(strata, ['books', 'warc', '-o', path.join(work, 'epubs'), '--jobs', '1', ...epubs],
+      { stdio: 'pipe' });
+    execFileSync(strata, ['index', '--index', index, '--collection', 'books-epub', '--no-analysis',
+      '--jobs', '1', path.join(work, 'epubs/alice.warc.gz'), path.join(work, 'epubs/page-blanche.warc.gz')],
+    { stdio: 'pipe' });
     server = await startServer({ strata, index, sample: work }, ['--safe-search', 'off']);
     browser = await launchBrowser();
   });
@@ -100,5 +110,63 @@ describe('book images in the index', { skip: reason || false }, () => {
     await page.selectOption('#f-kind', 'web');
     await page.waitForFunction(() => new URL(location.href).searchParams.get('kind') === 'web');
     await page.waitForFunction((n) => document.querySelectorAll('.tile').length === n, total - BOOK_IMAGES);
+  });
+
+  it('the API: EPUB images are book images on archived chapters; language and years filter them', async () => {
+    const epub = await api('q=&maxItems=200&collection=books-epub&decorative=show&collapse=off&more=kind,bookFormat,language,pubYear,bookChapter');
+    assert.ok(epub.totalItems >= 30);
+    assert.ok(epub.responseItems.every((i) => i.kind === 'book' && i.bookFormat === 'epub'));
+    const fr = await api('q=&maxItems=200&language=fr&decorative=show&collapse=off&more=bookTitle');
+    assert.equal(fr.totalItems, 9);  // page-blanche.epub's nine pages
+    assert.ok(fr.responseItems.every((i) => i.bookTitle === 'Page Blanche'));
+    const old = await api('q=&maxItems=200&pubYearFrom=1800&pubYearTo=1900&decorative=show&more=bookId');
+    assert.equal(old.totalItems, BOOK_IMAGES);  // the generated item, 1884
+    assert.ok(old.responseItems.every((i) => i.bookId === 'strataTestBook'));
+    const bad = await fetch(`${server.base}/imagesearch?pubYearFrom=1900&pubYearTo=1800`);
+    assert.equal(bad.status, 400);
+    // The chapter is replayed (an archived page); its image too.
+    const chapter = await fetch(fr.responseItems[0].pageLinkToArchive);
+    assert.equal(chapter.status, 200);
+    assert.match(chapter.headers.get('content-type'), /html/);
+    assert.equal((await fetch(fr.responseItems[0].imgLinkToArchive)).status, 200);
+  });
+
+  it('the book filters show with Source Books and keep the language and years asked for', async (t) => {
+    const page = await openPage(browser, t, { pageSize: 200 });
+    await page.goto(`${server.base}/?q=&safe=off&decorative=show`);
+    await tiles(page);
+    assert.equal(await page.isVisible('#book-filters'), false);
+    await page.selectOption('#f-kind', 'book');
+    await page.waitForSelector('#book-filters', { state: 'visible' });
+    await page.fill('#f-booklang', 'fr');
+    await page.press('#f-booklang', 'Enter');
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('booklang') === 'fr');
+    await page.waitForFunction(() => document.querySelectorAll('.tile').length === 9);
+    // An EPUB image: the book (no archive.org item) and its chapter, opened in replay.
+    await page.locator('.tile').first().click();
+    await page.waitForSelector('#viewer[open]');
+    await page.waitForFunction(() => document.querySelector('#viewer-dl dt'));
+    const text = await page.textContent('#viewer-dl');
+    assert.match(text, /Page Blanche/);
+    assert.match(text, /Chapter/);
+    const links = await page.$$eval('#viewer-dl a', (as) => as.map((a) => a.href));
+    assert.ok(links.some((h) => /\/wayback\/\d{14}\/https:\/\/code-google-com-epub-samples-page-blanche\.epub\.invalid\//.test(h)), links.join(' '));
+    assert.ok(!links.some((h) => h.startsWith('https://archive.org/')));
+    await page.keyboard.press('Escape');
+    await page.fill('#f-booklang', '');
+    await page.press('#f-booklang', 'Enter');
+    await page.fill('#f-pubfrom', '1800');
+    await page.press('#f-pubfrom', 'Enter');
+    await page.fill('#f-pubto', '1900');
+    await page.press('#f-pubto', 'Enter');
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('pubto') === '1900');
+    await page.waitForFunction((n) => document.querySelectorAll('.tile').length === n, BOOK_IMAGES);
+    // Web pages: the book filters go away, from the page and from the URL.
+    await page.selectOption('#f-kind', 'web');
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('kind') === 'web');
+    assert.equal(await page.isVisible('#book-filters'), false);
+    const params = new URL(page.url()).searchParams;
+    assert.equal(params.get('pubfrom'), null);
+    assert.equal(params.get('pubto'), null);
   });
 });
