@@ -21,13 +21,16 @@ int64_t capture_order(const std::string& timestamp) {
   return ec == std::errc() && end == timestamp.data() + timestamp.size() ? value : 0;
 }
 
-// Every document with a pHash (those with a slot::phash value), in docid order.
-GroupTable hashed_documents(const Xapian::Database& db, const StoredData& stored) {
+// Every document with a pHash (those with a slot::phash value), in docid order. `stored` holds
+// one dictionary per part of a combined database (document d lives in part (d - 1) % parts).
+GroupTable hashed_documents(const Xapian::Database& db,
+                            const std::vector<const StoredData*>& stored) {
   GroupTable out;
   for (auto it = db.valuestream_begin(slot::phash); it != db.valuestream_end(slot::phash); ++it) {
     merge::ImageDocument doc;
     Moderation m;
-    if (!parse_document_data(stored.unpack(db.get_document(it.get_docid()).get_data()), doc, m))
+    const StoredData& part = *stored[(it.get_docid() - 1) % stored.size()];
+    if (!parse_document_data(part.unpack(db.get_document(it.get_docid()).get_data()), doc, m))
       continue;
     if (auto image = grouping_image(doc, m)) {
       out.docids.push_back(it.get_docid());
@@ -61,8 +64,8 @@ std::string wanted_value(const GroupTable& table, const similar::Grouping& group
   return grouping.size[i] >= 2 ? group_value(table.images[grouping.leader[i]].phash) : "";
 }
 
-RegroupReport regroup_whole(Xapian::WritableDatabase& db, const StoredData& stored,
-                            unsigned threads) {
+RegroupReport regroup_whole(Xapian::WritableDatabase& db,
+                            const std::vector<const StoredData*>& stored, unsigned threads) {
   GroupTable table = hashed_documents(db, stored);
   const auto grouping =
       similar::group_near_duplicates(table.images, similar::kNearDuplicateRadius, threads);
@@ -200,7 +203,21 @@ RegroupReport regroup_near_duplicates(Xapian::WritableDatabase& db, const Stored
                                       const GroupChanges& changes, unsigned threads, bool whole) {
   if (!whole)
     if (auto table = load_group_table(db)) return regroup_changed(db, std::move(*table), changes);
-  return regroup_whole(db, stored, threads);
+  return regroup_whole(db, {&stored}, threads);
+}
+
+RegroupReport regroup_over_shards(const std::vector<Xapian::WritableDatabase>& shards,
+                                  unsigned threads) {
+  Xapian::WritableDatabase combined;
+  std::vector<StoredData> stored;
+  std::vector<const StoredData*> parts;
+  stored.reserve(shards.size());
+  for (const auto& shard : shards) {
+    combined.add_database(shard);
+    stored.emplace_back(shard);
+  }
+  for (const auto& s : stored) parts.push_back(&s);
+  return regroup_whole(combined, parts, threads);
 }
 
 }  // namespace strata::index

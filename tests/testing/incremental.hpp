@@ -37,12 +37,14 @@ inline std::filesystem::path make_tiny_sample(const std::string& tag) {
 }
 
 // Extracts each archive under the collection its folder is named after (as
-// `strata index --collection <folder>` does) and adds them all as one batch; `analyse` as in
-// store::IncrementalOptions.
-inline store::AddReport add_archives(
-    const std::filesystem::path& index_dir, const std::vector<std::filesystem::path>& archives,
-    const std::filesystem::path& work, std::function<void()> before_index_commit = {},
-    std::function<bool(const std::filesystem::path&)> analyse = {}) {
+// `strata index --collection <folder>` does) and adds them all as one batch; `analyse` and
+// `shards` as in store::IncrementalOptions.
+inline store::AddReport add_archives(const std::filesystem::path& index_dir,
+                                     const std::vector<std::filesystem::path>& archives,
+                                     const std::filesystem::path& work,
+                                     std::function<void()> before_index_commit = {},
+                                     std::function<bool(const std::filesystem::path&)> analyse = {},
+                                     size_t shards = 0) {
   namespace fs = std::filesystem;
   fs::remove_all(work);
   const fs::path batch = work / "batch";
@@ -60,6 +62,7 @@ inline store::AddReport add_archives(
   options.work_dir = work / "apply";
   options.before_index_commit = std::move(before_index_commit);
   options.analyse = std::move(analyse);
+  options.shards = shards;
   return store::add_batch(options, "test", batch);
 }
 
