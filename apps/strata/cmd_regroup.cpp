@@ -9,8 +9,10 @@
 
 #include "command.hpp"
 #include "core/exit_codes.hpp"
+#include "index/moderation.hpp"
 #include "index/near_duplicate_groups.hpp"
 #include "index/shard_layout.hpp"
+#include "index/writer.hpp"
 
 namespace strata {
 namespace {
@@ -26,6 +28,8 @@ int run(const RegroupCommand& cmd) {
   try {
     std::vector<Xapian::WritableDatabase> shards;
     for (const auto& folder : folders) {
+      // A shard no Streaming reducer got a document for: an empty index.
+      if (!index::index_exists(folder)) index::IndexWriter create(folder);
       shards.emplace_back(folder.string(), Xapian::DB_OPEN);
       shards.back().begin_transaction(true);
     }
@@ -39,6 +43,9 @@ int run(const RegroupCommand& cmd) {
     return exit_code::ok;
   } catch (const Xapian::Error& e) {
     std::cerr << "strata regroup: " << e.get_description() << '\n';
+    return exit_code::failure;
+  } catch (const std::exception& e) {
+    std::cerr << "strata regroup: " << e.what() << '\n';
     return exit_code::failure;
   }
 }
