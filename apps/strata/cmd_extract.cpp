@@ -71,8 +71,7 @@ int run_streaming(const Options& opts) {
     fs::create_directories(scratch, ec);
     const auto result = strata::extract::run_extraction({path}, extract_options(opts), scratch, 1,
                                                         log.sink(), nullptr);
-    counters.merge(result.counters);
-    counters.add("archives");
+    counters.merge(result.counters);  // its "archives" counts this one
     if (result.unusable) counters.add("archives_unusable");
     if (result.write_failures)
       code = strata::exit_code::failure;  // the task fails, Hadoop retries it
