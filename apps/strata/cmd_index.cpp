@@ -3,7 +3,8 @@
 // intermediate files in a work folder removed at the end (src/store/incremental.hpp). Analysis
 // runs once per digest ever (<index>/analysis.jsonl is the cache). Batches may come in any
 // order and split: the documents are the same. A killed run leaves the index as it was and
-// the next run completes it; re-adding the same archives changes nothing.
+// the next run completes it; re-adding the same archives changes nothing. With --shards N the
+// index is N shards partitioned by digest (docs/scale.md "Sharded index").
 #include <unistd.h>
 
 #include <filesystem>
@@ -20,6 +21,7 @@
 #include "extract/stage.hpp"
 #include "index/moderation.hpp"
 #include "index/new_index.hpp"
+#include "index/shard_layout.hpp"
 #include "store/incremental.hpp"
 
 namespace strata {
@@ -33,6 +35,7 @@ struct IndexCommand {
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   uint64_t memory = uint64_t{1} << 30;
   int min_side = 50;
+  size_t shards = 0;
   bool keep_work = false;
   AnalysisOptions analysis;
 };
@@ -82,13 +85,16 @@ bool store_step(const IndexCommand& cmd, const fs::path& index_dir, const fs::pa
   options.work_dir = work / "apply";
   options.jobs = cmd.jobs;
   options.memory = cmd.memory;
+  options.shards = cmd.shards;
   options.show_progress = true;
   options.analyse = [&](const fs::path& documents) {
     return analysis_step(cmd, index_dir, documents, report);
   };
   try {
     report["store"] = store::to_json(store::add_batch(options, cmd.collection, work / "extract"));
-    if (index::blocklist_changed(index_dir)) refresh_existing_index(index_dir);
+    // A sharded index applies the block list to the documents it writes only.
+    if (!index::shard_count(index_dir) && index::blocklist_changed(index_dir))
+      refresh_existing_index(index_dir);
   } catch (const std::exception& e) {
     std::cerr << "index: indexing failed, index left as it was (the next run completes what "
                  "was stored): "
@@ -134,6 +140,11 @@ int run(const IndexCommand& cmd) {
     std::cerr << "index: " << problem << '\n';
     return exit_code::failure;
   }
+  if (const std::string problem = index::shard_count_problem(cmd.index_dir, cmd.shards);
+      !problem.empty()) {
+    std::cerr << "index: " << problem << '\n';
+    return exit_code::failure;
+  }
   const index::NewIndex target(cmd.index_dir);
   if (!target.problem().empty()) {
     std::cerr << "index: " << target.problem() << '\n';
@@ -167,6 +178,10 @@ const bool registered = cli::register_command(
       app.add_option("--jobs", cmd->jobs, "Worker threads (default: all cores)");
       cli::add_size_option(app, "--memory", cmd->memory,
                            "Records the merge holds in memory (default 1G)");
+      app.add_option("--shards", cmd->shards,
+                     "A new index as this many shards, partitioned by image digest "
+                     "(docs/scale.md); an existing one keeps its count")
+          ->check(CLI::Range(1, 4096));
       app.add_option("--min-side", cmd->min_side, "Drop images with a side below this (px)");
       app.add_option("--work", cmd->work_dir,
                      "Folder for intermediate files (default: beside the index)");

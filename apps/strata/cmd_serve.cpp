@@ -11,6 +11,7 @@
 #include "command.hpp"
 #include "core/exit_codes.hpp"
 #include "core/log.hpp"
+#include "index/shard_layout.hpp"
 #include "server/server.hpp"
 
 namespace {
@@ -83,7 +84,8 @@ const bool registered = strata::cli::register_command(
       auto timeout_ms = std::make_shared<long>(2000), retry_ms = std::make_shared<long>(5000);
       app.add_option("--index", *indexes,
                      "Index folder; repeated, the others are searched with it as shards "
-                     "(replay, CDX and more-like-this use the first)");
+                     "(replay, CDX and more-like-this use the first); a sharded index folder "
+                     "(strata index --shards) stands for its shards");
       app.add_option("--shard", *shards,
                      "HOST:PORT of a xapian-tcpsrv serving a shard (repeatable; docs/scale.md)");
       app.add_option("--shard-timeout", *timeout_ms,
@@ -142,6 +144,20 @@ const bool registered = strata::cli::register_command(
         } catch (const std::invalid_argument& e) {
           return usage_error(e.what());
         }
+        // A sharded index folder (strata index --shards, a Streaming build) stands for its
+        // shards; its thumbnails are in its thumbs/ (or, from Streaming, each shard's).
+        std::vector<std::string> folders;
+        for (const std::string& index : *indexes) {
+          const auto shard_folders = strata::index::shard_folders(index);
+          if (shard_folders.empty()) folders.push_back(index);
+          if (!shard_folders.empty())
+            opts->thumb_roots.push_back(std::filesystem::path(index) / "thumbs");
+          for (const auto& folder : shard_folders) {
+            folders.push_back(folder.string());
+            opts->thumb_roots.push_back(folder / "thumbs");
+          }
+        }
+        *indexes = folders;
         if (!indexes->empty()) opts->index_dir = indexes->front();
         for (size_t k = 1; k < indexes->size(); ++k)
           opts->shards.push_back(strata::shard::ShardAddress{"", 0, (*indexes)[k]});

@@ -35,7 +35,9 @@ struct Scanned {
 // count; a stream opened right after one misses every value written since the last commit
 // (and lists the deleted documents). Document::get_value reads the pending changes first.
 // docs/near-duplicates.md, "A whole regroup inside a long transaction".
-Scanned scan_documents(const Xapian::Database& db, const StoredData& stored) {
+// `stored` holds one dictionary per part of a combined database (document d lives in part
+// (d - 1) % parts).
+Scanned scan_documents(const Xapian::Database& db, const std::vector<const StoredData*>& stored) {
   Scanned out;
   for (auto it = db.postlist_begin(""); it != db.postlist_end(""); ++it) {
     const Xapian::Document xd = db.get_document(*it, Xapian::DOC_ASSUME_VALID);
@@ -43,7 +45,8 @@ Scanned scan_documents(const Xapian::Database& db, const StoredData& stored) {
     if (xd.get_value(slot::phash).empty()) continue;
     merge::ImageDocument doc;
     Moderation m;
-    if (!parse_document_data(stored.unpack(xd.get_data()), doc, m)) continue;
+    const StoredData& part = *stored[(*it - 1) % stored.size()];
+    if (!parse_document_data(part.unpack(xd.get_data()), doc, m)) continue;
     if (auto image = grouping_image(doc, m)) {
       out.table.docids.push_back(*it);
       out.table.images.push_back(std::move(*image));
@@ -76,8 +79,8 @@ std::string wanted_value(const GroupTable& table, const similar::Grouping& group
   return grouping.size[i] >= 2 ? group_value(table.images[grouping.leader[i]].phash) : "";
 }
 
-RegroupReport regroup_whole(Xapian::WritableDatabase& db, const StoredData& stored,
-                            unsigned threads) {
+RegroupReport regroup_whole(Xapian::WritableDatabase& db,
+                            const std::vector<const StoredData*>& stored, unsigned threads) {
   Scanned scanned = scan_documents(db, stored);
   GroupTable& table = scanned.table;
   const auto grouping =
@@ -215,7 +218,21 @@ RegroupReport regroup_near_duplicates(Xapian::WritableDatabase& db, const Stored
                                       const GroupChanges& changes, unsigned threads, bool whole) {
   if (!whole)
     if (auto table = load_group_table(db)) return regroup_changed(db, std::move(*table), changes);
-  return regroup_whole(db, stored, threads);
+  return regroup_whole(db, {&stored}, threads);
+}
+
+RegroupReport regroup_over_shards(const std::vector<Xapian::WritableDatabase>& shards,
+                                  unsigned threads) {
+  Xapian::WritableDatabase combined;
+  std::vector<StoredData> stored;
+  std::vector<const StoredData*> parts;
+  stored.reserve(shards.size());
+  for (const auto& shard : shards) {
+    combined.add_database(shard);
+    stored.emplace_back(shard);
+  }
+  for (const auto& s : stored) parts.push_back(&s);
+  return regroup_whole(combined, parts, threads);
 }
 
 }  // namespace strata::index

@@ -15,6 +15,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "index/document_builder.hpp"
 #include "index/stored_data.hpp"
@@ -45,6 +46,12 @@ std::optional<similar::Image> grouping_image(const merge::ImageDocument& doc, co
 RegroupReport regroup_near_duplicates(Xapian::WritableDatabase& db, const StoredData& stored,
                                       const GroupChanges& changes, unsigned threads = 1,
                                       bool whole = false);
+
+// Regroups the whole collection of a sharded index (docs/scale.md "Sharded index"): every
+// shard's images grouped at once and each document's group rewritten in its own shard, inside
+// the shards' open transactions if any. Each shard may have its own stored-data dictionary.
+RegroupReport regroup_over_shards(const std::vector<Xapian::WritableDatabase>& shards,
+                                  unsigned threads = 1);
 
 // slot::group's value of a group whose leader has pHash `leader` (8 bytes, big-endian).
 std::string group_value(uint64_t leader);

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "index/moderation.hpp"
+#include "index/shard_layout.hpp"
 
 namespace strata::index {
 
@@ -13,21 +14,21 @@ namespace fs = std::filesystem;
 namespace {
 
 // What a killed run can leave in an index folder: Xapian's files, the record store, the
-// analysis cache, thumbnails and the block list.
+// analysis cache, thumbnails, the block list and a sharded index's shard folders.
 bool index_file_name(const std::string& name) {
   const auto ends_with = [&](std::string_view end) {
     return name.size() >= end.size() &&
            name.compare(name.size() - end.size(), end.size(), end) == 0;
   };
   return name == "iamglass" || name == "flintlock" || name == "thumbs" ||
-         name == "analysis.jsonl" || name == "blocklist.txt" ||
+         name == "analysis.jsonl" || name == "blocklist.txt" || name.rfind("shard", 0) == 0 ||
          name.rfind("records.sqlite", 0) == 0 || ends_with(".glass") || ends_with(".tmp");
 }
 
 }  // namespace
 
 NewIndex::NewIndex(const fs::path& index_dir) : index_dir_(index_dir), folder_(index_dir) {
-  if (index_exists(index_dir)) return;
+  if (index_exists(index_dir) || shard_count(index_dir)) return;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(index_dir, ec))
     if (!index_file_name(entry.path().filename().string()))

@@ -6,7 +6,8 @@
 
 namespace strata::index {
 
-// Where `strata index` writes: the index folder itself when it holds an index; else a
+// Where `strata index` writes: the index folder itself when it holds an index (or shards,
+// index/shard_layout.hpp); else a
 // sibling "<name>.creating" (one a killed run left is removed first; a block list already in
 // the index folder is carried over) that put_in_place() renames to the index folder, so a
 // kill at any moment of a first run leaves no index folder, or a complete one.

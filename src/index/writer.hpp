@@ -78,6 +78,9 @@ class IndexWriter {
   // Makes a new, empty index compress with `other`'s dictionary (shards merged later must
   // share one); does nothing when this index has a dictionary or `other` has none.
   void use_dictionary_of(const IndexWriter& other);
+  // The open database, batch included: the shards of a sharded index are regrouped together
+  // (index::regroup_over_shards).
+  Xapian::WritableDatabase& database() { return db_; }
 
  private:
   void register_archive(const std::string& file);

@@ -167,9 +167,9 @@ Counters run_streaming(Stage stage, Mode mode, std::istream& in, std::ostream& o
   return counters;
 }
 
-void write_hadoop_counters(const Counters& counters, std::ostream& err) {
+void write_hadoop_counters(const Counters& counters, std::ostream& err, std::string_view group) {
   for (const auto& [name, value] : counters.values())
-    err << "reporter:counter:strata-merge," << name << ',' << value << '\n';
+    err << "reporter:counter:" << group << ',' << name << ',' << value << '\n';
 }
 
 }  // namespace strata::merge

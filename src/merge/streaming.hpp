@@ -8,6 +8,7 @@
 // documents run_merge writes. Reducers rely only on equal keys being adjacent.
 #include <iosfwd>
 #include <string>
+#include <string_view>
 
 #include "core/counters.hpp"
 #include "merge/digest_merge.hpp"
@@ -20,9 +21,10 @@ bool parse_stage(const std::string& text, Stage& out);
 
 Counters run_streaming(Stage stage, Mode mode, std::istream& in, std::ostream& out);
 
-// "reporter:counter:strata-merge,NAME,VALUE" lines: Hadoop Streaming's counter protocol on
-// stderr.
-void write_hadoop_counters(const Counters& counters, std::ostream& err);
+// "reporter:counter:GROUP,NAME,VALUE" lines: Hadoop Streaming's counter protocol on stderr
+// (every Streaming stage of strata reports so: docs/scale.md).
+void write_hadoop_counters(const Counters& counters, std::ostream& err,
+                           std::string_view group = "strata-merge");
 
 // The JSON line of a document, as both the streaming and in-process runs write it.
 std::string document_json(const ImageDocument& doc);

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <fstream>
+#include <limits>
+#include <memory>
 #include <optional>
 #include <tuple>
 #include <unordered_set>
@@ -12,9 +14,11 @@
 #include "core/progress.hpp"
 #include "index/moderation.hpp"
 #include "index/schema.hpp"
+#include "index/shard_layout.hpp"
 #include "index/writer.hpp"
 #include "merge/document.hpp"
 #include "merge/folder.hpp"
+#include "shard/partition.hpp"
 
 namespace strata::store {
 namespace {
@@ -22,7 +26,18 @@ namespace {
 namespace fs = std::filesystem;
 
 // The batch the index last applied, and its document count; 0, 0 without an index.
+// A sharded index holds the batches its every shard holds: a kill between the shards' commits
+// leaves the later ones a batch behind, and that batch is applied again.
 std::pair<int64_t, uint64_t> index_state(const fs::path& index_dir) {
+  if (const auto shards = index::shard_folders(index_dir); !shards.empty()) {
+    std::pair<int64_t, uint64_t> state{std::numeric_limits<int64_t>::max(), 0};
+    for (const auto& shard : shards) {
+      const auto [applied, documents] = index_state(shard);
+      state.first = std::min(state.first, applied);
+      state.second += documents;
+    }
+    return state;
+  }
   if (!index::index_exists(index_dir)) return {0, 0};
   const Xapian::Database db(index_dir.string());
   const std::string text = db.get_metadata(std::string(index::kMetaStoreApplied));
@@ -120,20 +135,10 @@ std::vector<std::pair<Xapian::docid, std::streamoff>> write_order(const fs::path
   return order;
 }
 
-// One Xapian transaction: the kept documents replace the stored ones (moderation kept and
-// re-joined), the deleted digests go, and the applied batch is recorded. `digests`: those of
-// the kept documents, whose analysis records alone are read (all for a first index).
-void write_index(const IncrementalOptions& options, const fs::path& documents,
-                 const std::unordered_set<std::string>* digests,
-                 const std::vector<std::string>& deleted, int64_t applied, ApplyReport& report) {
-  index::IndexWriter writer(options.index_dir);
-  writer.set_moderate(index::moderation_of(options.index_dir, digests));
-  writer.begin();
-  std::optional<Progress> progress;
-  if (options.show_progress) {
-    std::error_code ec;
-    progress.emplace("4/4 index", fs::file_size(documents, ec), "B", "documents");
-  }
+// Writes the documents of `documents` with `writer`, inside its batch: the kept documents
+// replace the stored ones (moderation kept and re-joined).
+void write_documents(index::IndexWriter& writer, const fs::path& documents, ApplyReport& report,
+                     Progress* progress) {
   // `replacing`: the docid of the stored version, else 0.
   auto write = [&](const std::string& line, Xapian::docid replacing) {
     merge::ImageDocument doc;
@@ -157,6 +162,28 @@ void write_index(const IncrementalOptions& options, const fs::path& documents,
       write(line, docid);
     }
   }
+}
+
+// The "4/4 index" progress line over `documents`, when the options want one.
+void start_progress(std::optional<Progress>& progress, const IncrementalOptions& options,
+                    const fs::path& documents) {
+  if (!options.show_progress) return;
+  std::error_code ec;
+  progress.emplace("4/4 index", fs::file_size(documents, ec), "B", "documents");
+}
+
+// One Xapian transaction: the documents written, the deleted digests gone, the near-duplicate
+// groups updated and the applied batch recorded. `digests`: those of the kept documents, whose
+// analysis records alone are read (null: all, for a first index).
+void write_index(const IncrementalOptions& options, const fs::path& documents,
+                 const std::unordered_set<std::string>* digests,
+                 const std::vector<std::string>& deleted, int64_t applied, ApplyReport& report) {
+  index::IndexWriter writer(options.index_dir);
+  writer.set_moderate(index::moderation_of(options.index_dir, digests));
+  writer.begin();
+  std::optional<Progress> progress;
+  start_progress(progress, options, documents);
+  write_documents(writer, documents, report, progress ? &*progress : nullptr);
   for (const auto& digest : deleted) report.deleted += writer.remove(digest);
   const auto groups = writer.regroup_near_duplicates(options.jobs);
   report.near_duplicate_groups = groups.groups;
@@ -166,6 +193,62 @@ void write_index(const IncrementalOptions& options, const fs::path& documents,
   writer.commit();
   if (progress) progress->finish();
   report.documents = writer.size();
+}
+
+// `documents` split by shard (shard::shard_of the id, which is the digest): work/docs/shard-K.
+std::vector<fs::path> split_by_shard(const fs::path& documents, size_t shards) {
+  std::vector<fs::path> files;
+  std::vector<std::ofstream> outs;
+  for (size_t k = 0; k < shards; ++k) {
+    files.push_back(documents.parent_path() / ("shard-" + std::to_string(k) + ".jsonl"));
+    outs.emplace_back(files.back(), std::ios::binary);
+  }
+  std::ifstream in(documents);
+  for (std::string line; std::getline(in, line);)
+    outs[shard::shard_of(id_of(line), shards)] << line << '\n';
+  for (auto& out : outs)
+    if (!out.flush()) throw StoreError("cannot write " + documents.parent_path().string());
+  return files;
+}
+
+// write_index over the shards of a sharded index (docs/scale.md "Sharded index"): each document
+// written to the shard its digest names, in a batch per shard; the near-duplicate groups
+// regrouped over all the shards at once; then the shards commit, the first first. Xapian has no
+// transaction over several databases: a kill between two commits leaves the later shards a
+// batch behind, the store keeps the batch pending (index_state) and the next run applies it
+// again, which changes nothing in the shards that hold it.
+void write_shards(const IncrementalOptions& options, size_t shards, const fs::path& documents,
+                  const std::unordered_set<std::string>* digests,
+                  const std::vector<std::string>& deleted, int64_t applied, ApplyReport& report) {
+  const auto moderate = index::moderation_of(options.index_dir, digests);
+  std::vector<std::unique_ptr<index::IndexWriter>> writers;
+  for (size_t k = 0; k < shards; ++k) {
+    writers.push_back(
+        std::make_unique<index::IndexWriter>(index::shard_folder(options.index_dir, k)));
+    writers[k]->set_moderate(moderate);
+    writers[k]->begin();
+  }
+  std::optional<Progress> progress;
+  start_progress(progress, options, documents);
+  const auto files = split_by_shard(documents, shards);
+  for (size_t k = 0; k < shards; ++k)
+    write_documents(*writers[k], files[k], report, progress ? &*progress : nullptr);
+  for (const auto& digest : deleted)
+    report.deleted += writers[shard::shard_of(digest, shards)]->remove(digest);
+  std::vector<Xapian::WritableDatabase> databases;
+  for (auto& writer : writers) databases.push_back(writer->database());
+  const auto groups = index::regroup_over_shards(databases, options.jobs);
+  report.near_duplicate_groups = groups.groups;
+  report.regrouped = groups.changed;
+  for (auto& writer : writers)
+    writer->set_metadata(std::string(index::kMetaStoreApplied), std::to_string(applied));
+  if (options.before_index_commit) options.before_index_commit();
+  report.documents = 0;
+  for (auto& writer : writers) {
+    writer->commit();
+    report.documents += writer->size();
+  }
+  if (progress) progress->finish();
 }
 
 ApplyReport apply(RecordStore& store, const IncrementalOptions& options) {
@@ -183,7 +266,11 @@ ApplyReport apply(RecordStore& store, const IncrementalOptions& options) {
   const bool first = report.affected.everything;  // every document: no digests to filter by
   select_documents(store, merged, kept, first ? nullptr : &digests, deleted);
   if (options.analyse && !options.analyse(kept)) throw StoreError("analysis failed");
-  write_index(options, kept, first ? nullptr : &digests, deleted, batches.back().id, report);
+  const auto* filter = first ? nullptr : &digests;
+  if (const size_t shards = index::shard_count(options.index_dir))
+    write_shards(options, shards, kept, filter, deleted, batches.back().id, report);
+  else
+    write_index(options, kept, filter, deleted, batches.back().id, report);
   report.applied = batches.back().id;
   store.finish(report.applied);
   return report;
@@ -238,12 +325,14 @@ std::string incremental_problem(const fs::path& index_dir) {
     }
     return {};
   }
-  if (!index::index_exists(index_dir)) return {};
-  Xapian::Database db(index_dir.string());
-  if (db.get_doccount() == 0) return {};
-  return "index " + index_dir.string() +
-         " holds documents but no record store (made by an older strata, or by index-docs): "
-         "index the archives into a new index folder";
+  auto folders = index::shard_folders(index_dir);
+  if (folders.empty()) folders.push_back(index_dir);
+  for (const auto& folder : folders)
+    if (index::index_exists(folder) && Xapian::Database(folder.string()).get_doccount() != 0)
+      return "index " + index_dir.string() +
+             " holds documents but no record store (made by an older strata, by index-docs or "
+             "by a Streaming build): index the archives into a new index folder";
+  return {};
 }
 
 ApplyReport apply_pending(const IncrementalOptions& options) {
@@ -257,6 +346,10 @@ AddReport add_batch(const IncrementalOptions& options, const std::string& collec
                     const fs::path& extract_dir) {
   return converted([&] {
     fs::create_directories(options.index_dir);
+    if (options.shards > 1 && !index::shard_count(options.index_dir) &&
+        !index::index_exists(options.index_dir) &&
+        !index::write_shard_count(options.index_dir, options.shards))
+      throw StoreError("cannot write " + (options.index_dir / "shards").string());
     RecordStore store(options.index_dir);
     AddReport report;
     report.recovered = apply(store, options);
@@ -279,13 +372,15 @@ ApplyReport remove_collection(const IncrementalOptions& options, const std::stri
 std::vector<Json> list_collections(const fs::path& index_dir) {
   return converted([&] {
     RecordStore store(index_dir);
-    const bool indexed = index::index_exists(index_dir);
+    const auto shards = index::shard_folders(index_dir);
+    const bool indexed = index::index_exists(shards.empty() ? index_dir : shards.front());
     std::vector<Json> list;
     for (const auto& c : store.collections()) {
       uint64_t documents = 0;
-      if (indexed)
-        documents = Xapian::Database(index_dir.string())
-                        .get_termfreq(std::string(index::prefix::collection) + c.name);
+      for (const auto& folder : shards.empty() ? std::vector<fs::path>{index_dir} : shards)
+        if (indexed)
+          documents += Xapian::Database(folder.string())
+                           .get_termfreq(std::string(index::prefix::collection) + c.name);
       list.push_back(Json{{"collection", c.name},
                           {"batches", c.batches},
                           {"records", c.records},

@@ -23,7 +23,10 @@ struct IncrementalOptions {
   std::filesystem::path work_dir;  // intermediate files; created, the caller removes it
   unsigned jobs = 1;
   uint64_t memory = uint64_t{1} << 30;  // the merge's record buffers
-  bool show_progress = false;           // "2/4 merge" and "4/4 index" progress lines (the CLI)
+  // More than 1: a new index is made of this many shards (index/shard_layout.hpp); an
+  // existing index keeps its own layout (check index::shard_count_problem first).
+  size_t shards = 0;
+  bool show_progress = false;  // "2/4 merge" and "4/4 index" progress lines (the CLI)
   // Analyses the new digests of the documents about to be written (JSONL); none when empty.
   // False stops the run before the index is touched.
   std::function<bool(const std::filesystem::path& documents)> analyse;

@@ -9,7 +9,6 @@
 #include <fstream>
 #include <random>
 
-#include "analyze/run.hpp"
 #include "index/moderation.hpp"
 #include "index/near_duplicate_groups.hpp"
 #include "index/schema.hpp"
@@ -31,31 +30,13 @@ class IncrementalGroups : public ::testing::Test {
     delete sample_;
   }
 
-  // The collections' archives in date order (folders sort by crawl date).
   static std::vector<std::vector<fs::path>> collections() {
-    std::vector<fs::path> folders;
-    for (const auto& entry : fs::directory_iterator(*sample_))
-      if (entry.is_directory() && entry.path().filename() != "truth") folders.push_back(entry);
-    std::sort(folders.begin(), folders.end());
-    std::vector<std::vector<fs::path>> result;
-    for (const auto& folder : folders) {
-      std::vector<fs::path> files;
-      for (const auto& file : fs::directory_iterator(folder)) files.push_back(file.path());
-      std::sort(files.begin(), files.end());
-      result.push_back(files);
-    }
-    return result;
+    return testing::sample_collections(*sample_);
   }
 
   // Analyses `documents` (pHash only) into the index folder, as `strata analyze` does.
   static void analyse(const fs::path& documents, const fs::path& index_dir) {
-    analyze::RunOptions options;
-    options.documents = documents;
-    options.out = index_dir;
-    options.archive_roots = {*sample_};
-    options.classify = false;
-    options.jobs = 2;
-    analyze::run_analysis(options);
+    testing::analyse_without_nsfw(documents, index_dir, *sample_);
   }
 
   // digest -> group leader's pHash value ("" alone) of the index in `index_dir`.

@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include <xapian.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -13,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "analyze/run.hpp"
 #include "core/json.hpp"
 #include "extract/stage.hpp"
 #include "index/document_builder.hpp"
@@ -36,13 +38,48 @@ inline std::filesystem::path make_tiny_sample(const std::string& tag) {
   return sample;
 }
 
+// The archives of a generated sample (make_tiny_sample), one list per collection: the
+// collections' folders in date order (they sort by crawl date), their files sorted.
+inline std::vector<std::vector<std::filesystem::path>> sample_collections(
+    const std::filesystem::path& sample) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> folders;
+  for (const auto& entry : fs::directory_iterator(sample))
+    if (entry.is_directory() && entry.path().filename() != "truth") folders.push_back(entry);
+  std::sort(folders.begin(), folders.end());
+  std::vector<std::vector<fs::path>> result;
+  for (const auto& folder : folders) {
+    std::vector<fs::path> files;
+    for (const auto& file : fs::directory_iterator(folder)) files.push_back(file.path());
+    std::sort(files.begin(), files.end());
+    result.push_back(files);
+  }
+  return result;
+}
+
+// Analyses `documents` (pHash and thumbnails, no NSFW model) into the index folder, as
+// `strata analyze` does, finding the archives under `archive_root`.
+inline void analyse_without_nsfw(const std::filesystem::path& documents,
+                                 const std::filesystem::path& index_dir,
+                                 const std::filesystem::path& archive_root) {
+  analyze::RunOptions options;
+  options.documents = documents;
+  options.out = index_dir;
+  options.archive_roots = {archive_root};
+  options.classify = false;
+  options.jobs = 2;
+  analyze::run_analysis(options);
+}
+
 // Extracts each archive under the collection its folder is named after (as
-// `strata index --collection <folder>` does) and adds them all as one batch; `analyse` as in
-// store::IncrementalOptions.
-inline store::AddReport add_archives(
-    const std::filesystem::path& index_dir, const std::vector<std::filesystem::path>& archives,
-    const std::filesystem::path& work, std::function<void()> before_index_commit = {},
-    std::function<bool(const std::filesystem::path&)> analyse = {}) {
+// `strata index --collection <folder>` does) and adds them all as one batch; `analyse` and
+// `shards` as in store::IncrementalOptions.
+inline store::AddReport add_archives(const std::filesystem::path& index_dir,
+                                     const std::vector<std::filesystem::path>& archives,
+                                     const std::filesystem::path& work,
+                                     std::function<void()> before_index_commit = {},
+                                     std::function<bool(const std::filesystem::path&)> analyse = {},
+                                     size_t shards = 0) {
   namespace fs = std::filesystem;
   fs::remove_all(work);
   const fs::path batch = work / "batch";
@@ -60,6 +97,7 @@ inline store::AddReport add_archives(
   options.work_dir = work / "apply";
   options.before_index_commit = std::move(before_index_commit);
   options.analyse = std::move(analyse);
+  options.shards = shards;
   return store::add_batch(options, "test", batch);
 }
 

@@ -1,0 +1,180 @@
+// The sharded build as Hadoop Streaming jobs (scripts/streaming-index, docs/scale.md) run by
+// the local harness (scripts/streaming-harness: several reducers with Hadoop's partitioners,
+// values in arbitrary order within a key, one archive path a map task, killed task attempts
+// run again) with 1, 3 and 7 reducers, over the tiny generated sample and real crawls: the
+// extraction, the merged documents and every index shard equal those of the single-machine
+// commands (strata extract, strata merge, strata index --shards) byte for byte.
+#include <gtest/gtest.h>
+#include <xapian.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "index/document_builder.hpp"
+#include "index/schema.hpp"
+#include "index/shard_layout.hpp"
+#include "index/stored_data.hpp"
+#include "testing/incremental.hpp"
+#include "testing/shared_data.hpp"
+
+namespace strata {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr size_t kShards = 3;
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+// The files of `dir` whose names start with `prefix`, concatenated in name order.
+std::string concatenated(const fs::path& dir, const std::string& prefix) {
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(dir))
+    if (entry.path().filename().string().rfind(prefix, 0) == 0) files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  std::string all;
+  for (const auto& file : files) all += read_file(file);
+  return all;
+}
+
+void run(const std::string& command) {
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+}
+
+// Every document of a shard in docid order: its stored data (uncompressed), values and terms
+// with their positions' count: what a search can see of it.
+std::vector<std::string> dump(const fs::path& folder) {
+  Xapian::Database db(folder.string());
+  index::StoredData stored(db);
+  std::vector<std::string> out;
+  for (auto it = db.postlist_begin(""); it != db.postlist_end(""); ++it) {
+    const Xapian::Document xd = db.get_document(*it);
+    std::string line = std::to_string(*it) + " " + stored.unpack(xd.get_data());
+    for (auto v = xd.values_begin(); v != xd.values_end(); ++v)
+      line += " v" + std::to_string(v.get_valueno()) + "=" + *v;
+    for (auto t = xd.termlist_begin(); t != xd.termlist_end(); ++t)
+      line += " " + *t + ":" + std::to_string(t.get_wdf()) + ":" +
+              std::to_string(t.positionlist_count());
+    out.push_back(line);
+  }
+  return out;
+}
+
+class StreamingBuildTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new fs::path(testing::scratch_dir());
+    sample_ = new fs::path(testing::make_tiny_sample("streaming-build"));
+    std::vector<fs::path> archives;
+    for (const auto& entry : fs::recursive_directory_iterator(*sample_))
+      if (entry.is_regular_file() && entry.path().string().find("/truth") == std::string::npos)
+        archives.push_back(entry.path());
+    if (testing::shared_dir())
+      for (const char* path :
+           {"archives/archivesunleashed__aut/src/test/resources/warc/example.warc.gz",
+            "archives/webrecorder__pywb/sample_archive/warcs/iana.warc.gz"})
+        archives.push_back(testing::shared_data(path));
+    std::sort(archives.begin(), archives.end());  // as strata extract orders its inputs
+    std::ofstream list(*dir_ / "archives.txt");
+    for (const auto& a : archives) list << a.string() << '\n';
+    archives_ = archives.size();
+  }
+  static void TearDownTestSuite() {
+    fs::remove_all(sample_->parent_path());
+    delete sample_;
+    delete dir_;
+  }
+
+  // The single-machine run, once.
+  static const fs::path& single() {
+    static const fs::path base = [] {
+      const fs::path b = *dir_ / "single";
+      const std::string strata = STRATA_BINARY, list = "@" + (*dir_ / "archives.txt").string();
+      const std::string quiet = " >/dev/null 2>>" + (*dir_ / "single.log").string();
+      run(strata + " extract --collection web --jobs 1 -o " + (b / "extract").string() + " " +
+          list + quiet);
+      run(strata + " merge --jobs 1 -i " + (b / "extract").string() + " -o " +
+          (b / "merge").string() + quiet);
+      run(strata + " index --no-analysis --jobs 1 --collection web --shards " +
+          std::to_string(kShards) + " --index " + (b / "index").string() + " " + list + quiet);
+      return b;
+    }();
+    return base;
+  }
+
+  // The Streaming jobs with `reducers` reducers; `kill`: task attempts killed half way.
+  static fs::path streaming(size_t reducers, const std::string& kill) {
+    const fs::path out = *dir_ / ("streaming-" + std::to_string(reducers));
+    run("STREAMING_HARNESS_KILL=" + kill + " STRATA=" + STRATA_BINARY + " sh " + STRATA_SCRIPTS +
+        "/streaming-index " + (*dir_ / "archives.txt").string() + " web " +
+        std::to_string(kShards) + " " + std::to_string(reducers) + " " + (out / "work").string() +
+        " " + (out / "index").string() + " --no-analysis 2>" + (out.string() + ".log"));
+    return out;
+  }
+
+  void expect_as_single(const fs::path& out) {
+    const fs::path& base = single();
+    // Extraction: the map tasks' records, in input order, are strata extract's.
+    const std::string extracted = concatenated(out / "work" / "extract", "part-m-");
+    EXPECT_GT(extracted.size(), 1000u);
+    EXPECT_TRUE(extracted == concatenated(base / "extract", "part-")) << "extraction differs";
+    // Merge: the reducers' documents, merged in key order, are strata merge's.
+    std::vector<std::pair<std::string, std::string>> keyed;
+    std::istringstream lines(concatenated(out / "work" / "docs", "part-r-"));
+    for (std::string line; std::getline(lines, line);) {
+      const size_t tab = line.find('\t');
+      ASSERT_NE(tab, std::string::npos) << line;
+      keyed.emplace_back(line.substr(0, tab), line.substr(tab + 1));
+    }
+    std::sort(keyed.begin(), keyed.end());
+    std::string merged;
+    for (const auto& [key, doc] : keyed) merged += doc + '\n';
+    const std::string expected = read_file(base / "merge" / "documents.jsonl");
+    EXPECT_GT(keyed.size(), 50u);
+    EXPECT_TRUE(merged == expected) << "documents differ: " << keyed.size() << " documents";
+    // Index: each shard the same documents, in the same docids, with the same data and terms.
+    EXPECT_EQ(index::shard_count(out / "index"), kShards);
+    size_t documents = 0;
+    for (size_t k = 0; k < kShards; ++k) {
+      const auto got = dump(index::shard_folder(out / "index", k));
+      const auto want = dump(index::shard_folder(base / "index", k));
+      EXPECT_EQ(got.size(), want.size()) << "shard " << k;
+      EXPECT_TRUE(got == want) << "shard " << k << " differs";
+      documents += got.size();
+    }
+    EXPECT_EQ(documents, keyed.size());
+    // Counters came back through stderr's reporter lines.
+    const Json counters = Json::parse(read_file(out / "work" / "extract" / "_counters.json"));
+    EXPECT_EQ(counters["counters"]["strata-extract.archives"], archives_);
+  }
+
+  static inline fs::path* dir_ = nullptr;
+  static inline fs::path* sample_ = nullptr;
+  static inline size_t archives_ = 0;
+};
+
+TEST_F(StreamingBuildTest, OneReducerGivesTheSingleMachineRun) {
+  expect_as_single(streaming(1, ""));
+}
+
+TEST_F(StreamingBuildTest, ThreeReducersWithKilledTasksGiveTheSingleMachineRun) {
+  const fs::path out = streaming(3, "map:0,map:2,reduce:1");
+  expect_as_single(out);
+  const Json attempts =
+      Json::parse(read_file(out / "work" / "index" / "_counters.json"))["attempts"];
+  EXPECT_EQ(attempts["failed"], 3) << attempts.dump();  // maps 0 and 2, reduce 1
+}
+
+TEST_F(StreamingBuildTest, SevenReducersGiveTheSingleMachineRun) {
+  expect_as_single(streaming(7, "reduce:6"));
+}
+
+}  // namespace
+}  // namespace strata
