@@ -70,9 +70,9 @@ describe('workbench', { skip: reason || false }, () => {
     const page = await openPage(browser, t, { deviceScaleFactor: 2 });
     await page.goto(`${server.base}/?q=`);
     await page.waitForSelector('.tile img');
-    await page.waitForFunction(() => [...document.querySelectorAll('.tile img')].slice(0, 30)
+    await page.waitForFunction(() => [...document.querySelectorAll('.tile img')].slice(0, 20)
       .every((i) => i.complete && i.naturalWidth > 0), null, { timeout: 20000 });
-    const tiles = await page.$$eval('.tile img', (imgs) => Promise.all(imgs.slice(0, 30).map(async (i) => {
+    const tiles = await page.$$eval('.tile img', (imgs) => Promise.all(imgs.slice(0, 20).map(async (i) => {
       // The pixels of the source the browser chose, decoded on their own (no density).
       const probe = new Image();
       probe.src = i.currentSrc;
