@@ -115,7 +115,6 @@ describe('workbench', { skip: reason || false }, () => {
     assert.deepEqual(shown, summary.collections.map((c) => c.name));
     const examples = await page.$$eval('#examples li:not(.browse) a', (as) => as.map((a) => a.textContent));
     assert.deepEqual(examples, summary.examples);
-    assert.ok(!examples.includes('lighthouse storm') || summary.examples.includes('lighthouse storm'));
     await shot(page, 'home');
     // Each example finds images.
     await page.click('#examples li:first-child a');
