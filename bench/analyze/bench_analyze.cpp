@@ -2,7 +2,9 @@
 // The parts of the per-image analysis, in process, on every image payload (HTTP Content-Type
 // image/*) of two real archives in shared/data; each measured for at least S seconds
 // (default 5):
-//   thumbnails/s on one thread (one decode + fit 200x200 + sharpen + WebP), and on T threads;
+//   thumbnails/s on one thread (one decode + fit 200x200 + sharpen + WebP, and the 400x400
+//   one for high-density screens), and on T threads; without the 400x400 one, alternated;
+//   the bytes each stores per image;
 //   pHash/s and PDQ/s on one thread (of the decoded frame: Lanczos 32x32 + DCT; Jarosz
 //   filter + 64x64 -> 16x16 DCT);
 //   NSFW classifications/s (default model; XNNPACK, or OpenCV DNN for InceptionV3) at batch 1
@@ -145,6 +147,31 @@ int main(int argc, char** argv) {
     Thumbnail t;
     make_thumbnail(images[i], {}, t);
   };
+  // The high-density thumbnail's cost (analyze/thumbnail.hpp, retina_side): without it,
+  // alternated with it; and the bytes each stores.
+  ThumbnailOptions single;
+  single.retina_side = 0;
+  auto thumb_single = [&](size_t i, unsigned) {
+    Thumbnail t;
+    make_thumbnail(images[i], single, t);
+  };
+  for (int round = 0; round < 2; ++round) {
+    report("thumbnails without the 2x one, 1 thread",
+           rate(1, c.seconds, images.size(), thumb_single));
+    report("thumbnails with the 2x one (default), 1 thread",
+           rate(1, c.seconds, images.size(), thumb));
+  }
+  size_t bytes = 0, retina_bytes = 0, with_retina = 0;
+  for (const auto& t : thumbs) {
+    bytes += t.webp.size();
+    retina_bytes += t.webp_retina.size();
+    with_retina += !t.webp_retina.empty();
+  }
+  std::cout << "  thumbnail bytes: " << bytes / std::max<size_t>(1, thumbs.size())
+            << " per image; 2x thumbnails: " << with_retina << " of " << thumbs.size()
+            << " images, " << retina_bytes / std::max<size_t>(1, thumbs.size())
+            << " bytes per image (" << retina_bytes / std::max<size_t>(1, with_retina)
+            << " per 2x thumbnail)\n";
   report("thumbnails, 1 thread", rate(1, c.seconds, images.size(), thumb));
   report("thumbnails, " + std::to_string(c.threads) + " threads",
          rate(c.threads, c.seconds, images.size(), thumb));

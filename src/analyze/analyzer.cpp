@@ -30,6 +30,9 @@ AnalysisRecord Analyzer::analyze(std::string_view digest, std::string_view bytes
     record.thumb_width = thumb.width;
     record.thumb_height = thumb.height;
     counters_.add("thumbnails_written");
+    if (!thumb.webp_retina.empty())
+      counters_.add(store_.retina().put(digest, thumb.webp_retina) ? "retina_thumbnails_written"
+                                                                   : "thumbnails_failed");
   } else {
     counters_.add("thumbnails_failed");
   }

@@ -135,6 +135,27 @@ bool first_frame_rgb(VipsImage* decoded, int page_height, RgbImage& out) {
   return true;
 }
 
+// The decoded image fitted inside side x side (never enlarged), as display sRGB, sharpened,
+// in memory (the WebP encoder and the classifier's frames both read it); null on failure.
+ImagePtr fitted(VipsImage* decoded, int side, double sharpen_sigma) {
+  VipsImage* raw = nullptr;
+  // vips_thumbnail imports CMYK/ICC to sRGB, keeps the pages of an animation apart, and
+  // "size=down" never enlarges small images.
+  if (vips_thumbnail_image(decoded, &raw, side, "height", side, "size", VIPS_SIZE_DOWN, nullptr) !=
+      0)
+    return nullptr;
+  ImagePtr small(raw);
+  // Into memory: sharpening reads out of order.
+  VipsImage* thumb = vips_image_copy_memory(small.get());
+  if (thumb == nullptr) return nullptr;
+  ImagePtr image = to_display(ImagePtr(thumb));
+  if (!image) return nullptr;
+  image = sharpen(std::move(image), sharpen_sigma);
+  if (!image) return nullptr;
+  VipsImage* sharpened = vips_image_copy_memory(image.get());
+  if (sharpened == nullptr) return nullptr;
+  return ImagePtr(sharpened);
+}
 }  // namespace
 
 DecodeStatus make_thumbnail(std::string_view bytes, const ThumbnailOptions& options,
@@ -157,29 +178,25 @@ DecodeStatus make_thumbnail(std::string_view bytes, const ThumbnailOptions& opti
   ImagePtr decoded(copy);
   if (!first_frame_rgb(decoded.get(), vips_image_get_page_height(decoded.get()), out.decoded))
     return fail(DecodeStatus::corrupt);
-  VipsImage* raw = nullptr;
-  // vips_thumbnail imports CMYK/ICC to sRGB, keeps the pages of an animation apart, and
-  // "size=down" never enlarges small images.
-  if (vips_thumbnail_image(decoded.get(), &raw, options.max_side, "height", options.max_side,
-                           "size", VIPS_SIZE_DOWN, nullptr) != 0)
-    return fail(DecodeStatus::corrupt);
-  ImagePtr small(raw);
-  // Into memory: sharpening reads out of order.
-  VipsImage* thumb = vips_image_copy_memory(small.get());
-  if (thumb == nullptr) return fail(DecodeStatus::corrupt);
-  ImagePtr image = to_display(ImagePtr(thumb));
+  ImagePtr image = fitted(decoded.get(), options.max_side, options.sharpen_sigma);
   if (!image) return fail(DecodeStatus::corrupt);
-  image = sharpen(std::move(image), options.sharpen_sigma);
-  if (!image) return fail(DecodeStatus::corrupt);
-  // Sharpened once, into memory: the WebP encoder and the classifier's frames both read it.
-  VipsImage* sharpened = vips_image_copy_memory(image.get());
-  if (sharpened == nullptr) return fail(DecodeStatus::corrupt);
-  image.reset(sharpened);
   const int page_height = animated ? vips_image_get_page_height(image.get()) : image->Ysize;
   out.frames = animated ? std::max(1, image->Ysize / page_height) : 1;
   out.width = image->Xsize;
   out.height = page_height;
   if (!encode_webp(image.get(), options.quality, out.webp)) return fail(DecodeStatus::corrupt);
+  if (options.retina_side > options.max_side &&
+      std::max(out.source.width, out.source.height) > options.max_side) {
+    // Not essential: without it the page shows the thumbnail.
+    ImagePtr retina = fitted(decoded.get(), options.retina_side, options.sharpen_sigma);
+    if (retina && encode_webp(retina.get(), options.quality, out.webp_retina)) {
+      out.retina_width = retina->Xsize;
+      out.retina_height = animated ? vips_image_get_page_height(retina.get()) : retina->Ysize;
+    } else {
+      out.webp_retina.clear();
+      fail(DecodeStatus::corrupt);  // clears the error
+    }
+  }
   if (!sample_frames(image.get(), out.frames, page_height, options.limits.max_frames,
                      out.sample_frames)) {
     out.webp.clear();

@@ -13,6 +13,9 @@ namespace strata::analyze {
 
 struct ThumbnailOptions {
   int max_side = 200;
+  // A second thumbnail for high-density screens (devicePixelRatio 2: the search page's rows
+  // are up to 190 CSS pixels high), made only from images larger than max_side; 0: none.
+  int retina_side = 400;
   int quality = 75;            // WebP quality
   double sharpen_sigma = 0.5;  // 0 disables sharpening
   bool keep_animation = true;  // animated sources give animated WebP thumbnails
@@ -27,6 +30,11 @@ struct Thumbnail {
   std::string webp;  // encoded thumbnail
   int width = 0;
   int height = 0;  // of one frame
+  // The high-density thumbnail (retina_side), empty when the image is not larger than
+  // max_side (the thumbnail then has all its pixels) or retina_side is 0.
+  std::string webp_retina;
+  int retina_width = 0;
+  int retina_height = 0;
   int frames = 1;
   // Up to limits.max_frames frames of the thumbnail, evenly spread, as 8-bit RGB.
   std::vector<RgbImage> sample_frames;

@@ -1,7 +1,9 @@
 #pragma once
 // Thumbnails on disk, keyed by the image's SHA-256 hex digest and sharded by its first two
 // pairs of hex digits: <root>/ab/cd/abcd...ef.webp. Writes are atomic (temporary file in the
-// same folder, then rename), so readers (strata serve) never see a partial thumbnail.
+// same folder, then rename), so readers (strata serve) never see a partial thumbnail. The
+// high-density thumbnails (twice the size, analyze/thumbnail.hpp) are a store of their own in
+// the folder "2x" of the root: <root>/2x/ab/cd/abcd...ef.webp.
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -23,6 +25,8 @@ class ThumbnailStore {
   std::optional<std::string> get(std::string_view digest) const;
 
   const std::filesystem::path& root() const { return root_; }
+  // The store of the high-density thumbnails beside this one.
+  ThumbnailStore retina() const { return ThumbnailStore(root_ / "2x"); }
 
  private:
   std::filesystem::path root_;

@@ -63,7 +63,7 @@ ExportRequest parse_export_params(const Params& params, const ApiConfig& config)
       throw RequestError(name, std::string(name) + " does not apply to an export");
   Params search_params;
   for (const auto& [k, v] : params)
-    if (k != "format" && k != "maxItems") search_params.emplace(k, v);
+    if (k != "format" && k != "maxItems" && k != "progress") search_params.emplace(k, v);
   ApiRequest api = parse_api_params(search_params, config);
   ExportRequest r;
   r.search = std::move(api.search);
@@ -76,6 +76,11 @@ ExportRequest parse_export_params(const Params& params, const ApiConfig& config)
   r.options.max_images = config.export_max_images;
   if (const auto* v = last(params, "maxItems"))
     r.options.max_images = parse_max_items(*v, config.export_max_images);
+  if (const auto* v = last(params, "progress")) {
+    if (!ExportProgress::valid_token(*v))
+      throw RequestError("progress", "progress must be 16 to 64 letters, digits, '-' or '_'");
+    r.progress = *v;
+  }
   r.options.description = describe(params);
   return r;
 }
@@ -88,7 +93,8 @@ exporter::RowFn export_rows(std::vector<std::string> fields, std::string wayback
 
 HttpResponse export_reply(const std::filesystem::path& index_dir, const Params& params,
                           const RequestContext& ctx, const ApiConfig& config,
-                          const std::vector<std::filesystem::path>& archive_roots) {
+                          const std::vector<std::filesystem::path>& archive_roots,
+                          ExportProgress* progress) {
   auto to_response = [](const Reply& r) {
     HttpResponse out;
     out.status = r.status;
@@ -121,11 +127,18 @@ HttpResponse export_reply(const std::filesystem::path& index_dir, const Params& 
   r.content_type = exporter::content_type(req.options.format);
   r.headers.emplace_back("Content-Disposition",
                          "attachment; filename=\"" + file_name(req.options.format) + "\"");
-  r.headers.emplace_back("X-Strata-Export-Total", std::to_string(std::min<uint64_t>(
-                                                      exporter->total(), req.options.max_images)));
-  r.stream = [running](std::string& piece) {
+  const uint64_t total = std::min<uint64_t>(exporter->total(), req.options.max_images);
+  r.headers.emplace_back("X-Strata-Export-Total", std::to_string(total));
+  std::shared_ptr<ExportCount> count;
+  if (progress && !req.progress.empty()) count = progress->track(req.progress, total);
+  r.stream = [running, count](std::string& piece) {
     try {
-      return running->exporter->next(piece);
+      const bool more = running->exporter->next(piece);
+      if (count) {
+        count->images = running->exporter->summary().results;
+        count->done = !more;
+      }
+      return more;
     } catch (const Xapian::Error& e) {  // not a std::exception
       throw std::runtime_error(e.get_description());
     }

@@ -12,6 +12,7 @@
 
 #include "export/export.hpp"
 #include "server/api.hpp"
+#include "server/export_progress.hpp"
 #include "server/http_listener.hpp"
 
 namespace strata::server {
@@ -19,15 +20,18 @@ namespace strata::server {
 struct ExportRequest {
   search::SearchRequest search;
   exporter::ExportOptions options;
+  std::string progress;  // the client's progress token (export_progress.hpp), or ""
 };
 
 // Throws search::RequestError naming the parameter.
 ExportRequest parse_export_params(const Params& params, const ApiConfig& config);
 
 // The reply: an error, or a streamed body reading its own copy of the index at `index_dir`.
+// With `progress`, an export asked for with a progress token counts its results there.
 HttpResponse export_reply(const std::filesystem::path& index_dir, const Params& params,
                           const RequestContext& ctx, const ApiConfig& config,
-                          const std::vector<std::filesystem::path>& archive_roots);
+                          const std::vector<std::filesystem::path>& archive_roots,
+                          ExportProgress* progress = nullptr);
 
 // The rows of csv/jsonl and of the zip's index.csv: /imagesearch's response items.
 exporter::RowFn export_rows(std::vector<std::string> fields, std::string wayback);

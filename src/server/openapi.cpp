@@ -78,7 +78,11 @@ std::string openapi_json() {
   Json export_params = Json::array({param("format", "csv (default), jsonl, warc, zip, wacz"),
                                     param("maxItems",
                                           "export the first N results (default: all, at most "
-                                          "the server's cap, serve --export-max)")});
+                                          "the server's cap, serve --export-max)"),
+                                    param("progress",
+                                          "a token of the client's (16 to 64 letters, digits, - "
+                                          "or _): the export's progress is then readable at "
+                                          "/imagesearch/export/progress?token=")});
   for (const auto& p : params)
     if (p["name"] != "offset" && p["name"] != "maxItems" && p["name"] != "prettyPrint" &&
         p["name"].get<std::string>().rfind("redundancy", 0) != 0 && p["name"] != "expand")
@@ -151,6 +155,39 @@ std::string openapi_json() {
              {{"200", {{"description", "the export; an incomplete transfer if it failed"}}},
               {"400", {{"description", "invalid parameter, or a result set over the export cap"}}},
               {"503", {{"description", "too many exports at once"}}}}}}}}},
+        {"/imagesearch/export/progress",
+         {{"get",
+           {{"summary",
+             "How far an export asked for with progress=TOKEN has come: {token, images (results "
+             "streamed so far), total, done}"},
+            {"parameters", Json::array({param("token", "required: the export's progress token")})},
+            {"responses",
+             {{"200", {{"description", "the count"}}},
+              {"400", {{"description", "malformed token"}}},
+              {"404", {{"description", "no export with this token (or long forgotten)"}}}}}}}}},
+        {"/imagesearch/summary",
+         {{"get",
+           {{"summary",
+             "What the index holds: totalImages, from/to (capture years), collections [{name, "
+             "images, from, to}] and example queries drawn from its descriptions; computed once "
+             "per index revision"},
+            {"parameters", Json::array({param("prettyPrint", "true: indented JSON")})},
+            {"responses", {{"200", {{"description", "the summary"}}}}}}}}},
+        {"/thumbnail/{target}",
+         {{"get",
+           {{"summary",
+             "the stored WebP thumbnail: {safe|all}/{14-digit ts}/{url} (at most 200 px), or "
+             "{safe|all}/2x/{ts}/{url} (at most 400 px, for high-density screens; the "
+             "thumbnail where none was made); safe refuses what safe search hides"},
+            {"parameters", Json::array({{{"name", "target"},
+                                         {"in", "path"},
+                                         {"required", true},
+                                         {"schema", {{"type", "string"}}}}})},
+            {"responses",
+             {{"200", {{"description", "the thumbnail (a placeholder SVG before analysis)"}}},
+              {"400", {{"description", "malformed target"}}},
+              {"403", {{"description", "hidden by safe search"}}},
+              {"404", {{"description", "no capture"}}}}}}}}},
         {"/imagesearch/healthcheck",
          {{"get", {{"responses", {{"200", {{"description", "index readable"}}}}}}}}},
         {"/cdx",

@@ -414,9 +414,12 @@ ReplayReply thumbnail(Xapian::Database& db, const std::string& target, bool safe
 }
 
 ReplayReply thumbnail(Xapian::Database& db, const search::IndexParts& parts,
-                      const std::string& target, bool safe_only,
+                      const std::string& given, bool safe_only,
                       const std::vector<std::filesystem::path>& thumb_roots) {
-  const char* usage = "expected /thumbnail/{safe|all}/{14-digit ts}/{image url}";
+  const char* usage = "expected /thumbnail/{safe|all}/[2x/]{14-digit ts}/{image url}";
+  // 2x/: the high-density thumbnail, where the analysis made one (else the thumbnail).
+  const bool retina = std::string_view(given).starts_with("2x/");
+  const std::string target = retina ? given.substr(3) : given;
   size_t slash = target.find('/');
   if (slash != 14 || !std::all_of(target.begin(), target.begin() + 14,
                                   [](char c) { return c >= '0' && c <= '9'; }))
@@ -431,6 +434,10 @@ ReplayReply thumbnail(Xapian::Database& db, const search::IndexParts& parts,
   ReplayReply r;
   r.status = 200;
   std::optional<std::string> webp;
+  for (size_t k = 0; retina && !m.thumbnail.empty() && !webp && k < thumb_roots.size(); ++k)
+    webp = analyze::ThumbnailStore(thumb_roots[k]).retina().get(d.imgDigest);
+  // The thumbnail in place of a high-density one that a later analysis may still make.
+  const bool stand_in = retina && !webp;
   for (size_t k = 0; !m.thumbnail.empty() && !webp && k < thumb_roots.size(); ++k)
     webp = analyze::ThumbnailStore(thumb_roots[k]).get(d.imgDigest);
   if (!webp) {
@@ -442,7 +449,8 @@ ReplayReply thumbnail(Xapian::Database& db, const search::IndexParts& parts,
   }
   r.body = std::move(*webp);
   r.content_type = "image/webp";
-  r.headers.emplace_back("Cache-Control", "public, max-age=31536000, immutable");
+  r.headers.emplace_back(
+      "Cache-Control", stand_in ? "public, max-age=86400" : "public, max-age=31536000, immutable");
   return r;
 }
 

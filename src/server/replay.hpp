@@ -61,11 +61,13 @@ bool is_page_memento(const std::string& target);
 // images are blocked), or with safe_only an image safe search hides.
 bool replay_refuses(Xapian::Database& db, const std::string& url, bool safe_only);
 
-// The search interface's thumbnail: `target` = "{14-digit ts}/{image url}". The stored WebP
+// The search interface's thumbnail: `target` = "[2x/]{14-digit ts}/{image url}". The stored WebP
 // thumbnail of the nearest capture, read from `thumbs` (the index's thumbnail store) by its
 // digest only, cacheable forever (content-addressed); a placeholder image when the image was
 // not analysed or could not be decoded. With safe_only, 403 for images safe search hides
-// (unclassified ones included); blocked images are never found.
+// (unclassified ones included); blocked images are never found. "2x/" asks for the
+// high-density thumbnail (twice the size, analyze/thumbnail.hpp), the thumbnail where the
+// analysis made none (an image no larger than the thumbnail, or analysed before it made them).
 ReplayReply thumbnail(Xapian::Database& db, const std::string& target, bool safe_only,
                       const std::filesystem::path& thumbs);
 // The same over a database of several parts (shards, search/index_parts.hpp), the thumbnail

@@ -12,6 +12,8 @@
 #include "replay/cdx_api.hpp"
 #include "server/access_log.hpp"
 #include "server/export_api.hpp"
+#include "server/export_progress.hpp"
+#include "server/index_summary.hpp"
 #include "server/openapi.hpp"
 #include "server/replay.hpp"
 #include "server/replay_captures.hpp"
@@ -122,6 +124,8 @@ struct Server::Impl {
   std::string base;
   std::unique_ptr<ReplayCaptures> captures;
   SimilarIndexCache similar_index;
+  IndexSummaryCache summary;
+  ExportProgress export_progress;
   // The replay origin (serve --replay-port): its base and wombat's files by path.
   std::string replay_base;
   std::map<std::string, std::string> wombat_files;
@@ -203,7 +207,16 @@ struct Server::Impl {
       return json_response(200, Json{{"index", "ok"}, {"documents", db().get_doccount()}}.dump());
     if (p == "/imagesearch/export")
       return export_reply(options.index_dir, req.query, RequestContext{base, p}, options.api,
-                          options.archive_roots);
+                          options.archive_roots, &export_progress);
+    if (p == "/imagesearch/export/progress") {
+      Reply r = export_progress.reply(req.query, options.api);
+      return json_response(r.status, r.body);
+    }
+    if (p == "/imagesearch/summary") {
+      const bool pretty =
+          req.query.count("prettyPrint") && req.query.find("prettyPrint")->second == "true";
+      return json_response(200, summary_json(*summary.get(db(), locked_safe()), pretty));
+    }
     if (p == kUploadPath) return similar(req);
     if (starts_with(p, "/imagesearch")) return not_found();
     if (starts_with(req.target, "/wayback/")) return wayback(req);

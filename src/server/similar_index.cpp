@@ -19,10 +19,6 @@ bool has_term(Xapian::PostingIterator& it, const Xapian::PostingIterator& end, X
 
 }  // namespace
 
-IndexVersion version_of(const Xapian::Database& db) {
-  return {db.get_uuid(), db.get_revision()};
-}
-
 namespace {
 
 // Walks the documents that have a value in `slot` and that search may show at all (neither
@@ -93,26 +89,7 @@ std::shared_ptr<const SimilarSnapshot> build_similar_snapshot(Xapian::Database& 
 }
 
 std::shared_ptr<const SimilarSnapshot> SimilarIndexCache::get(Xapian::Database& db) {
-  std::shared_ptr<const SimilarSnapshot> current;
-  {
-    std::lock_guard lock(current_);
-    current = snapshot_;
-  }
-  const IndexVersion version = version_of(db);
-  if (current && current->version == version) return current;
-  std::unique_lock building(build_, std::defer_lock);
-  if (!current)
-    building.lock();  // the first: wait for it
-  else if (!building.try_lock())
-    return current;  // another request is rebuilding it
-  {
-    std::lock_guard lock(current_);  // built while this one waited?
-    if (snapshot_ && snapshot_->version == version) return snapshot_;
-  }
-  auto fresh = build_similar_snapshot(db);
-  std::lock_guard lock(current_);
-  snapshot_ = fresh;
-  return fresh;
+  return cache_.get(db, build_similar_snapshot);
 }
 
 }  // namespace strata::server

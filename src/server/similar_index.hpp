@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "server/versioned_cache.hpp"
 #include "similar/embedding_index.hpp"
 #include "similar/hamming_index.hpp"
 
@@ -30,15 +31,6 @@ struct SimilarEntry {
   bool shown_under_safe_search = false;  // classified, and safe search shows it
   bool decorative = false;
 };
-
-// Which state of which database a snapshot was built from: an index rebuilt beside its folder
-// and renamed into place is another database (UUID) whose revisions start again.
-struct IndexVersion {
-  std::string uuid;
-  Xapian::rev revision = 0;
-  bool operator==(const IndexVersion&) const = default;
-};
-IndexVersion version_of(const Xapian::Database& db);
 
 struct SimilarSnapshot {
   IndexVersion version;
@@ -60,9 +52,7 @@ class SimilarIndexCache {
   std::shared_ptr<const SimilarSnapshot> get(Xapian::Database& db);
 
  private:
-  std::mutex build_;    // held while building
-  std::mutex current_;  // guards snapshot_
-  std::shared_ptr<const SimilarSnapshot> snapshot_;
+  VersionedCache<SimilarSnapshot> cache_;
 };
 
 }  // namespace strata::server

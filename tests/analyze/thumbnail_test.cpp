@@ -66,6 +66,33 @@ TEST(Thumbnail, FitsInsideBoxKeepingAspect) {
   EXPECT_LT(t.webp.size(), 20000u);
 }
 
+// The high-density thumbnail: twice the size, same aspect, only from images larger than the
+// thumbnail (a smaller one's thumbnail already has all its pixels), and none when switched off.
+TEST(Thumbnail, HighDensityThumbnailOfLargerImagesOnly) {
+  STRATA_REQUIRE_SHARED();
+  const std::string bytes = test::read_file(test::cat_image("cat_01_original.jpg"));
+  Thumbnail t;
+  ASSERT_EQ(make_thumbnail(bytes, {}, t), DecodeStatus::ok);
+  ASSERT_GT(std::max(t.source.width, t.source.height), 400);
+  EXPECT_EQ(t.webp_retina.substr(8, 4), "WEBP");
+  EXPECT_EQ(std::max(t.retina_width, t.retina_height), 400);
+  EXPECT_NEAR(double(t.retina_width) / t.retina_height, double(t.width) / t.height, 0.02);
+  EXPECT_GT(t.webp_retina.size(), t.webp.size());
+  ThumbnailOptions off;
+  off.retina_side = 0;
+  ASSERT_EQ(make_thumbnail(bytes, off, t), DecodeStatus::ok);
+  EXPECT_TRUE(t.webp_retina.empty());
+  // An image no larger than the thumbnail (a 160-pixel one) gets no second one.
+  ThumbnailOptions small;
+  small.max_side = 160;
+  small.retina_side = 0;
+  ASSERT_EQ(make_thumbnail(bytes, small, t), DecodeStatus::ok);
+  Thumbnail tiny;
+  ASSERT_EQ(make_thumbnail(t.webp, {}, tiny), DecodeStatus::ok);
+  EXPECT_EQ(std::max(tiny.width, tiny.height), 160);
+  EXPECT_TRUE(tiny.webp_retina.empty());
+}
+
 // Formats the archives lack, derived from the cat photo: each decodes to a thumbnail.
 TEST(Thumbnail, CmykProgressive16BitAlphaAndAnimations) {
   STRATA_REQUIRE_SHARED();

@@ -268,5 +268,51 @@ TEST_F(Export, EndpointRefusesAResultSetOverTheCap) {
   EXPECT_EQ(std::count(r->body.begin(), r->body.end(), '\n'), 101);  // header and rows
 }
 
+// Progress of an export asked for with a token (docs/api.md, "Export progress"): the count of
+// images it has streamed, its total, and done once the last byte went out.
+TEST_F(Export, EndpointReportsProgressByToken) {
+  server::ServerOptions o;
+  o.index_dir = archive_->index;
+  server::testing::RunningServer running(o);
+  httplib::Client c("127.0.0.1", running.port());
+  const std::string token = "a1b2c3d4e5f6a7b8c9d0";
+  auto r = c.Get("/imagesearch/export/progress?token=" + token);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 404);  // no export with it yet
+  r = c.Get("/imagesearch/export?q=lisboa&format=csv&collapse=off&maxItems=300&progress=" + token);
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200) << r->body;
+  EXPECT_EQ(std::count(r->body.begin(), r->body.end(), '\n'), 301);
+  r = c.Get("/imagesearch/export/progress?token=" + token);
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200) << r->body;
+  const Json progress = Json::parse(r->body);
+  EXPECT_EQ(progress["images"], 300);
+  EXPECT_EQ(progress["total"], 300);
+  EXPECT_EQ(progress["done"], true);
+
+  for (const char* bad : {"short", "has%20space%20in%20it%20here", ""}) {
+    r = c.Get(std::string("/imagesearch/export/progress?token=") + bad);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 400) << bad;
+    EXPECT_EQ(Json::parse(r->body)["error"]["parameter"], "token");
+    r = c.Get(std::string("/imagesearch/export?q=lisboa&maxItems=5&progress=") + bad);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 400) << bad;
+    EXPECT_EQ(Json::parse(r->body)["error"]["parameter"], "progress");
+  }
+}
+
+TEST(ExportProgress, KeepsTheLatestExportsOnly) {
+  server::ExportProgress p;
+  auto first = p.track("first-export-token", 10);
+  for (size_t k = 0; k < server::ExportProgress::kMaxTracked; ++k)
+    p.track("later-export-" + std::to_string(1000 + k), 1);
+  server::Params params{{"token", "first-export-token"}};
+  EXPECT_EQ(p.reply(params, {}).status, 404);
+  params = {{"token", "later-export-1255"}};
+  EXPECT_EQ(p.reply(params, {}).status, 200);
+}
+
 }  // namespace
 }  // namespace strata::exporter

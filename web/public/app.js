@@ -2,7 +2,7 @@
 import { defaultLang, translator, formatNumber, formatTimestamp } from './i18n.js';
 import {
   readState, stateToSearch, searchKey, hasSearch, hasFilters, apiUrl, advancedToQuery,
-  queryToAdvanced, thumbUrl, replayImageUrl, capturesUrl, describe, FILTER_KEYS, groupUrl,
+  queryToAdvanced, thumbUrl, thumbSrcset, replayImageUrl, capturesUrl, describe, FILTER_KEYS, groupUrl,
 } from './state.js';
 import { justify } from './layout.js';
 import { $, el } from './dom.js';
@@ -10,13 +10,14 @@ import { initSimilar } from './similar.js';
 import { exportMenu } from './export.js';
 import { bookRows, pageHref, syncBookFilters, wireBookFilters } from './book.js';
 import { initRedundancy } from './redundancy.js';
+import { loadSummary, renderHome, fillCollections } from './summary.js';
+import { showOriginal } from './viewer-image.js';
 
 const PAGE = Number(window.__STRATA_PAGE_SIZE__) || 60;  // tests set a smaller page
 const MAX_OFFSET = 10000;  // the API refuses deeper pages (docs/api.md)
 const SLOW_MS = 1500;
-// Queries that find images in the demo sample archive (`strata sample --scale demo`).
-const EXAMPLES = ['lighthouse storm', 'vintage tram', 'harbour sunset', 'castle ruins',
-  'jazz trumpet', 'windmill meadow', 'festival fireworks', 'volcano eruption'];
+// The index's summary (summary.js): collections, years, example queries; null until it comes.
+let summary = null;
 
 let state = readState();
 let lang = state.lang || localStorage.getItem('strata.lang') || defaultLang();
@@ -72,7 +73,7 @@ function syncControls() {
   $('#f-size').value = state.size;
   $('#f-type').value = state.type;
   $('#f-site').value = state.site;
-  $('#f-collection').value = state.collection;
+  fillCollections($('#f-collection'), summary, state.collection, { t, fmt: (n) => formatNumber(lang, n) });
   $('#f-kind').value = state.kind;
   syncBookFilters(state);
   $('#f-safe').checked = state.safe !== 'off';
@@ -104,7 +105,7 @@ $('#f-collection').addEventListener('change', (e) => filterChange('collection', 
 $('#f-kind').addEventListener('change', (e) => filterChange('kind', e.target.value));
 wireBookFilters(filterChange);
 // Enter applies a typed filter at once (change alone waits for the field to lose focus).
-for (const id of ['#f-from', '#f-to', '#f-site', '#f-collection']) {
+for (const id of ['#f-from', '#f-to', '#f-site']) {
   $(id).addEventListener('keydown', (e) => {
     if (e.key === 'Enter') { e.preventDefault(); e.target.dispatchEvent(new Event('change')); }
   });
@@ -268,7 +269,7 @@ function noResults() {
     ul.append(el('li', {}, el('button', { type: 'button', class: 'link', text: t('results.suggest.decorative'),
       onclick: () => navigate({ decorative: 'show' }) })));
   ul.append(el('li', { text: t('results.suggest.words') }));
-  for (const q of EXAMPLES.slice(0, 3))
+  for (const q of (summary?.examples || []).slice(0, 3))
     ul.append(el('li', {}, el('a', { href: stateToSearch({ ...state, q, from: '', to: '', view: '', img: '' }),
       text: q, onclick: (e) => { e.preventDefault(); navigate({ q, from: '', to: '', view: '', img: '' }); } })));
   box.append(el('p', { text: t('results.suggest') }), ul);
@@ -293,6 +294,9 @@ function appendTiles(items, start) {
     const img = el('img', { alt, loading: n < 24 ? 'eager' : 'lazy', decoding: 'async',
       width: item.imgWidth || 200, height: item.imgHeight || 200 });
     img.addEventListener('error', () => tile.a.classList.add('broken'), { once: true });
+    // Sharp at any screen density, never drawn larger than its pixels (style.css: scale-down).
+    const srcset = thumbSrcset(item, state.safe);
+    if (srcset) img.srcset = srcset;
     img.src = thumbUrl(item, state.safe);
     const a = el('a', { class: 'tile', href: viewerHref(n, item), 'data-index': String(n),
       title: alt },
@@ -489,9 +493,7 @@ function renderViewer(item, n) {
   }
   const alt = describe(item);
   img.alt = alt;
-  img.width = item.imgWidth || 0;
-  img.height = item.imgHeight || 0;
-  img.src = thumbUrl(item, state.safe);
+  showOriginal(img, item, state.safe);
   const title = (item.imgTitle || [])[0] || (item.imgAlt || [])[0] || item.pageTitle || alt;
   $('#viewer-heading').textContent = title;
   const row = (label, ...values) => {
@@ -552,7 +554,7 @@ async function renderGroup(item, box, token) {
   box.replaceChildren(el('span', { class: 'group-count', text: t('viewer.groupValue', { n: formatNumber(lang, body.totalItems) }) }));
   for (const m of body.responseItems || []) {
     const label = `${m.imgWidth} × ${m.imgHeight} px · ${formatTimestamp(lang, m.imgTstamp, true)} · ${m.imgSrc}`;
-    const thumb = el('img', { src: thumbUrl(m, state.safe), alt: describe(m), loading: 'lazy' });
+    const thumb = el('img', { src: thumbUrl(m, state.safe), srcset: thumbSrcset(m, state.safe), alt: describe(m), loading: 'lazy' });
     box.append(el('a', { class: 'group-member', href: m.imgLinkToArchive || replayImageUrl(m), target: '_blank',
       rel: 'noopener noreferrer', title: label, 'data-digest': m.imgDigest,
       'aria-current': m.imgDigest === item.imgDigest ? 'true' : undefined }, thumb));
@@ -606,6 +608,9 @@ const similar = initSimilar(() => ({ t, safe: state.safe }));
 $('#viewer-similar').addEventListener('click', () => {
   if (viewerItem) similar.byDigest(viewerItem);
 });
+$('#viewer-visual').addEventListener('click', () => {
+  if (viewerItem) similar.byDigest(viewerItem, 'visual');
+});
 $('#upload-button').addEventListener('click', () => $('#upload-file').click());
 $('#upload-file').addEventListener('change', (e) => {
   const file = e.target.files[0];
@@ -617,16 +622,18 @@ $('#upload-file').addEventListener('change', (e) => {
 const redundancy = initRedundancy(() => ({ t, lang, state }), navigate);
 
 // ---------------------------------------------------------------- intro
+// The index's own summary (summary.js): its collections and years, and example queries.
 function renderIntro() {
-  const ul = $('#examples');
-  ul.replaceChildren();
-  for (const q of EXAMPLES) {
-    ul.append(el('li', {}, el('a', { href: stateToSearch({ ...state, q, go: '1' }), text: q,
-      onclick: (e) => { e.preventDefault(); navigate({ q, go: '1' }); } })));
-  }
-  ul.append(el('li', { class: 'browse' }, el('a', { href: stateToSearch({ ...state, q: '', go: '1' }),
-    text: t('examples.browse'), onclick: (e) => { e.preventDefault(); navigate({ q: '', go: '1' }); } })));
+  const link = (patch, text) => el('a', { href: stateToSearch({ ...state, ...patch }), text,
+    onclick: (e) => { e.preventDefault(); navigate(patch); } });
+  renderHome(summary, { t, fmt: (n) => formatNumber(lang, n), link });
 }
+loadSummary().then((s) => {
+  summary = s;
+  fillCollections($('#f-collection'), summary, state.collection, { t, fmt: (n) => formatNumber(lang, n) });
+  if (!hasSearch(state)) renderIntro();
+  else if (results.key && !results.loading && !results.items.length) renderStatus();
+});
 
 // ---------------------------------------------------------------- update
 function update() {

@@ -31,7 +31,6 @@ export const STRINGS = {
     'filters.site': 'Site',
     'filters.site.placeholder': 'example.pt or *.pt',
     'filters.collection': 'Collection',
-    'filters.collection.placeholder': 'e.g. AWP-200011',
     'filters.kind': 'Source',
     'filters.kind.all': 'Web and books',
     'filters.kind.web': 'Web pages',
@@ -164,7 +163,6 @@ export const STRINGS = {
     'filters.site': 'Sítio',
     'filters.site.placeholder': 'exemplo.pt ou *.pt',
     'filters.collection': 'Coleção',
-    'filters.collection.placeholder': 'p. ex. AWP-200011',
     'filters.kind': 'Origem',
     'filters.kind.all': 'Web e livros',
     'filters.kind.web': 'Páginas web',
@@ -269,6 +267,39 @@ export const STRINGS = {
     'similar.close': 'Fechar',
   },
 };
+
+// The home page's index summary (summary.js), visual similarity (similar.js) and export
+// progress (export.js).
+Object.assign(STRINGS.en, {
+  'home.summary': '{images} images in {collections} collections',
+  'home.summary.one': '{images} images in one collection',
+  'home.years': ', captured {years}',
+  'home.collections': 'Collections',
+  'home.images': '{n} images',
+  'filters.collection.all': 'All collections',
+  'similar.visual': 'Visually similar',
+  'similar.headingVisual': 'Visually similar images',
+  'similar.countVisual': '{n} images: near-duplicates first, then the most alike by content',
+  'similar.similarity': '{p} % alike',
+  'export.progress': 'Exporting {format}: {n} of {total} images…',
+  'export.progressDone': '{format} export finished: {n} images.',
+  'export.progressWaiting': 'Exporting {format}…',
+});
+Object.assign(STRINGS.pt, {
+  'home.summary': '{images} imagens em {collections} coleções',
+  'home.summary.one': '{images} imagens numa coleção',
+  'home.years': ', recolhidas em {years}',
+  'home.collections': 'Coleções',
+  'home.images': '{n} imagens',
+  'filters.collection.all': 'Todas as coleções',
+  'similar.visual': 'Visualmente semelhantes',
+  'similar.headingVisual': 'Imagens visualmente semelhantes',
+  'similar.countVisual': '{n} imagens: primeiro as quase iguais, depois as mais parecidas no conteúdo',
+  'similar.similarity': '{p} % parecida',
+  'export.progress': 'A exportar {format}: {n} de {total} imagens…',
+  'export.progressDone': 'Exportação {format} concluída: {n} imagens.',
+  'export.progressWaiting': 'A exportar {format}…',
+});
 
 export function defaultLang(navLangs = navigator.languages || [navigator.language]) {
   for (const l of navLangs) {

@@ -1,8 +1,9 @@
 // "More like this" (viewer) and search by an uploaded image (header): near-duplicates from
-// /imagesearch/similar (docs/api.md), nearest first, in a dialog over the page. An upload is
-// sent as the request body and never kept by the server.
+// /imagesearch/similar (docs/api.md), nearest first, in a dialog over the page; "Visually
+// similar" (viewer): mode=visual, the near-duplicates and then the images most alike by their
+// CNN embedding. An upload is sent as the request body and never kept by the server.
 import { $, el } from './dom.js';
-import { API_FIELDS, thumbUrl, describe } from './state.js';
+import { API_FIELDS, thumbUrl, thumbSrcset, describe } from './state.js';
 
 const MAX_ITEMS = 48;
 const MAX_UPLOAD_BYTES = 8 * 1024 * 1024;  // the server refuses larger bodies (413)
@@ -26,11 +27,13 @@ export function initSimilar(page) {
 
   function tile(item, t, safe) {
     const alt = describe(item);
-    const label = item.distance === 0 ? t('similar.same') : t('similar.distance', { d: item.distance });
+    const label = item.distance === 0 ? t('similar.same')
+      : item.distance != null ? t('similar.distance', { d: item.distance })
+        : t('similar.similarity', { p: Math.round((item.similarity || 0) * 100) });
     return el('li', { class: 'similar-item', 'data-digest': item.imgDigest },
       el('a', { href: item.pageLinkToArchive || item.imgLinkToArchive || '#', target: '_blank',
         rel: 'noopener noreferrer', title: alt },
-      el('img', { src: thumbUrl(item, safe), alt, loading: 'lazy', decoding: 'async' })),
+      el('img', { src: thumbUrl(item, safe), srcset: thumbSrcset(item, safe), alt, loading: 'lazy', decoding: 'async' })),
       el('span', { class: 'similar-distance', text: label }));
   }
 
@@ -55,9 +58,10 @@ export function initSimilar(page) {
       if (!r.ok) throw new Error(body.error?.message || `HTTP ${r.status}`);
       const items = body.responseItems || [];
       grid.replaceChildren(...items.map((item) => tile(item, t, safe)));
-      status.textContent = items.length
-        ? t('similar.count', { n: body.totalItems, d: body.query.distance })
-        : t('similar.none');
+      grid.dataset.mode = body.query?.mode || 'near';
+      status.textContent = !items.length ? t('similar.none')
+        : body.query?.mode === 'visual' ? t('similar.countVisual', { n: body.totalItems })
+          : t('similar.count', { n: body.totalItems, d: body.query.distance });
     } catch (e) {
       if (e.name === 'AbortError') return;
       status.textContent = t('similar.error', { message: e.message });
@@ -76,11 +80,12 @@ export function initSimilar(page) {
   $('#similar-close').addEventListener('click', close);
 
   return {
-    // The viewer's image: by its digest.
-    byDigest(item) {
+    // The viewer's image: by its digest; mode 'visual' adds the visually similar images.
+    byDigest(item, mode = 'near') {
       const { t, safe } = page();
-      show(t('similar.headingDigest'), thumbUrl(item, safe), {
-        url: similarUrl({ digest: item.imgDigest }, safe),
+      const visual = mode === 'visual';
+      show(t(visual ? 'similar.headingVisual' : 'similar.headingDigest'), thumbUrl(item, safe), {
+        url: similarUrl(visual ? { digest: item.imgDigest, mode } : { digest: item.imgDigest }, safe),
       });
     },
     // A picture from the visitor's disk.

@@ -142,6 +142,15 @@ export function queryToAdvanced(q) {
 export function thumbUrl(item, safe) {
   return `/thumbnail/${safe === 'off' ? 'all' : 'safe'}/${item.imgTstamp}/${item.imgSrc}`;
 }
+// The thumbnail (≤ 200 px) for ordinary screens, the high-density one (≤ 400 px, the
+// thumbnail itself where none was made) for devicePixelRatio 2: with `object-fit:
+// scale-down` an image is then never drawn larger than its pixels (docs/ui.md).
+// An image URL with a comma or a space (which srcset cannot hold as they are) gets none.
+export function thumbSrcset(item, safe) {
+  if (/[\s,]/.test(item.imgSrc || '')) return undefined;
+  const two = `/thumbnail/${safe === 'off' ? 'all' : 'safe'}/2x/${item.imgTstamp}/${item.imgSrc}`;
+  return `${thumbUrl(item, safe)} 1x, ${two} 2x`;
+}
 export function replayImageUrl(item) {
   return `/wayback/${item.imgTstamp}im_/${item.imgSrc}`;
 }

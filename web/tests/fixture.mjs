@@ -152,9 +152,9 @@ export async function launchBrowser() {
 
 // A page in a fresh browser context of `browser` (English, 1280×860, reduced motion), closed
 // after test `t`, which then fails on any uncaught error in the page. `pageSize` sets the UI's
-// page size; `bypassCSP` lets a test inject scripts.
-export async function openPage(browser, t, { locale = 'en-GB', viewport = { width: 1280, height: 860 }, pageSize, bypassCSP = false } = {}) {
-  const context = await browser.newContext({ locale, viewport, reducedMotion: 'reduce', bypassCSP });
+// page size; `bypassCSP` lets a test inject scripts; `deviceScaleFactor` is the screen's density.
+export async function openPage(browser, t, { locale = 'en-GB', viewport = { width: 1280, height: 860 }, pageSize, bypassCSP = false, deviceScaleFactor = 1 } = {}) {
+  const context = await browser.newContext({ locale, viewport, reducedMotion: 'reduce', bypassCSP, deviceScaleFactor });
   if (pageSize) await context.addInitScript((n) => { window.__STRATA_PAGE_SIZE__ = n; }, pageSize);
   const page = await context.newPage();
   const errors = [];

@@ -71,6 +71,22 @@ describe('hostile archived content', { skip: reason || false }, () => {
     fs.writeFileSync(accessLog, '');
   });
 
+  it('the viewer shows an archived SVG at its own size as an image: its script never runs', async () => {
+    const r = await (await fetch(`${server.base}/imagesearch?q=&safeSearch=off&decorative=show&collapse=off&maxItems=50&fields=imgDigest,imgSrc,imgMimeType`)).json();
+    const position = r.responseItems.findIndex((i) => i.imgSrc === 'http://hostile.example/evil.svg');
+    assert.ok(position >= 0, 'the SVG is found');
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${server.base}/?q=&safe=off&decorative=show&view=${position}&img=${r.responseItems[position].imgDigest}`);
+    await page.waitForSelector('#viewer[open]');
+    await page.waitForFunction(() => document.querySelector('#viewer-img').src.includes('/wayback/'));
+    assert.match(await page.getAttribute('#viewer-img', 'src'), /im_\/http:\/\/hostile\.example\/evil\.svg$/);
+    await settle(page);
+    assert.equal(await page.evaluate(() => window.__strataLeak), undefined);
+    await context.close();
+    assert.deepEqual(leaks(), []);
+  });
+
   it('a record declared text/javascript never loads as script on the UI origin', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();

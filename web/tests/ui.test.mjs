@@ -69,7 +69,7 @@ describe('search page', { skip: reason || false }, () => {
   it('first screen shows example queries', async (t) => {
     const page = await newPage(t);
     await page.goto(`${server.base}/`);
-    await page.waitForSelector('#examples a');
+    await page.waitForSelector('#collections li');  // the index's summary came (summary.js)
     assert.ok(await page.locator('#examples a').count() >= 4);
     assert.equal(await page.isVisible('#intro'), true);
     await shot(page, 'home');
@@ -221,13 +221,17 @@ describe('search page', { skip: reason || false }, () => {
       ['#f-size', 'select', 'lg', { size: 'lg' }, { size: 'lg' }],
       ['#f-type', 'select', 'png', { type: 'png' }, { type: 'png' }],
       ['#f-site', 'fill', host, { site: host }, { siteSearch: host }],
-      ['#f-collection', 'fill', coll, { collection: coll }, { collection: coll }],
+      ['#f-collection', 'select', coll, { collection: coll }, { collection: coll }],
       ['#f-from', 'fill', years[years.length - 1], { from: years[years.length - 1] }, { from: years[years.length - 1] }],
     ];
     for (const [sel, how, value, urlParams, apiParams] of checks) {
       await page.goto(`${server.base}/?q=`);
       await results(page);
-      if (how === 'select') await page.selectOption(sel, value);
+      if (how === 'select') {
+        // The collection's choices come with the index's summary.
+        await page.waitForSelector(`${sel} option[value="${value}"]`, { state: 'attached' });
+        await page.selectOption(sel, value);
+      }
       else { await page.fill(sel, value); await page.press(sel, 'Enter'); }
       await page.waitForFunction((p) => {
         const u = new URL(location.href).searchParams;
