@@ -129,6 +129,8 @@ BookWarcResult write_book_warc(const fs::path& extracted, const fs::path& warc,
 
 ItemResult item_to_warc(const fs::path& item, ExtractOptions options, const fs::path& out_dir,
                         ProblemLog& problems) {
+  std::error_code ec;
+  fs::create_directories(out_dir, ec);  // a failure shows as "cannot write" below
   if (item.extension() == ".epub") {
     ItemResult result;
     const EpubWarcResult epub =
@@ -142,7 +144,6 @@ ItemResult item_to_warc(const fs::path& item, ExtractOptions options, const fs::
   }
   options.compat = false;
   options.out = out_dir / (".crops-" + item.filename().string());
-  std::error_code ec;
   fs::remove_all(options.out, ec);
   ItemResult result = extract_item(item, options, problems);
   for (const auto& entry : fs::directory_iterator(options.out, ec)) {
