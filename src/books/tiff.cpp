@@ -99,6 +99,10 @@ TiffPtr open(MemoryFile& file, const char* mode) {
   return TiffPtr(tiff);
 }
 
+// Book scans run to about 10,000 pixels a side (600 dpi A3); a side beyond this is a
+// corrupt or hostile header.
+constexpr uint32_t kMaxPageSide = 100000;
+
 struct Layout {
   uint32_t width = 0, height = 0;
   uint16_t bits = 0, samples = 0, photometric = 0, planar = PLANARCONFIG_CONTIG;
@@ -141,10 +145,15 @@ void check_readable(TIFF* tiff, const Layout& l) {
   const bool grey = l.bits == 8 && (l.photometric == PHOTOMETRIC_MINISBLACK ||
                                     l.photometric == PHOTOMETRIC_MINISWHITE);
   const bool rgb = l.bits == 8 && l.samples >= 3 && l.photometric == PHOTOMETRIC_RGB;
-  if (!bilevel && !grey && !rgb)
+  // RGB with alpha at most: a larger sample count is corrupt, and with a wide page it would
+  // claim a scanline buffer of gigabytes.
+  if ((!bilevel && !grey && !rgb) || l.samples > 4)
     throw TiffError("TIFF layout not read: " + std::to_string(l.bits) + " bits, " +
                     std::to_string(l.samples) + " samples, photometric " +
                     std::to_string(l.photometric));
+  if (l.width > kMaxPageSide || l.height > kMaxPageSide)
+    throw TiffError("TIFF page of " + std::to_string(l.width) + " x " +
+                    std::to_string(l.height) + " pixels is larger than a page scan can be");
 }
 
 }  // namespace
