@@ -28,6 +28,7 @@ Capture capture_of(const archive::Record& r, std::string key) {
   c.filename = std::filesystem::path(archive::container_of(key)).filename().string();
   c.archive = std::move(key);
   c.revisit = r.type == archive::RecordType::revisit;
+  c.metadata = r.type == archive::RecordType::metadata;
   return c;
 }
 
@@ -51,6 +52,12 @@ int64_t seconds(std::string_view ts) {
 
 bool error_status(const Capture& c) {
   return c.status.size() == 3 && (c.status[0] == '4' || c.status[0] == '5');
+}
+
+// Lower is better to replay: content before a metadata record sharing its URL and time (a
+// book chapter and its description), then a success before an error.
+int replay_rank(const Capture& c) {
+  return (c.metadata ? 2 : 0) + (error_status(c) ? 1 : 0);
 }
 
 }  // namespace
@@ -111,8 +118,8 @@ const Capture* nearest(std::span<const Capture> captures, std::string_view times
   int64_t best_gap = 0;
   for (const Capture& c : captures) {
     int64_t gap = std::llabs(seconds(c.timestamp) - want);
-    bool better = !best || (error_status(*best) && !error_status(c)) ||
-                  (error_status(*best) == error_status(c) && gap < best_gap);
+    bool better = !best || replay_rank(c) < replay_rank(*best) ||
+                  (replay_rank(c) == replay_rank(*best) && gap < best_gap);
     if (better) best = &c, best_gap = gap;
   }
   return best;

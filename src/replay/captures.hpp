@@ -27,6 +27,7 @@ struct Capture {
   std::string archive;   // archive key, as documents name it
   std::string filename;  // the archive's file name (cdx "filename")
   bool revisit = false;
+  bool metadata = false;  // a WARC metadata record (e.g. a book chapter's description)
 };
 
 // One archive to index: its key and where to read it now.
@@ -55,8 +56,9 @@ class CaptureIndex {
   std::vector<std::pair<std::string, size_t>> by_digest_;  // (digest, index), non-revisits
 };
 
-// The capture nearest in time to `timestamp` (14 digits), preferring one that is not an
-// error (status 4xx/5xx); nullptr for an empty span. Ties go to the earlier capture.
+// The capture nearest in time to `timestamp` (14 digits), preferring content (a response,
+// resource or revisit) to a metadata record about it, then one that is not an error (status
+// 4xx/5xx); nullptr for an empty span. Ties go to the earlier capture.
 const Capture* nearest(std::span<const Capture> captures, std::string_view timestamp);
 
 }  // namespace strata::replay

@@ -101,5 +101,21 @@ TEST(Memento, TimeGateChoosesTheNearestAsInSection411) {
             "http://arxiv.example.net/web/20010911203610/http://a.example.org");
 }
 
+// A book chapter is archived as a resource record and a metadata record with the same URL
+// and date: replay serves the chapter, whichever record the archive holds first.
+TEST(Memento, ContentIsChosenBeforeAMetadataRecordOfTheSameTime) {
+  Capture chapter = rfc_mementos()[0];
+  chapter.mime = "application/xhtml+xml";
+  Capture about = chapter;
+  about.mime = "application/vnd.strata.book-chapter+json";
+  about.metadata = true;
+  for (const auto& captures : {std::vector{about, chapter}, std::vector{chapter, about}}) {
+    const Capture* c = nearest(captures, chapter.timestamp);
+    ASSERT_NE(c, nullptr);
+    EXPECT_EQ(c->mime, "application/xhtml+xml");
+  }
+  EXPECT_EQ(nearest(std::vector{about}, "20300101000000")->mime, about.mime);  // only metadata
+}
+
 }  // namespace
 }  // namespace strata::replay

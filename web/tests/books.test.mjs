@@ -124,11 +124,11 @@ describe('book images in the index', { skip: reason || false }, () => {
     assert.ok(old.responseItems.every((i) => i.bookId === 'strataTestBook'));
     const bad = await fetch(`${server.base}/imagesearch?pubYearFrom=1900&pubYearTo=1800`);
     assert.equal(bad.status, 400);
-    // The chapter is replayed (an archived page); its image too.
-    // Known defect (issue 22 stays open): the chapter's replay serves its book-chapter metadata
-    // record, which shares its URL and date, instead of the XHTML resource record.
+    // The chapter is replayed (an archived page, not its book-chapter metadata record that
+    // shares its URL and date); its image too.
     const chapter = await fetch(fr.responseItems[0].pageLinkToArchive);
     assert.equal(chapter.status, 200);
+    assert.match(chapter.headers.get('content-type'), /html/);
     assert.equal((await fetch(fr.responseItems[0].imgLinkToArchive)).status, 200);
   });
 
