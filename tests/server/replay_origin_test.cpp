@@ -7,8 +7,7 @@
 
 #include <fstream>
 
-#include "real_index.hpp"
-#include "running_server.hpp"
+#include "archive_org_suite.hpp"
 #include "server/replay_safety.hpp"
 #include "testing/shared_data.hpp"
 
@@ -19,27 +18,18 @@ namespace fs = std::filesystem;
 
 const std::string kPage = "/wayback/20080430204826/http://www.archive.org/";
 
-class ReplayOrigin : public ::testing::Test {
+class ReplayOrigin : public testing::ArchiveOrg2008Suite {
  protected:
   static void SetUpTestSuite() {
-    if (!strata::testing::shared_dir()) return;
-    const fs::path work = strata::testing::scratch_dir();
-    ServerOptions o;
-    o.index_dir = testing::archive_org_2008_index(work);
-    index_ = new fs::path(o.index_dir);
-    // Stand-ins for npm's wombat: this test checks what the server does with them.
-    o.wombat_dir = work / "wombat";
-    fs::create_directories(o.wombat_dir);
-    std::ofstream(o.wombat_dir / "wombat.js") << "window._WBWombatInit = function () {};\n";
-    std::ofstream(o.wombat_dir / "wombatWorkers.js") << "// workers\n";
-    o.replay_port = 0;
-    server_ = new testing::RunningServer(o);
+    start_server([](ServerOptions& o, const fs::path& work) {
+      // Stand-ins for npm's wombat: this test checks what the server does with them.
+      o.wombat_dir = work / "wombat";
+      fs::create_directories(o.wombat_dir);
+      std::ofstream(o.wombat_dir / "wombat.js") << "window._WBWombatInit = function () {};\n";
+      std::ofstream(o.wombat_dir / "wombatWorkers.js") << "// workers\n";
+      o.replay_port = 0;
+    });
   }
-  static void TearDownTestSuite() {
-    delete server_;
-    delete index_;
-  }
-  void SetUp() override { STRATA_REQUIRE_SHARED(); }
 
   static httplib::Result ui(const std::string& path) {
     return httplib::Client("127.0.0.1", server_->port()).Get(path);
@@ -47,11 +37,7 @@ class ReplayOrigin : public ::testing::Test {
   static httplib::Result replay(const std::string& path) {
     return httplib::Client("127.0.0.1", server_->server().replay_port()).Get(path);
   }
-  static testing::RunningServer* server_;
-  static fs::path* index_;
 };
-testing::RunningServer* ReplayOrigin::server_ = nullptr;
-fs::path* ReplayOrigin::index_ = nullptr;
 
 TEST_F(ReplayOrigin, InterfacePageReplaysMoveToTheReplayOrigin) {
   const std::string replay_base = server_->server().replay_base_url();

@@ -7,8 +7,7 @@
 #include "analyze/blocklist.hpp"
 #include "core/json.hpp"
 #include "index/moderation.hpp"
-#include "real_index.hpp"
-#include "running_server.hpp"
+#include "archive_org_suite.hpp"
 #include "testing/shared_data.hpp"
 
 namespace strata::server {
@@ -19,21 +18,9 @@ namespace fs = std::filesystem;
 const char* kHome = "http://www.archive.org/";
 const char* kHomeTs = "20080430204826";
 
-class WaybackReal : public ::testing::Test {
+class WaybackReal : public testing::ArchiveOrg2008Suite {
  protected:
-  static void SetUpTestSuite() {
-    if (!strata::testing::shared_dir()) return;
-    const fs::path work = strata::testing::scratch_dir();
-    ServerOptions o;
-    o.index_dir = testing::archive_org_2008_index(work);
-    index_ = new fs::path(o.index_dir);
-    server_ = new testing::RunningServer(o);
-  }
-  static void TearDownTestSuite() {
-    delete server_;
-    delete index_;
-  }
-  void SetUp() override { STRATA_REQUIRE_SHARED(); }
+  static void SetUpTestSuite() { start_server(); }
 
   static httplib::Result get(const std::string& path, const httplib::Headers& headers = {}) {
     httplib::Client c("127.0.0.1", server_->port());
@@ -46,11 +33,7 @@ class WaybackReal : public ::testing::Test {
     ASSERT_TRUE(list.save(index::blocklist_file(*index_)));
     index::refresh_index(*index_);
   }
-  static testing::RunningServer* server_;
-  static fs::path* index_;
 };
-testing::RunningServer* WaybackReal::server_ = nullptr;
-fs::path* WaybackReal::index_ = nullptr;
 
 TEST_F(WaybackReal, PartialAndDistantTimestampsRedirectToTheCaptureServed) {
   const std::string landing = std::string("/wayback/") + kHomeTs + "/" + kHome;
