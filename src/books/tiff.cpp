@@ -152,8 +152,8 @@ void check_readable(TIFF* tiff, const Layout& l) {
                     std::to_string(l.samples) + " samples, photometric " +
                     std::to_string(l.photometric));
   if (l.width > kMaxPageSide || l.height > kMaxPageSide)
-    throw TiffError("TIFF page of " + std::to_string(l.width) + " x " +
-                    std::to_string(l.height) + " pixels is larger than a page scan can be");
+    throw TiffError("TIFF page of " + std::to_string(l.width) + " x " + std::to_string(l.height) +
+                    " pixels is larger than a page scan can be");
 }
 
 }  // namespace

@@ -5,9 +5,9 @@
 #include <httplib.h>
 
 #include "analyze/blocklist.hpp"
+#include "archive_org_suite.hpp"
 #include "core/json.hpp"
 #include "index/moderation.hpp"
-#include "archive_org_suite.hpp"
 #include "testing/shared_data.hpp"
 
 namespace strata::server {
