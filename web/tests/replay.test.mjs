@@ -2,6 +2,9 @@
 // archived home page's (index.php) images and stylesheets load from the archive, no request leaves the
 // server (every other origin is refused and fails the test), nothing is refused for pointing
 // at the live web (the rewriting covered every URL), and the banner shows the served date.
+// Served with --replay-port too, an item page of the crawl runs its own archived scripts under wombat on
+// the replay origin, and a URL built by script loads from the archive; the home page shows
+// the crawl's collection and year.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -14,18 +17,21 @@ const shared = process.env.STRATA_SHARED || path.resolve(repo, '../shared');
 const warc = path.join(shared, 'data/archives/archivesunleashed__aut/src/test/resources/warc/example.warc.gz');
 const reason = (await skipReason()) || (fs.existsSync(warc) ? null : `${warc} not found (../shared absent)`);
 if (reason) console.log(`# SKIP replay browser tests: ${reason}`);
+const wombatJs = path.join(repo, 'web/node_modules/@webrecorder/wombat/dist/wombat.js');
+const noWombat = fs.existsSync(wombatJs) ? false : `${wombatJs} not found (run scripts/setup-web)`;
+if (!reason && noWombat) console.log(`# SKIP the replay origin's test: ${noWombat}`);
 
-let server, browser;
+let server, withOrigin, replayBase, browser;
 
-// Opens `url` in a fresh context; every request to another origin is aborted and recorded.
-async function open(url) {
+// Opens `url` in a fresh context; every request to another origin than `ours` is aborted and
+// recorded.
+async function open(url, ours = [new URL(server.base).origin]) {
   const context = await browser.newContext();
   const page = await context.newPage();
-  const origin = new URL(server.base).origin;
   const leaks = [], responses = [], refusals = [];
   await context.route('**/*', (route) => {
     const u = route.request().url();
-    if (new URL(u).origin === origin || u.startsWith('data:')) return route.continue();
+    if (ours.includes(new URL(u).origin) || /^(data|blob):/.test(u)) return route.continue();
     leaks.push(u);
     return route.abort();
   });
@@ -47,11 +53,19 @@ describe('replay of a real crawl', { skip: reason || false }, () => {
     execFileSync(findStrata(), ['index', '--index', index, '--collection', 'archive-org-2008',
       '--no-analysis', '--jobs', '1', warc], { stdio: 'pipe' });
     server = await startServer({ strata: findStrata(), index, sample: work }, ['--safe-search', 'off']);
+    if (!noWombat) {
+      withOrigin = await startServer({ strata: findStrata(), index, sample: work },
+        ['--safe-search', 'off', '--replay-port', '0']);
+      const port = /replay origin on [^:]+:(\d+)/.exec(withOrigin.log())?.[1];
+      assert.ok(port, withOrigin.log());
+      replayBase = `http://127.0.0.1:${port}`;
+    }
     browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();
     server?.stop();
+    withOrigin?.stop();
   });
 
   it('a partial timestamp lands on the capture served, shown in the banner', async () => {
@@ -89,6 +103,46 @@ describe('replay of a real crawl', { skip: reason || false }, () => {
     await Promise.all([page.waitForNavigation(), page.click('li a >> nth=0')]);
     assert.match(page.url(), /\/wayback\/\d{14}\/http:\/\/www\.archive\.org\/index\.php$/);
     assert.ok(await page.locator('#strata-replay-date').isVisible());
+    await context.close();
+    assert.deepEqual(leaks, []);
+  });
+
+  it('on the replay origin the archived scripts run under wombat and a URL built by script loads from the archive', { skip: noWombat }, async () => {
+    // An item page of the crawl that loads its flash-player script, flv.js (archived too).
+    const item = 'http://www.archive.org/details/DrinkingWithBob-MadonnaAdoptsAfricanBaby887';
+    const ts = '20080430204831';
+    const ours = [new URL(withOrigin.base).origin, new URL(replayBase).origin];
+    const { context, page, res, leaks, responses } = await open(`${withOrigin.base}/wayback/${ts}/${item}`, ours);
+    assert.equal(res.status(), 200);
+    assert.equal(page.url(), `${replayBase}/wayback/${ts}/${item}`);
+    // flv.js came from the archive and ran: archived scripts run on this origin.
+    assert.ok(responses.some((r) => r.url.includes('js_/http://www.archive.org/flv/flv.js') && r.status === 200),
+      JSON.stringify(responses, null, 1));
+    assert.equal(await page.evaluate(() => typeof window.DetectFlashVer), 'function');
+    // A URL built at run time, in a form the server's pass cannot see: wombat rewrites it.
+    const [image] = await Promise.all([
+      page.waitForResponse((r) => r.url().startsWith(`${replayBase}/wayback/`) &&
+        r.url().endsWith('im_/http://www.archive.org/images/LOCLogoSmall.jpg') && r.status() === 200),
+      page.evaluate(() => {
+        const img = document.createElement('img');
+        img.id = 'built';
+        img.src = 'http:' + '//www.archive.org/images/' + 'LOCLogoSmall.jpg';
+        document.body.appendChild(img);
+      }),
+    ]);
+    assert.match(image.headers()['content-type'], /^image\//);
+    await page.waitForFunction(() => document.getElementById('built').naturalWidth > 0);
+    assert.equal(await page.locator('#strata-replay-date time').getAttribute('datetime'), '2008-04-30T20:48:31Z');
+    await context.close();
+    assert.deepEqual(leaks, [], 'requests left the server');
+  });
+
+  it("the home page shows the crawl's own collection and year", async () => {
+    const { context, page, leaks } = await open(`${server.base}/`);
+    await page.waitForSelector('#collections li');
+    const text = await page.textContent('#collections');
+    assert.match(text, /archive-org-2008/);
+    assert.match(text, /2008/);
     await context.close();
     assert.deepEqual(leaks, []);
   });
