@@ -33,8 +33,9 @@ std::pair<std::string, std::string> scheme_and_host(std::string_view url) {
 
 // A navigation that would leave the archive (a script setting location.href to a URL it
 // built, a form, a link wombat did not see) is cancelled and made again to the archive URL
-// of its target, through the Navigation API's cancelable navigate event. wombat rewrites
-// location only in scripts the server wraps for it, which strata does not.
+// of its target, through the Navigation API's cancelable navigate event: scripts the server
+// wraps for wombat (script_wrap.hpp) navigate through wombat's location, but a script it
+// leaves alone (a module, an event handler attribute) uses the real one.
 constexpr const char* kNavigationGuard =
     "(function(w){var n=window.navigation;if(!n)return;"
     "n.addEventListener('navigate',function(e){var to;"

@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "replay/script_wrap.hpp"
 #include "url/url.hpp"
 
 namespace strata::replay {
@@ -367,7 +368,7 @@ std::string rewrite_js(std::string_view js, const RewriteContext& ctx) {
     else if (iequals_prefix(js, at, "http:\\/\\/") || iequals_prefix(js, at, "https:\\/\\/"))
       out += escaped_prefix;
   }
-  return out;
+  return ctx.wrap_scripts_for_wombat ? wrap_script_for_wombat(out) : out;
 }
 
 std::string rewrite_html(std::string_view html, const RewriteContext& context,

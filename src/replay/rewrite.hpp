@@ -17,6 +17,9 @@ struct RewriteContext {
   std::string prefix = "/wayback/";  // the replay route, host-relative
   std::string timestamp;             // the served capture's 14 digits
   std::string base_url;              // the document's own URL
+  // On the replay origin: classic scripts (files and inline) are also wrapped for wombat's
+  // proxies (script_wrap.hpp).
+  bool wrap_scripts_for_wombat = false;
 };
 
 // "{prefix}{ts}{modifier}/{url}" for an absolute http(s) URL.

@@ -214,7 +214,7 @@ ReplayReply served(Archived a, const Capture& c, const std::vector<Capture>& cap
                    const std::string& request_ts) {
   const std::string mod = served_modifier(requested_mod);
   const bool client = !ctx.client_static_prefix.empty();
-  const replay::RewriteContext rw{kPrefix, c.timestamp, c.url};
+  const replay::RewriteContext rw{kPrefix, c.timestamp, c.url, client};
   const std::string media = media_type(a.content_type);
   const bool html = media == "text/html" || media == "application/xhtml+xml";
   ServedType type;

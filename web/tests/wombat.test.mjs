@@ -2,7 +2,8 @@
 // whose script builds URLs at run time, in forms the server's JavaScript pass cannot see
 // ('http:' + '//example.com/' + 'x.png'): an image made with createElement, an image written
 // with document.write, a fetch() of JSON, a link whose script sets location.href, and a
-// dynamic import() of a live-web script that wombat does not rewrite. Served with `strata serve --replay-port`, the page runs on the
+// dynamic import() of a live-web script that wombat does not rewrite; and scripts that read
+// the page's location, which the server wraps so they see the archived URL. Served with `strata serve --replay-port`, the page runs on the
 // replay origin under wombat (docs/replay.md): the built image and the written one load from
 // the archive (their im_ URLs are wombat's), the fetch gets the archived JSON, the import is
 // refused by the replay origin's Content-Security-Policy, every request to any other origin
@@ -60,6 +61,13 @@ const html = `<!doctype html>
 <h1>A page whose script builds its URLs</h1>
 <img id="static" src="http://example.com/static.png" alt="a static image of the page">
 <p id="fetched">not fetched</p>
+<p id="where">unknown</p>
+<script>
+const route = { path: location.pathname, host: location.host };
+</script>
+<script>
+document.getElementById('where').textContent = [route.path, route.host, window.location.href].join(' ');
+</script>
 <p><a id="next" href="#" onclick="location.href = 'http:' + '//example.com/' + 'next.html'; return false">next page</a></p>
 <script>
 var host = 'http:' + '//example.com/';
@@ -135,6 +143,9 @@ describe('client-side rewriting with wombat on the replay origin', { skip: reaso
     await page.waitForFunction(() => document.getElementById('fetched').textContent !== 'not fetched'
       && [...document.images].every((i) => i.complete), null, { timeout: 10000 });
     assert.equal(await page.textContent('#fetched'), 'archived in 2008');
+    // The page's scripts, wrapped by the server for wombat, see the archived page's location
+    // (as a client-side router reads it), and a top-level const of one script is seen by the next.
+    assert.equal(await page.textContent('#where'), `/built.html example.com ${PAGE}`);
     const sizes = await page.evaluate(() => Object.fromEntries([...document.images].map((i) => [i.id, [i.naturalWidth, i.naturalHeight]])));
     assert.deepEqual(sizes, { static: [160, 120], built: [64, 48], written: [48, 32] });
     // wombat's own modifier (im_ for an image's src): the server's JavaScript pass never saw them.
