@@ -80,26 +80,28 @@ std::set<std::string> top_level_lexical_names(std::string_view js) {
   return names;
 }
 
-// Whether the identifier at `at` follows `let`, `const` or `var`: a declaration.
-bool declared_at(std::string_view js, size_t at) {
+// Whether `location` at `at` starts a statement: the text before it ends with `;`, `{`, `}`,
+// `)` (after `if (…)`), `else` or a line break. Strings are not parsed, so this keeps a string
+// such as "menubar=no,location=no" (window.open's features) as it is.
+bool starts_statement(std::string_view js, size_t at) {
   size_t end = at;
-  while (end > 0 && (js[end - 1] == ' ' || js[end - 1] == '\t')) --end;
-  size_t start = end;
-  while (start > 0 && identifier_char(js[start - 1])) --start;
-  const std::string_view word = js.substr(start, end - start);
-  return word == "let" || word == "const" || word == "var";
+  while (end > 0 && (js[end - 1] == ' ' || js[end - 1] == '\t' || js[end - 1] == '\r')) --end;
+  if (end == 0) return true;
+  const char before = js[end - 1];
+  if (before == ';' || before == '{' || before == '}' || before == ')' || before == '\n')
+    return true;
+  return end >= 4 && js.substr(end - 4, 4) == "else" && (end == 4 || !identifier_char(js[end - 5]));
 }
 
-// `location = X` (a bare name, not `a.location =` nor `location ==`) assigns through wombat's
-// location, which sends the navigation to the archive URL of X.
+// `location = X` (a bare name starting a statement, not `a.location =` nor `location ==`)
+// assigns through wombat's location, which sends the navigation to the archive URL of X.
 std::string assign_location_through_wombat(std::string_view js) {
   std::string out;
   out.reserve(js.size());
   size_t copied = 0;
   for (size_t at = js.find("location"); at != std::string_view::npos;
        at = js.find("location", at + 8)) {
-    if (!word_at(js, at, "location") || (at > 0 && js[at - 1] == '.') || declared_at(js, at))
-      continue;
+    if (!word_at(js, at, "location") || !starts_statement(js, at)) continue;
     size_t eq = skip_spaces(js, at + 8);
     if (eq >= js.size() || js[eq] != '=' || (eq + 1 < js.size() && js[eq + 1] == '=')) continue;
     out.append(js.substr(copied, eq + 1 - copied));
@@ -129,6 +131,64 @@ std::string post_message_through_wombat(const std::string& js) {
   return out;
 }
 
+constexpr std::string_view kCheckThis = "_____WB$wombat$check$this$function_____(this)";
+
+// The first non-blank position before `at` (npos when none) and after `at` (size when none).
+size_t previous_significant(std::string_view js, size_t at) {
+  while (at > 0 && std::isspace(static_cast<unsigned char>(js[at - 1]))) --at;
+  return at == 0 ? std::string_view::npos : at - 1;
+}
+size_t next_significant(std::string_view js, size_t at) {
+  while (at < js.size() && std::isspace(static_cast<unsigned char>(js[at]))) ++at;
+  return at;
+}
+
+// Whether `this` at `at` may stand for the window, in the forms pywb's rewriter treats: a
+// proxied member read through it (`this.location`), the value of an assignment or a
+// default (`= this`, `|| this`), or the receiver given to a module wrapper
+// (`}(this)`, `}).call(this`). wombat's check then gives its window proxy for the window,
+// so `this === window` holds inside the block as it did on the live page.
+bool window_like_this(std::string_view js, size_t at) {
+  const size_t after = next_significant(js, at + 4);
+  if (after < js.size() && js[after] == '.') {
+    const size_t member = next_significant(js, after + 1);
+    for (std::string_view name : kProxied)
+      if (word_at(js, member, name)) return true;
+    return false;
+  }
+  const size_t before = previous_significant(js, at);
+  if (before == std::string_view::npos) return false;
+  const char b = js[before];
+  if (b == '=' && (before == 0 || (js[before - 1] != '!' && js[before - 1] != '=')))
+    return after >= js.size() || (js[after] != ':' && js[after] != '$');
+  if ((b == '|' || b == '&') && before > 0 && js[before - 1] == b) return true;
+  if (b == '(') {
+    const size_t close = next_significant(js, at + 4);
+    if (close >= js.size() || (js[close] != ')' && js[close] != ',')) return false;
+    const size_t opener = previous_significant(js, before);
+    if (opener == std::string_view::npos) return false;
+    if (js[opener] == '}' || js[opener] == ')') return true;  // }(this) and })(this)
+    return opener >= 4 && js.substr(opener - 3, 4) == "call";  // .call(this
+  }
+  return false;
+}
+
+std::string check_window_like_this(const std::string& js) {
+  std::string out;
+  out.reserve(js.size());
+  size_t copied = 0;
+  for (size_t at = js.find("this"); at != std::string::npos; at = js.find("this", at + 4)) {
+    if (!word_at(js, at, "this") || (at > 0 && (js[at - 1] == '.' || js[at - 1] == '$')) ||
+        !window_like_this(js, at))
+      continue;
+    out.append(js, copied, at - copied);
+    out += kCheckThis;
+    copied = at + 4;
+  }
+  out.append(js, copied);
+  return out;
+}
+
 }  // namespace
 
 std::string wrap_script_for_wombat(std::string_view js) {
@@ -147,7 +207,7 @@ std::string wrap_script_for_wombat(std::string_view js) {
       "if (!self.__WB_pmw) { self.__WB_pmw = function(obj) { this.__WB_source = obj; return "
       "this; } }\n{\n" +
       declarations + "{\n";
-  out += post_message_through_wombat(assign_location_through_wombat(js));
+  out += check_window_like_this(post_message_through_wombat(assign_location_through_wombat(js)));
   out += "\n";
   for (const std::string& name : top_level_lexical_names(js))
     out += ";try { globalThis." + name + " = " + name + "; } catch (e) {}\n";

@@ -52,11 +52,33 @@ TEST(ScriptWrap, AssigningLocationGoesThroughWombatsLocation) {
   EXPECT_TRUE(has(out, "frame.location = x;"));
   const std::string declared = wrap_script_for_wombat("function f() { let location = 2; }");
   EXPECT_TRUE(has(declared, "let location = 2;"));
+  // Twitter's 2019 init script names window.open's features in a string.
+  const std::string features = "window.open(u, 'console', 'menubar=no,location=no');";
+  EXPECT_TRUE(has(wrap_script_for_wombat(features), features));
+  EXPECT_TRUE(has(wrap_script_for_wombat("if (a) go();\nelse location = u;"),
+                  "else location = ((self.__WB_check_loc"));
 }
 
 TEST(ScriptWrap, PostMessageGoesThroughWombatsOriginShim) {
   const std::string out = wrap_script_for_wombat("parent.postMessage(msg, '*');");
   EXPECT_TRUE(has(out, "parent.__WB_pmw(self).postMessage(msg, '*');"));
+}
+
+TEST(ScriptWrap, AThisThatMayBeTheWindowIsCheckedByWombat) {
+  const std::string check = "_____WB$wombat$check$this$function_____(this)";
+  const std::string out = wrap_script_for_wombat(
+      "(function (g) { g.x = 1; })(this);\n!function () { this.y = 2; }.call(this);\n"
+      "var root = this;\nvar g = typeof window !== 'undefined' && window || this;\n"
+      "var loc = this.location;\nthis.count = 1;\nif (a === this) {}\nobj = { self: this };");
+  EXPECT_TRUE(has(out, "})(" + check + ");"));
+  EXPECT_TRUE(has(out, ".call(" + check + ");"));
+  EXPECT_TRUE(has(out, "var root = " + check + ";"));
+  EXPECT_TRUE(has(out, "window || " + check + ";"));
+  EXPECT_TRUE(has(out, "var loc = " + check + ".location;"));
+  EXPECT_TRUE(has(out, "\nthis.count = 1;"));     // not a proxied member
+  EXPECT_TRUE(has(out, "this.y = 2;"));            // idem
+  EXPECT_TRUE(has(out, "if (a === this) {}"));     // a comparison, not an assignment
+  EXPECT_TRUE(has(out, "obj = { self: this };"));  // an object's member
 }
 
 TEST(ScriptWrap, TopLevelLetConstAndClassStayVisibleToLaterScripts) {

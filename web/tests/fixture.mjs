@@ -166,6 +166,35 @@ export async function openPage(browser, t, { locale = 'en-GB', viewport = { widt
   return page;
 }
 
+// Opens `url` in a fresh context of `browser` for replay tests: every request to an origin
+// not in `origins` is aborted and listed in `leaks` (the live web is never reached), and the
+// page's responses, Content-Security-Policy refusals and uncaught errors are recorded.
+export async function openRecorded(browser, url, origins) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const leaks = [], responses = [], refusals = [], errors = [];
+  await context.route('**/*', (route) => {
+    const u = route.request().url();
+    if (origins.includes(new URL(u).origin) || /^(data|blob):/.test(u)) return route.continue();
+    leaks.push(u);
+    return route.abort();
+  });
+  page.on('response', (r) => responses.push({ url: r.url(), status: r.status(), type: r.headers()['content-type'] || '' }));
+  // Chromium reports a refusal as "Refused to load …" or, since 2025, "Loading … violates the
+  // following Content Security Policy directive".
+  page.on('console', (m) => { if (/Refused to|violates the following Content Security Policy/.test(m.text())) refusals.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  const res = await page.goto(url, { waitUntil: 'load' });
+  return { context, page, res, leaks, responses, refusals, errors };
+}
+
+// The port of the replay origin a `strata serve --replay-port 0` started (from its log).
+export function replayOriginOf(server) {
+  const port = /replay origin on [^:]+:(\d+)/.exec(server.log())?.[1];
+  assert.ok(port, server.log());
+  return `http://127.0.0.1:${port}`;
+}
+
 // Screenshots go to the work folder, so a test run leaves the checkout clean;
 // STRATA_UPDATE_SCREENSHOTS=1 refreshes the committed ones in docs/screenshots instead.
 export const screenshotsDir = process.env.STRATA_UPDATE_SCREENSHOTS === '1'

@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { repo, skipReason, startServer, launchBrowser, findStrata } from './fixture.mjs';
+import { repo, skipReason, startServer, launchBrowser, findStrata, openRecorded, replayOriginOf } from './fixture.mjs';
 
 const shared = process.env.STRATA_SHARED || path.resolve(repo, '../shared');
 const warc = path.join(shared, 'data/archives/archivesunleashed__aut/src/test/resources/warc/example.warc.gz');
@@ -23,25 +23,11 @@ if (!reason && noWombat) console.log(`# SKIP the replay origin's test: ${noWomba
 
 let server, withOrigin, replayBase, browser;
 
-// Opens `url` in a fresh context; every request to another origin than `ours` is aborted and
-// recorded.
+// Opens `url`; requests to other origins than `ours` are refused and recorded (fixture.mjs).
 async function open(url, ours = [new URL(server.base).origin]) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const leaks = [], responses = [], refusals = [];
-  await context.route('**/*', (route) => {
-    const u = route.request().url();
-    if (ours.includes(new URL(u).origin) || /^(data|blob):/.test(u)) return route.continue();
-    leaks.push(u);
-    return route.abort();
-  });
-  page.on('response', (r) => responses.push({ url: r.url(), status: r.status(), type: r.headers()['content-type'] || '' }));
-  // Chromium reports a refusal as "Refused to load …" or, since 2025, "Loading … violates the following
-  // Content Security Policy directive".
-  page.on('console', (m) => { if (/Refused to (load|connect|frame)|violates the following Content Security Policy/.test(m.text())) refusals.push(m.text()); });
-  const res = await page.goto(url, { waitUntil: 'load' });
-  await page.waitForTimeout(300);
-  return { context, page, res, leaks, responses, refusals };
+  const opened = await openRecorded(browser, url, ours);
+  await opened.page.waitForTimeout(300);
+  return opened;
 }
 
 describe('replay of a real crawl', { skip: reason || false }, () => {
@@ -56,9 +42,7 @@ describe('replay of a real crawl', { skip: reason || false }, () => {
     if (!noWombat) {
       withOrigin = await startServer({ strata: findStrata(), index, sample: work },
         ['--safe-search', 'off', '--replay-port', '0']);
-      const port = /replay origin on [^:]+:(\d+)/.exec(withOrigin.log())?.[1];
-      assert.ok(port, withOrigin.log());
-      replayBase = `http://127.0.0.1:${port}`;
+      replayBase = replayOriginOf(withOrigin);
     }
     browser = await launchBrowser();
   });

@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { repo, skipReason, startServer, launchBrowser, findStrata } from './fixture.mjs';
+import { repo, skipReason, startServer, launchBrowser, findStrata, openRecorded, replayOriginOf } from './fixture.mjs';
 
 const wombatJs = path.join(repo, 'web/node_modules/@webrecorder/wombat/dist/wombat.js');
 const reason = (await skipReason()) || (fs.existsSync(wombatJs) ? null : `${wombatJs} not found (run scripts/setup-web)`);
@@ -106,9 +106,7 @@ describe('client-side rewriting with wombat on the replay origin', { skip: reaso
       '--no-analysis', '--jobs', '1', warc], { stdio: 'pipe' });
     server = await startServer({ strata: findStrata(), index, sample: work },
       ['--safe-search', 'off', '--replay-port', '0']);
-    const port = /replay origin on [^:]+:(\d+)/.exec(server.log())?.[1];
-    assert.ok(port, server.log());
-    replayBase = `http://127.0.0.1:${port}`;
+    replayBase = replayOriginOf(server);
     browser = await launchBrowser();
   });
   after(async () => {
@@ -116,24 +114,8 @@ describe('client-side rewriting with wombat on the replay origin', { skip: reaso
     server?.stop();
   });
 
-  // Opens `url`; every request to an origin other than the server's two is aborted and
-  // recorded, and so is every refusal the Content-Security-Policy reports.
-  async function open(url) {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const ours = [new URL(server.base).origin, new URL(replayBase).origin];
-    const leaks = [], responses = [], refusals = [];
-    await context.route('**/*', (route) => {
-      const u = route.request().url();
-      if (ours.includes(new URL(u).origin) || /^(data|blob):/.test(u)) return route.continue();
-      leaks.push(u);
-      return route.abort();
-    });
-    page.on('response', (r) => responses.push({ url: r.url(), status: r.status(), type: r.headers()['content-type'] || '' }));
-    page.on('console', (m) => { if (process.env.WOMBAT_DEBUG) console.log('#console', m.text()); if (/Refused to|violates the following Content Security Policy/.test(m.text())) refusals.push(m.text()); });
-    const res = await page.goto(url, { waitUntil: 'load' });
-    return { context, page, res, leaks, responses, refusals };
-  }
+  // Opens `url`; requests to other origins than the server's two are refused and recorded.
+  const open = (url) => openRecorded(browser, url, [new URL(server.base).origin, new URL(replayBase).origin]);
 
   it('URLs the page script builds load from the archive, rewritten by wombat; nothing leaves the server', async () => {
     // Opened as the interface links it: from the interface's origin, by a partial timestamp.
