@@ -10,9 +10,8 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { repo, skipReason, startServer, launchBrowser, openPage, findStrata, findHelper } from './fixture.mjs';
+import { repo, skipReason, startServer, launchBrowser, openPage, findStrata, findHelper, workDir, indexArchives } from './fixture.mjs';
 
 const shared = process.env.STRATA_SHARED || path.resolve(repo, '../shared');
 const warc = path.join(shared, 'data/archives/archivesunleashed__aut/src/test/resources/warc/example.warc.gz');
@@ -40,24 +39,19 @@ async function api(query) {
 
 describe('book images in the index', { skip: reason || false }, () => {
   before(async () => {
-    const parent = process.env.STRATA_WEB_WORK || os.tmpdir();
-    fs.mkdirSync(parent, { recursive: true });
-    const work = fs.mkdtempSync(path.join(parent, 'books-'));
+    const work = workDir('books');
     const index = path.join(work, 'index');
     const strata = findStrata();
     execFileSync(bookItem, [path.join(work, 'items')], { stdio: 'pipe' });
     execFileSync(strata, ['books', 'warc', '-o', path.join(work, 'warcs'), '--jobs', '1',
       path.join(work, 'items/strataTestBook')], { stdio: 'pipe' });
-    execFileSync(strata, ['index', '--index', index, '--collection', 'archive-org-2008',
-      '--no-analysis', '--jobs', '1', warc], { stdio: 'pipe' });
+    indexArchives(index, 'archive-org-2008', [warc]);
     // The book after the crawl, analysed (thumbnails, pHash; NSFW when the models are here).
-    execFileSync(strata, ['index', '--index', index, '--collection', 'books-ia', '--jobs', '1',
-      path.join(work, 'warcs/strataTestBook.warc.gz')], { stdio: 'pipe' });
+    indexArchives(index, 'books-ia', [path.join(work, 'warcs/strataTestBook.warc.gz')], []);
     execFileSync(strata, ['books', 'warc', '-o', path.join(work, 'epubs'), '--jobs', '1', ...epubs],
       { stdio: 'pipe' });
-    execFileSync(strata, ['index', '--index', index, '--collection', 'books-epub', '--no-analysis',
-      '--jobs', '1', path.join(work, 'epubs/alice.warc.gz'), path.join(work, 'epubs/page-blanche.warc.gz')],
-    { stdio: 'pipe' });
+    indexArchives(index, 'books-epub',
+      [path.join(work, 'epubs/alice.warc.gz'), path.join(work, 'epubs/page-blanche.warc.gz')]);
     server = await startServer({ strata, index, sample: work }, ['--safe-search', 'off']);
     browser = await launchBrowser();
   });

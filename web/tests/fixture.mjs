@@ -166,6 +166,21 @@ export async function openPage(browser, t, { locale = 'en-GB', viewport = { widt
   return page;
 }
 
+// A fresh folder NAME-… under STRATA_WEB_WORK (ctest sets it), else the system's temporary one.
+export function workDir(name) {
+  const parent = process.env.STRATA_WEB_WORK || os.tmpdir();
+  fs.mkdirSync(parent, { recursive: true });
+  return fs.mkdtempSync(path.join(parent, `${name}-`));
+}
+
+// Indexes `archives` into `index` as collection `collection`, as a user would but without
+// analysis (`extra` adds options, e.g. [] to analyse); returns `index`.
+export function indexArchives(index, collection, archives, extra = ['--no-analysis']) {
+  execFileSync(findStrata(), ['index', '--index', index, '--collection', collection, ...extra,
+    '--jobs', '1', ...archives], { stdio: 'pipe' });
+  return index;
+}
+
 // Opens `url` in a fresh context of `browser` for replay tests: every request to an origin
 // not in `origins` is aborted and listed in `leaks` (the live web is never reached), and the
 // page's responses, Content-Security-Policy refusals and uncaught errors are recorded.

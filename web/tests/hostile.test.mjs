@@ -7,9 +7,8 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { skipReason, startServer, launchBrowser, findStrata, findHelper } from './fixture.mjs';
+import { skipReason, startServer, launchBrowser, findStrata, findHelper, workDir, indexArchives } from './fixture.mjs';
 
 const TS = '20080430204829';
 const strata = findStrata();
@@ -24,15 +23,12 @@ const settle = (page) => page.waitForTimeout(500);  // time for a script's fetch
 
 describe('hostile archived content', { skip: reason || false }, () => {
   before(async () => {
-    const parent = process.env.STRATA_WEB_WORK || os.tmpdir();
-    fs.mkdirSync(parent, { recursive: true });
-    work = fs.mkdtempSync(path.join(parent, 'hostile-'));
+    work = workDir('hostile');
     const warc = path.join(work, 'hostile.warc.gz');
     const index = path.join(work, 'index');
     accessLog = path.join(work, 'access.jsonl');
     execFileSync(writer, [warc]);
-    execFileSync(strata, ['index', '--index', index, '--collection', 'hostile', '--no-analysis',
-      '--jobs', '1', warc], { stdio: 'pipe' });
+    indexArchives(index, 'hostile', [warc]);
     server = await startServer({ strata, index, sample: work },
       ['--safe-search', 'off', '--access-log', accessLog]);
     browser = await launchBrowser();

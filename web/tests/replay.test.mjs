@@ -7,11 +7,9 @@
 // the crawl's collection and year.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { repo, skipReason, startServer, launchBrowser, findStrata, openRecorded, replayOriginOf } from './fixture.mjs';
+import { repo, skipReason, startServer, launchBrowser, findStrata, openRecorded, replayOriginOf, workDir, indexArchives } from './fixture.mjs';
 
 const shared = process.env.STRATA_SHARED || path.resolve(repo, '../shared');
 const warc = path.join(shared, 'data/archives/archivesunleashed__aut/src/test/resources/warc/example.warc.gz');
@@ -32,12 +30,8 @@ async function open(url, ours = [new URL(server.base).origin]) {
 
 describe('replay of a real crawl', { skip: reason || false }, () => {
   before(async () => {
-    const parent = process.env.STRATA_WEB_WORK || os.tmpdir();
-    fs.mkdirSync(parent, { recursive: true });
-    const work = fs.mkdtempSync(path.join(parent, 'replay-'));
-    const index = path.join(work, 'index');
-    execFileSync(findStrata(), ['index', '--index', index, '--collection', 'archive-org-2008',
-      '--no-analysis', '--jobs', '1', warc], { stdio: 'pipe' });
+    const work = workDir('replay');
+    const index = indexArchives(path.join(work, 'index'), 'archive-org-2008', [warc]);
     server = await startServer({ strata: findStrata(), index, sample: work }, ['--safe-search', 'off']);
     if (!noWombat) {
       withOrigin = await startServer({ strata: findStrata(), index, sample: work },

@@ -6,11 +6,9 @@
 // scripts see the archived URL, and no request leaves the server.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { repo, skipReason, startServer, launchBrowser, findStrata, openRecorded, replayOriginOf } from './fixture.mjs';
+import { repo, skipReason, startServer, launchBrowser, findStrata, openRecorded, replayOriginOf, workDir, indexArchives } from './fixture.mjs';
 
 const shared = process.env.STRATA_SHARED || path.resolve(repo, '../shared');
 const warc = path.join(shared, 'data/archives/webrecorder__replayweb.page/mkdocs/site/docs/examples/netpreserve-twitter.warc');
@@ -26,12 +24,8 @@ let server, browser, replayBase;
 
 describe('a 2019 Twitter capture on the replay origin', { skip: reason || false }, () => {
   before(async () => {
-    const parent = process.env.STRATA_WEB_WORK || os.tmpdir();
-    fs.mkdirSync(parent, { recursive: true });
-    const work = fs.mkdtempSync(path.join(parent, 'twitter-'));
-    const index = path.join(work, 'index');
-    execFileSync(findStrata(), ['index', '--index', index, '--collection', 'twitter-2019',
-      '--no-analysis', '--jobs', '1', warc], { stdio: 'pipe' });
+    const work = workDir('twitter');
+    const index = indexArchives(path.join(work, 'index'), 'twitter-2019', [warc]);
     server = await startServer({ strata: findStrata(), index, sample: work },
       ['--safe-search', 'off', '--replay-port', '0']);
     replayBase = replayOriginOf(server);

@@ -11,12 +11,10 @@
 // the search interface's origin nor its API.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { repo, skipReason, startServer, launchBrowser, findStrata, openRecorded, replayOriginOf } from './fixture.mjs';
+import { repo, skipReason, startServer, launchBrowser, findStrata, openRecorded, replayOriginOf, workDir, indexArchives } from './fixture.mjs';
 
 const wombatJs = path.join(repo, 'web/node_modules/@webrecorder/wombat/dist/wombat.js');
 const reason = (await skipReason()) || (fs.existsSync(wombatJs) ? null : `${wombatJs} not found (run scripts/setup-web)`);
@@ -87,9 +85,7 @@ let server, browser, replayBase;
 
 describe('client-side rewriting with wombat on the replay origin', { skip: reason || false }, () => {
   before(async () => {
-    const parent = process.env.STRATA_WEB_WORK || os.tmpdir();
-    fs.mkdirSync(parent, { recursive: true });
-    const work = fs.mkdtempSync(path.join(parent, 'wombat-'));
+    const work = workDir('wombat');
     const warc = path.join(work, 'built.warc');
     fs.writeFileSync(warc, Buffer.concat([
       response(PAGE, 'text/html; charset=utf-8', Buffer.from(html), 1),
@@ -101,9 +97,7 @@ describe('client-side rewriting with wombat on the replay origin', { skip: reaso
       response('http://example.com/next.html', 'text/html',
         Buffer.from('<!doctype html><html><head><title>Next</title></head><body><h1 id="next-page">The next page</h1></body></html>'), 6),
     ]));
-    const index = path.join(work, 'index');
-    execFileSync(findStrata(), ['index', '--index', index, '--collection', 'built',
-      '--no-analysis', '--jobs', '1', warc], { stdio: 'pipe' });
+    const index = indexArchives(path.join(work, 'index'), 'built', [warc]);
     server = await startServer({ strata: findStrata(), index, sample: work },
       ['--safe-search', 'off', '--replay-port', '0']);
     replayBase = replayOriginOf(server);
