@@ -155,7 +155,8 @@ class CapturedWithinDay : public Xapian::PostingSource {
 };
 
 // MatchNothing when no document was captured again that day: a posting source costs ~0.1 ms
-// per query even when it has nothing to check (docs/BENCHMARKS.md, "Capture dates").
+// per query even when it has nothing to check (docs/BENCHMARKS.md at commit 276d1c6, "Capture
+// dates").
 Q captured_within_day(const Xapian::Database& db, const Day& day, const std::string& lo,
                       const std::string& hi) {
   std::string term = index::capture_term(digits(day));
