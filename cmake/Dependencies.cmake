@@ -68,13 +68,6 @@ add_library(dep::glpk INTERFACE IMPORTED)
 target_link_libraries(dep::glpk INTERFACE ${GLPK_LIB})
 target_include_directories(dep::glpk SYSTEM INTERFACE ${GLPK_INCLUDE})
 
-# faiss (Debian's libfaiss-dev: a static library built with OpenMP over BLAS, OpenBLAS here):
-# the k-means partitions of visual embeddings (src/similar/embedding_index.cpp).
-find_package(OpenMP REQUIRED)
-find_package(faiss CONFIG REQUIRED)
-add_library(dep::faiss INTERFACE IMPORTED)
-target_link_libraries(dep::faiss INTERFACE faiss)
-
 # giflib ships no pkg-config file on Debian 12.
 find_library(GIF_LIBRARY gif REQUIRED)
 add_library(dep::gif INTERFACE IMPORTED)

@@ -1,12 +1,8 @@
 #include "similar/embedding_index.hpp"
 
-#include <faiss/Clustering.h>
-#include <faiss/IndexFlat.h>
-
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <exception>
 
 namespace strata::similar {
 namespace {
@@ -52,105 +48,19 @@ Histogram histogram_of(const uint8_t* distances, size_t n) {
   return total;
 }
 
-// Partitions of a partitioned index, and how many a lookup reads: at 10M entries a lookup
-// ranks about 8 / 1024 of them (~80,000), at the threshold about 4,000.
-constexpr size_t kPartitions = 1024;
-using FaissIdx = faiss::Index::idx_t;
-constexpr size_t kProbes = 8;
-// k-means trains on this many entries per centroid (an evenly spaced sample), 10 rounds:
-// about a second at build, and centroids as good as the whole set's for this use.
-constexpr size_t kTrainingPerPartition = 64;
-
-// `count` codes from `first` as unit float vectors, row after row (zeros stay zero).
-std::vector<float> unit_rows(const EmbeddingCode* first, size_t count) {
-  std::vector<float> rows(count * kEmbeddingDims);
-  for (size_t r = 0; r < count; ++r) {
-    const float scale = inverse_norm(first[r]);
-    for (size_t i = 0; i < kEmbeddingDims; ++i)
-      rows[r * kEmbeddingDims + i] = float(first[r][i]) * scale;
-  }
-  return rows;
-}
-
 }  // namespace
 
 float cosine(const EmbeddingCode& a, const EmbeddingCode& b) {
   return float(dot(a, b)) * inverse_norm(a) * inverse_norm(b);
 }
 
-EmbeddingIndex::EmbeddingIndex(std::vector<EmbeddingCode> codes, size_t partition_from)
-    : codes_(std::move(codes)) {
+EmbeddingIndex::EmbeddingIndex(std::vector<EmbeddingCode> codes) : codes_(std::move(codes)) {
   inverse_norms_.reserve(codes_.size());
   signs_.reserve(codes_.size());
   for (const EmbeddingCode& code : codes_) {
     inverse_norms_.push_back(inverse_norm(code));
     signs_.push_back(signs_of(code));
   }
-  if (codes_.size() >= std::max(partition_from, kPartitions * kTrainingPerPartition)) {
-    try {
-      partitions_ = partition(codes_);
-    } catch (const std::exception&) {
-      partitions_ = {};  // faiss failed: lookups scan the sign bits
-    }
-  }
-}
-
-EmbeddingIndex::Partitions EmbeddingIndex::partition(const std::vector<EmbeddingCode>& codes) {
-  const size_t n = codes.size(), d = kEmbeddingDims;
-  // Spherical k-means (faiss) on an evenly spaced sample: the same centroids every build.
-  const size_t sample = kPartitions * kTrainingPerPartition;
-  std::vector<EmbeddingCode> picked;
-  picked.reserve(sample);
-  for (size_t i = 0; i < sample; ++i) picked.push_back(codes[i * n / sample]);
-  const std::vector<float> training = unit_rows(picked.data(), sample);
-  faiss::ClusteringParameters parameters;
-  parameters.niter = 10;
-  parameters.spherical = true;
-  parameters.max_points_per_centroid = int(kTrainingPerPartition);
-  faiss::Clustering clustering(int(d), int(kPartitions), parameters);
-  faiss::IndexFlatIP centroids{FaissIdx(d)};
-  clustering.train(FaissIdx(sample), training.data(), centroids);
-  // Each entry's nearest centroid, in blocks (BLAS matrix products: the bulk of the build).
-  std::vector<uint32_t> partition_of(n);
-  constexpr size_t kBlock = 1 << 16;
-  std::vector<float> distance(kBlock);
-  std::vector<FaissIdx> nearest(kBlock);
-  for (size_t first = 0; first < n; first += kBlock) {
-    const size_t count = std::min(kBlock, n - first);
-    const std::vector<float> rows = unit_rows(codes.data() + first, count);
-    centroids.search(FaissIdx(count), rows.data(), 1, distance.data(), nearest.data());
-    for (size_t r = 0; r < count; ++r)
-      partition_of[first + r] = nearest[r] < 0 ? 0 : uint32_t(nearest[r]);
-  }
-  // Members by partition (a counting sort keeps entry order inside each).
-  Partitions p;
-  p.centroids = clustering.centroids;
-  p.starts.assign(kPartitions + 1, 0);
-  for (uint32_t part : partition_of) ++p.starts[part + 1];
-  for (size_t i = 1; i <= kPartitions; ++i) p.starts[i] += p.starts[i - 1];
-  p.members.resize(n);
-  std::vector<uint32_t> next(p.starts.begin(), p.starts.end() - 1);
-  for (size_t e = 0; e < n; ++e) p.members[next[partition_of[e]]++] = uint32_t(e);
-  return p;
-}
-
-std::vector<uint32_t> EmbeddingIndex::probed(const EmbeddingCode& query) const {
-  const std::vector<float> q = unit_rows(&query, 1);
-  std::vector<std::pair<float, uint32_t>> scores(kPartitions);
-  for (size_t c = 0; c < kPartitions; ++c) {
-    const float* centroid = partitions_.centroids.data() + c * kEmbeddingDims;
-    float score = 0;
-    for (size_t i = 0; i < kEmbeddingDims; ++i) score += centroid[i] * q[i];
-    scores[c] = {-score, uint32_t(c)};  // ascending = nearest first
-  }
-  std::partial_sort(scores.begin(), scores.begin() + kProbes, scores.end());
-  std::vector<uint32_t> entries;
-  for (size_t i = 0; i < kProbes; ++i) {
-    const uint32_t c = scores[i].second;
-    entries.insert(entries.end(), partitions_.members.begin() + partitions_.starts[c],
-                   partitions_.members.begin() + partitions_.starts[c + 1]);
-  }
-  return entries;
 }
 
 EmbeddingIndex::Signs EmbeddingIndex::signs_of(const EmbeddingCode& code) {
@@ -202,7 +112,6 @@ std::vector<EmbeddingIndex::Match> EmbeddingIndex::ranked(const EmbeddingCode& q
 
 std::vector<EmbeddingIndex::Match> EmbeddingIndex::nearest(const EmbeddingCode& query,
                                                            size_t k) const {
-  if (partitioned()) return ranked(query, probed(query), k);
   return ranked(query, shortlist(signs_of(query), std::max(kEmbeddingShortlist, 10 * k)), k);
 }
 
