@@ -53,34 +53,25 @@ struct Config {
   uint64_t seed = 1;
 };
 
-// CPU seconds (user + sys) of this process so far.
-double cpu_seconds() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  auto s = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec * 1e-6; };
-  return s(u.ru_utime) + s(u.ru_stime);
-}
-
-// CPU seconds of the processes of group `pgid` (a xapian-tcpsrv and its connection processes),
-// those it has reaped included.
-double group_cpu_seconds(pid_t pgid) {
+// CPU seconds of the connection processes of the xapian-tcpsrv whose process group is `pgid`
+// (it forks one a connection; the server does not keep the times of those that ended).
+double connections_cpu_seconds(pid_t pgid) {
   const double tick = static_cast<double>(sysconf(_SC_CLK_TCK));
   double sum = 0;
   for (const auto& entry : fs::directory_iterator("/proc")) {
     const std::string name = entry.path().filename().string();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    if (name.find_first_not_of("0123456789") != std::string::npos || std::stol(name) == pgid)
+      continue;
     std::ifstream in(entry.path() / "stat");
     std::string stat;
     if (!std::getline(in, stat)) continue;
     const size_t close = stat.rfind(')');
     if (close == std::string::npos) continue;
-    // After "(comm)": state ppid pgrp ... utime (14th field) stime cutime cstime.
+    // After "(comm)": state ppid pgrp ... utime (the 14th field) stime.
     std::istringstream fields(stat.substr(close + 2));
     std::vector<std::string> f;
-    for (std::string x; fields >> x && f.size() < 15;) f.push_back(x);
-    if (f.size() < 15 || std::stol(f[2]) != pgid) continue;
-    sum += std::stod(f[11]) + std::stod(f[12]);                               // utime, stime
-    if (std::stol(name) == pgid) sum += std::stod(f[13]) + std::stod(f[14]);  // reaped children
+    for (std::string x; f.size() < 13 && fields >> x;) f.push_back(x);
+    if (f.size() == 13 && std::stol(f[2]) == pgid) sum += std::stod(f[11]) + std::stod(f[12]);
   }
   return sum / tick;
 }
@@ -107,7 +98,7 @@ index::ShardedBuild build_options(const Config& c, const Corpus& corpus) {
 // Documents [0, n) as one index, near-duplicate groups included (as bench_search builds it).
 void build_one(const fs::path& dir, const Config& c, const Corpus& corpus) {
   const auto t0 = std::chrono::steady_clock::now();
-  const double cpu0 = cpu_seconds();
+  const double cpu0 = process_cpu_seconds();
   index::build_sharded(
       dir, c.docs, [&](uint64_t i) { return corpus.document(i); }, build_options(c, corpus));
   index::IndexWriter writer(dir);
@@ -116,14 +107,14 @@ void build_one(const fs::path& dir, const Config& c, const Corpus& corpus) {
   writer.commit();
   report_build("one index", dir, c.docs,
                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
-               cpu_seconds() - cpu0);
+               process_cpu_seconds() - cpu0);
 }
 
 // The same documents as a sharded index (index/shard_layout.hpp), each in the shard of its
 // digest, grouped over all the shards at once (index::regroup_over_shards).
 void build_shards(const fs::path& root, const Config& c, const Corpus& corpus) {
   const auto t0 = std::chrono::steady_clock::now();
-  const double cpu0 = cpu_seconds();
+  const double cpu0 = process_cpu_seconds();
   std::vector<std::vector<uint64_t>> members(c.shards);
   for (uint64_t i = 0; i < c.docs; ++i)
     members[shard::shard_of(corpus.document(i).imgDigest, c.shards)].push_back(i);
@@ -144,16 +135,7 @@ void build_shards(const fs::path& root, const Config& c, const Corpus& corpus) {
   if (!index::write_shard_count(root, c.shards)) throw std::runtime_error("cannot write shards");
   report_build((std::to_string(c.shards) + " shards").c_str(), root, c.docs,
                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
-               cpu_seconds() - cpu0);
-}
-
-// Every k-th query, so the subset spans the whole log.
-std::vector<std::string> every_kth(const std::vector<std::string>& all, size_t n) {
-  if (n == 0 || n >= all.size()) return all;
-  std::vector<std::string> out;
-  const size_t k = all.size() / n;
-  for (size_t i = 0; out.size() < n; i += k) out.push_back(all[i]);
-  return out;
+               process_cpu_seconds() - cpu0);
 }
 
 // What a query returned: its total and its page's ids, in order.
@@ -180,9 +162,10 @@ class Bench {
     });
   }
 
-  // The same over a ShardSet; `missing`: answers that left a shard out.
+  // The same over a ShardSet; `missing`: answers that left a shard out. `after_last` runs in
+  // the thread of the last query (its connections still open), after it.
   Latency over_shards(shard::ShardSet& shards, int clients, std::vector<std::string>* answers,
-                      size_t* missing) {
+                      size_t* missing, const std::function<void()>& after_last = nullptr) {
     std::atomic<size_t> left_out{0};
     Latency l = run_load(qs_.size(), clients, [&](size_t i, int) {
       search::SearchRequest r;
@@ -194,6 +177,7 @@ class Bench {
           });
       left_out += !coverage.missing.empty();
       if (answers) (*answers)[i] = answer(res);
+      if (after_last && i + 1 == qs_.size()) after_last();
       return res.hits.size();
     });
     if (missing) *missing = left_out;
@@ -277,15 +261,14 @@ int run(const Config& c) {
     addresses.push_back(shard::parse_remote(servers.back()->address()));
   }
   shard::ShardSet remote(addresses);
-  auto servers_cpu = [&] {
-    double sum = 0;
-    for (const auto& s : servers) sum += group_cpu_seconds(s->pid());
-    return sum;
-  };
-  bench.over_shards(remote, 1, nullptr, nullptr);  // connections open, caches warm
-  double server0 = servers_cpu();
-  const Latency l_remote = bench.over_shards(remote, 1, &remote_answers, nullptr);
-  const double remote_server_ms = (servers_cpu() - server0) * 1e3 / static_cast<double>(nq);
+  bench.over_shards(remote, 1, nullptr, nullptr);  // caches warm
+  // A load's thread opens its own connections: their processes' CPU, read after its last
+  // query, is the servers' share of that load.
+  double servers_cpu = 0;
+  const Latency l_remote = bench.over_shards(remote, 1, &remote_answers, nullptr, [&] {
+    for (const auto& s : servers) servers_cpu += connections_cpu_seconds(s->pid());
+  });
+  const double remote_server_ms = servers_cpu * 1e3 / static_cast<double>(nq);
   bench.print(std::to_string(c.shards) + " xapian-tcpsrv shards, 1 client:", l_remote);
   std::printf("  servers' CPU %.2f ms per query (mean; client + servers %.2f ms)\n",
               remote_server_ms, l_remote.cpu_mean_ms + remote_server_ms);
@@ -294,17 +277,15 @@ int run(const Config& c) {
 
   if (c.clients > 1) {
     const std::string many = std::to_string(c.clients) + " clients:";
-    double cpu0 = cpu_seconds();
+    double cpu0 = process_cpu_seconds();
     bench.print("one index, " + many, bench.over_one(one, c.clients, nullptr), false);
     std::printf("  process CPU %.2f ms per query\n",
-                (cpu_seconds() - cpu0) * 1e3 / static_cast<double>(nq));
-    cpu0 = cpu_seconds();
-    server0 = servers_cpu();
+                (process_cpu_seconds() - cpu0) * 1e3 / static_cast<double>(nq));
+    cpu0 = process_cpu_seconds();
     bench.print(std::to_string(c.shards) + " tcpsrv shards, " + many,
                 bench.over_shards(remote, c.clients, nullptr, nullptr), false);
-    std::printf("  process CPU %.2f + servers' CPU %.2f ms per query\n",
-                (cpu_seconds() - cpu0) * 1e3 / static_cast<double>(nq),
-                (servers_cpu() - server0) * 1e3 / static_cast<double>(nq));
+    std::printf("  process CPU %.2f ms per query (the servers' not counted)\n",
+                (process_cpu_seconds() - cpu0) * 1e3 / static_cast<double>(nq));
   }
 
   // A shard lost: its server killed; the first query finds it refused and runs again over the
