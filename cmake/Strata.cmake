@@ -29,11 +29,12 @@ function(strata_module name)
   strata_warnings(strata_${name})
 endfunction()
 
-# strata_test(<name> [LIBS targets...]) builds every *_test.cpp of the current folder into one
-# GoogleTest binary test_<name>, registered with ctest. Tests find real data through the
-# STRATA_SHARED environment variable or ../shared beside the checkout.
+# strata_test(<name> [TIMEOUT seconds] [LIBS targets...]) builds every *_test.cpp of the current
+# folder into one GoogleTest binary test_<name>, registered with ctest (TIMEOUT: each of its
+# tests' limit, instead of ctest's --timeout). Tests find real data through the STRATA_SHARED
+# environment variable or ../shared beside the checkout.
 function(strata_test name)
-  cmake_parse_arguments(ARG "" "" "LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "" "TIMEOUT" "LIBS" ${ARGN})
   file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*_test.cpp)
   if(NOT sources)
     return()
@@ -41,8 +42,15 @@ function(strata_test name)
   add_executable(test_${name} ${sources})
   target_link_libraries(test_${name} PRIVATE ${ARG_LIBS} strata_testing GTest::gtest_main GTest::gmock)
   strata_warnings(test_${name})
+  set(timeout)
+  if(ARG_TIMEOUT)
+    set(timeout TIMEOUT ${ARG_TIMEOUT})
+  endif()
+  # TIMEOUT before ENVIRONMENT: gtest_discover_tests splits the ENVIRONMENT list into separate
+  # arguments, so what follows it is not read as a property.
   gtest_discover_tests(test_${name} DISCOVERY_TIMEOUT 60
-    PROPERTIES ENVIRONMENT "STRATA_SOURCE_DIR=${CMAKE_SOURCE_DIR};STRATA_BINARY_DIR=${CMAKE_BINARY_DIR}")
+    PROPERTIES ${timeout}
+    ENVIRONMENT "STRATA_SOURCE_DIR=${CMAKE_SOURCE_DIR};STRATA_BINARY_DIR=${CMAKE_BINARY_DIR}")
 endfunction()
 
 # strata_fuzzer(<name> <source> [LIBS targets...]) builds a libFuzzer target fuzz_<name>.

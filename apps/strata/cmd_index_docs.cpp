@@ -93,8 +93,15 @@ void build_shard(IndexDocsCommand& cmd, const fs::path& root, size_t k, const fs
   options.moderate = index::moderation_of(creating);
   const index::IndexStats stats = index::index_documents(options);
   // Beside the shard, then renamed over it: a reader or a retried task never sees half a shard.
+  // An attempt killed between the two renames left its own ".moving-" folder: removed here (the
+  // job runs one attempt of a reducer at a time: mapreduce.reduce.speculative=false).
+  const std::string moving_prefix = folder.filename().string() + ".moving-";
+  std::vector<fs::path> stale;
+  std::error_code listing;
+  for (const auto& entry : fs::directory_iterator(root, listing))
+    if (entry.path().filename().string().rfind(moving_prefix, 0) == 0) stale.push_back(entry);
+  for (const auto& path : stale) fs::remove_all(path);
   const fs::path moving = folder.string() + ".moving-" + std::to_string(getpid());
-  fs::remove_all(moving);
   std::error_code ec;
   fs::rename(creating, moving, ec);
   if (ec) {  // another file system

@@ -74,22 +74,14 @@ uint64_t bytes_of(const fs::path& p) {
   return sum;
 }
 
-// CPU seconds (user + sys) of the whole process so far.
-double cpu_seconds() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  auto s = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec * 1e-6; };
-  return s(u.ru_utime) + s(u.ru_stime);
-}
-
 // Runs `build_all`; prints docs/s (wall), CPU per document and bytes/doc.
 void build(const char* what, const fs::path& path, uint64_t n,
            const std::function<void()>& build_all) {
   const auto t0 = std::chrono::steady_clock::now();
-  const double cpu0 = cpu_seconds();
+  const double cpu0 = process_cpu_seconds();
   build_all();
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const double cpu = cpu_seconds() - cpu0, docs = static_cast<double>(n);
+  const double cpu = process_cpu_seconds() - cpu0, docs = static_cast<double>(n);
   std::printf(
       "%s build: %llu docs in %.1f s = %.0f docs/s; CPU %.1f s = %.3f ms/doc; %.0f bytes/doc\n",
       what, static_cast<unsigned long long>(n), s, docs / s, cpu, cpu * 1e3 / docs,
@@ -136,7 +128,7 @@ void build_xapian(const fs::path& dir, uint64_t n, const Config& c, const Corpus
       std::fprintf(stderr, "xapian: %llu / %llu documents, %.0f s, CPU %.0f s\n",
                    static_cast<unsigned long long>(done.load()), static_cast<unsigned long long>(n),
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
-                   cpu_seconds());
+                   process_cpu_seconds());
     return corpus.document(i);
   };
   options.moderate = [&](const merge::ImageDocument& d, index::Moderation& m) {
@@ -175,7 +167,7 @@ void report_compacted(const fs::path& dir, uint64_t n, const char* when = "") {
 void group_near_duplicates(const fs::path& dir, uint64_t n, unsigned jobs) {
   const uint64_t bytes_before = bytes_of(dir);
   const auto t0 = std::chrono::steady_clock::now();
-  const double cpu0 = cpu_seconds();
+  const double cpu0 = process_cpu_seconds();
   index::IndexWriter writer(dir);
   writer.begin();
   const index::RegroupReport r = writer.regroup_near_duplicates(jobs);
@@ -186,18 +178,9 @@ void group_near_duplicates(const fs::path& dir, uint64_t n, unsigned jobs) {
       static_cast<unsigned long long>(r.hashed), static_cast<unsigned long long>(r.groups),
       static_cast<unsigned long long>(r.grouped), static_cast<unsigned long long>(r.changed),
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
-      cpu_seconds() - cpu0,
+      process_cpu_seconds() - cpu0,
       (static_cast<double>(bytes_of(dir)) - static_cast<double>(bytes_before)) /
           static_cast<double>(n));
-}
-
-// Every k-th query, so the subset spans the whole log.
-std::vector<std::string> every_kth(const std::vector<std::string>& all, size_t n) {
-  if (n == 0 || n >= all.size()) return all;
-  std::vector<std::string> out;
-  const size_t k = all.size() / n;
-  for (size_t i = 0; out.size() < n; i += k) out.push_back(all[i]);
-  return out;
 }
 
 // Query i with a date filter (docs/search.md, "Capture dates"): two years and a quarter from
@@ -302,12 +285,12 @@ void run_http(const fs::path& dir, const std::vector<std::string>& qs, bool keep
   std::thread serving([&] { srv.run(); });
   for (int clients : {1, 50}) {
     const std::string what = "http " + std::to_string(clients) + " client(s):";
-    const double cpu0 = cpu_seconds();
+    const double cpu0 = process_cpu_seconds();
     report.print(what.c_str(), over_http(srv.port(), qs, clients, keep_alive), false);
     // Server and clients share this process: the CPU of both, per query, is what bounds
     // the rate on a machine of its own (2 cores: 2 s of CPU per second).
     std::printf("  process CPU (server + clients): %.3f ms per query\n",
-                (cpu_seconds() - cpu0) * 1e3 / static_cast<double>(qs.size()));
+                (process_cpu_seconds() - cpu0) * 1e3 / static_cast<double>(qs.size()));
   }
   srv.stop();
   serving.join();

@@ -63,6 +63,14 @@ std::vector<std::string> read_queries(const std::string& path) {
   return out;
 }
 
+std::vector<std::string> every_kth(const std::vector<std::string>& all, size_t n) {
+  if (n == 0 || n >= all.size()) return all;
+  std::vector<std::string> out;
+  const size_t k = all.size() / n;
+  for (size_t i = 0; out.size() < n; i += k) out.push_back(all[i]);
+  return out;
+}
+
 Corpus::Corpus(const std::vector<std::string>& query_log, uint64_t seed) : seed_(seed) {
   std::map<std::string, uint64_t> counts;
   for (const auto& q : query_log) {

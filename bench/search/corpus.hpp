@@ -41,4 +41,8 @@ class Corpus {
 // Lines of a query log (one query per line, empty lines skipped).
 std::vector<std::string> read_queries(const std::string& path);
 
+// Every k-th query of `all`, `n` of them (all when n is 0 or past its size): the subset spans
+// the whole log.
+std::vector<std::string> every_kth(const std::vector<std::string>& all, size_t n);
+
 }  // namespace strata::bench

@@ -1,5 +1,7 @@
 #include "load.hpp"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -64,6 +66,13 @@ Latency run_load(size_t n, int clients, const std::function<size_t(size_t, int)>
   l.qps = seconds > 0 ? static_cast<double>(n) / seconds : 0;
   l.hits_per_query = n ? static_cast<double>(hits.load()) / static_cast<double>(n) : 0;
   return l;
+}
+
+double process_cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  auto s = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec * 1e-6; };
+  return s(u.ru_utime) + s(u.ru_stime);
 }
 
 bool returned_nothing(const Latency& l) {

@@ -25,6 +25,9 @@ struct Latency {
 // number of results the query returned.
 Latency run_load(size_t n, int clients, const std::function<size_t(size_t, int)>& run_query);
 
+// CPU seconds (user + sys) of the whole process so far.
+double process_cpu_seconds();
+
 // True when the load returned no result at all (printed as such).
 bool returned_nothing(const Latency& l);
 

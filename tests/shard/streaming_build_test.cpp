@@ -7,7 +7,10 @@
 #include <gtest/gtest.h>
 #include <xapian.h>
 
+#include <sys/wait.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -25,6 +28,9 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr size_t kShards = 3;
+constexpr const char* kTaskSeconds = "60";
+constexpr const char* kJobsSeconds = "150";
+const std::string kHarness = std::string(STRATA_SCRIPTS) + "/streaming-harness";
 
 std::string read_file(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -109,10 +115,13 @@ class StreamingBuildTest : public ::testing::Test {
     return base;
   }
 
-  // The Streaming jobs with `reducers` reducers; `kill`: task attempts killed half way.
+  // The Streaming jobs with `reducers` reducers; `kill`: task attempts killed half way. A task
+  // attempt gets kTaskSeconds and the whole build kJobsSeconds: a harness that hangs fails the
+  // test instead of CI.
   static fs::path streaming(size_t reducers, const std::string& kill) {
     const fs::path out = *dir_ / ("streaming-" + std::to_string(reducers));
-    run("STREAMING_HARNESS_KILL=" + kill + " STRATA=" + STRATA_BINARY + " sh " + STRATA_SCRIPTS +
+    run("STREAMING_HARNESS_KILL=" + kill + " STREAMING_HARNESS_TASK_TIMEOUT=" + kTaskSeconds +
+        " STRATA=" + STRATA_BINARY + " timeout -k 5 " + kJobsSeconds + " sh " + STRATA_SCRIPTS +
         "/streaming-index " + (*dir_ / "archives.txt").string() + " web " +
         std::to_string(kShards) + " " + std::to_string(reducers) + " " + (out / "work").string() +
         " " + (out / "index").string() + " --no-analysis 2>" + (out.string() + ".log"));
@@ -164,9 +173,7 @@ TEST_F(StreamingBuildTest, OneReducerGivesTheSingleMachineRun) {
   expect_as_single(streaming(1, ""));
 }
 
-// Disabled: with killed tasks the harness hangs (the ctest run of 2026-12-07 timed out at
-// 900 s); retries of failed tasks are not yet proven. Run it with --gtest_also_run_disabled_tests.
-TEST_F(StreamingBuildTest, DISABLED_ThreeReducersWithKilledTasksGiveTheSingleMachineRun) {
+TEST_F(StreamingBuildTest, ThreeReducersWithKilledTasksGiveTheSingleMachineRun) {
   const fs::path out = streaming(3, "map:0,map:2,reduce:1");
   expect_as_single(out);
   const Json attempts =
@@ -176,6 +183,47 @@ TEST_F(StreamingBuildTest, DISABLED_ThreeReducersWithKilledTasksGiveTheSingleMac
 
 TEST_F(StreamingBuildTest, SevenReducersGiveTheSingleMachineRun) {
   expect_as_single(streaming(7, "reduce:6"));
+}
+
+// A killed attempt of a task that writes as it reads, with more input than a pipe holds: the
+// harness reads its output while writing its input (it used to wait on a full stdin pipe while
+// the task waited on a full stdout pipe, forever), and the retried attempt gives all the lines.
+TEST(StreamingHarnessTest, KilledTaskWritingAsItReadsIsRetried) {
+  const fs::path dir = testing::scratch_dir();
+  std::string lines;
+  for (int i = 0; i < 40000; ++i) lines += std::to_string(i) + "\ta line of a large split\n";
+  std::ofstream(dir / "input.txt", std::ios::binary) << lines;  // ~1 MB: many pipes full
+  run("STREAMING_HARNESS_KILL=map:0 timeout -k 5 60 " + kHarness + " -input " +
+      (dir / "input.txt").string() + " -output " + (dir / "out").string() +
+      " -numReduceTasks 0 -mapper cat 2>" + (dir / "harness.log").string());
+  EXPECT_TRUE(read_file(dir / "out" / "part-m-00000") == lines);
+  const Json attempts = Json::parse(read_file(dir / "out" / "_counters.json"))["attempts"];
+  EXPECT_EQ(attempts["map"], 2) << attempts.dump();
+  EXPECT_EQ(attempts["failed"], 1) << attempts.dump();
+  fs::remove_all(dir);
+}
+
+// A task that hangs is killed at mapreduce.task.timeout and retried; after the last attempt the
+// job fails, with the reason on stderr, instead of hanging.
+TEST(StreamingHarnessTest, HungTaskIsKilledAtTheTaskTimeout) {
+  const fs::path dir = testing::scratch_dir();
+  std::ofstream(dir / "input.txt") << "one line\n";
+  const auto started = std::chrono::steady_clock::now();
+  const int status =
+      std::system(("timeout -k 5 60 " + kHarness + " -D mapreduce.task.timeout=300 -input " +
+                   (dir / "input.txt").string() + " -output " + (dir / "out").string() +
+                   " -numReduceTasks 0 -mapper 'sleep 50' 2>" + (dir / "harness.log").string())
+                      .c_str());
+  const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 1);  // the harness's failure, not timeout's 124
+  EXPECT_LT(seconds.count(), 30);
+  const std::string log = read_file(dir / "harness.log");
+  EXPECT_NE(log.find("attempt killed after 0.3 s (mapreduce.task.timeout)"), std::string::npos)
+      << log;
+  EXPECT_NE(log.find("map task 0 failed 4 times"), std::string::npos) << log;
+  EXPECT_FALSE(fs::exists(dir / "out" / "_SUCCESS"));
+  fs::remove_all(dir);
 }
 
 }  // namespace

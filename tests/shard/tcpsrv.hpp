@@ -1,6 +1,6 @@
 #pragma once
 // xapian-tcpsrv (Debian's xapian-tools) serving one index folder on a free loopback port, for
-// the length of a test; stopped, killed or restarted on demand.
+// the length of a test (or of bench/shard's run); stopped, killed or restarted on demand.
 #include <netinet/in.h>
 #include <signal.h>
 #include <sys/socket.h>
@@ -44,6 +44,7 @@ class Tcpsrv {
   Tcpsrv& operator=(const Tcpsrv&) = delete;
 
   unsigned port() const { return port_; }
+  pid_t pid() const { return pid_; }  // the server's, its process group's too
   std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
 
   // Starts the server (again, on the same port) and waits until it answers (at most 10 s).
