@@ -68,6 +68,7 @@ void IndexWriter::cancel() {
   db_.cancel_transaction();
   in_batch_ = false;
   changes_.clear();
+  registered_.clear();  // the batch's registrations are gone with it
   // A dictionary trained in the cancelled batch is gone with it.
   stored_ = StoredData(db_);
   samples_.clear();
@@ -83,7 +84,9 @@ void IndexWriter::use_dictionary_of(const IndexWriter& other) {
 }
 
 void IndexWriter::register_archive(const std::string& file) {
+  if (file.empty() || registered_.count(file)) return;
   index::register_archive(db_, file);
+  registered_.insert(file);
 }
 
 bool IndexWriter::read(Xapian::docid docid, merge::ImageDocument& doc, Moderation& m,
@@ -109,12 +112,15 @@ Xapian::docid IndexWriter::write(const std::string& id_term, Xapian::Document xd
   return docid;
 }
 
-void IndexWriter::write(Xapian::docid docid, Xapian::Document xd) {
+void IndexWriter::write(Xapian::docid docid, Xapian::Document xd, const std::string* group) {
   const std::string json = pack(xd);
-  const std::string group = db_.get_document(docid).get_value(slot::group);
-  if (const auto leader = group_leader(group)) {
+  const std::string stored =
+      group ? std::string()
+            : db_.get_document(docid, Xapian::DOC_ASSUME_VALID).get_value(slot::group);
+  if (!group) group = &stored;
+  if (const auto leader = group_leader(*group)) {
     xd.add_boolean_term(group_term(*leader));
-    xd.add_value(slot::group, group);
+    xd.add_value(slot::group, *group);
   }
   db_.replace_document(docid, xd);
   sample_for_dictionary(docid, json);
@@ -182,24 +188,39 @@ AddOutcome IndexWriter::add(const merge::ImageDocument& doc) {
   return rewrite(*it, existing, m, old_json);
 }
 
+void IndexWriter::add_new(const merge::ImageDocument& doc) {
+  if (doc.id.empty()) throw std::invalid_argument("document without id");
+  register_archive(doc.imgFile);
+  register_archive(doc.pageFile);
+  Moderation fresh;
+  if (moderate_) moderate_(doc, fresh);
+  Xapian::Document xd = build_document(doc, fresh);
+  const std::string json = pack(xd);
+  const Xapian::docid docid = db_.add_document(xd);
+  sample_for_dictionary(docid, json);
+  note(docid, grouping_image(doc, fresh));
+}
+
 AddOutcome IndexWriter::replace(Xapian::docid docid, const merge::ImageDocument& doc) {
   register_archive(doc.imgFile);
   register_archive(doc.pageFile);
-  const Xapian::Document xd = db_.get_document(docid);
+  // The caller found `docid` by the id's term: no existence check (a doclength lookup).
+  const Xapian::Document xd = db_.get_document(docid, Xapian::DOC_ASSUME_VALID);
   const std::string old_json = stored_.unpack(xd.get_data());
   Moderation m;
   if (!parse_moderation(old_json, m)) m = Moderation();  // unreadable: as a new document
   m.embedding = analyze::embedding_from_bytes(xd.get_value(slot::embedding));
-  return rewrite(docid, doc, m, old_json);
+  const std::string group = xd.get_value(slot::group);
+  return rewrite(docid, doc, m, old_json, &group);
 }
 
 AddOutcome IndexWriter::rewrite(Xapian::docid docid, const merge::ImageDocument& doc, Moderation& m,
-                                const std::string& old_json) {
+                                const std::string& old_json, const std::string* old_group) {
   const auto old_embedding = m.embedding;
   if (moderate_) moderate_(doc, m);
   std::string data = document_data(doc, m);
   if (data == old_json && m.embedding == old_embedding) return AddOutcome::unchanged;
-  write(docid, build_document(doc, m, std::move(data)));
+  write(docid, build_document(doc, m, std::move(data)), old_group);
   note(docid, grouping_image(doc, m));
   return AddOutcome::merged;
 }

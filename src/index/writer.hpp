@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <unordered_set>
 
 #include "index/document_builder.hpp"
 #include "index/near_duplicate_groups.hpp"
@@ -43,6 +44,9 @@ class IndexWriter {
   void set_compression(Compression level) { compression_ = level; }
 
   AddOutcome add(const merge::ImageDocument& doc);
+  // Adds `doc`, whose id the caller knows the index does not hold (no lookup of it; two
+  // documents with one id would both be stored).
+  void add_new(const merge::ImageDocument& doc);
   // Replaces the stored document `docid` by `doc` as it is (nothing merged: a document
   // rebuilt from all its records), keeping the stored moderation (then set_moderate's).
   AddOutcome replace(Xapian::docid docid, const merge::ImageDocument& doc);
@@ -87,15 +91,17 @@ class IndexWriter {
   // The stored document `docid` holds, parsed; false when absent or unreadable.
   bool read(Xapian::docid docid, merge::ImageDocument& doc, Moderation& m, std::string* json);
   // Writes `doc` with moderation `m` (moderated first) over document `docid`, whose stored
-  // JSON is `old_json`, unless the data would stay the same.
+  // JSON is `old_json` (and group value `old_group`, when known), unless the data would stay
+  // the same.
   AddOutcome rewrite(Xapian::docid docid, const merge::ImageDocument& doc, Moderation& m,
-                     const std::string& old_json);
+                     const std::string& old_json, const std::string* old_group = nullptr);
   // Compresses xd's JSON data in place; returns the JSON.
   std::string pack(Xapian::Document& xd) const;
   // Writes xd (data compressed) under the unique term / docid; feeds dictionary training.
   Xapian::docid write(const std::string& id_term, Xapian::Document xd);
-  // Keeps the stored document's near-duplicate group: the regroup rewrites it only if changed.
-  void write(Xapian::docid docid, Xapian::Document xd);
+  // Keeps the stored document's near-duplicate group (`group`: its slot::group value, read
+  // when null): the regroup rewrites it only if changed.
+  void write(Xapian::docid docid, Xapian::Document xd, const std::string* group = nullptr);
   // Records a written document's grouping key (none: deleted or no pHash) for the regroup.
   void note(Xapian::docid docid, std::optional<similar::Image> image) {
     changes_[docid] = std::move(image);
@@ -111,6 +117,9 @@ class IndexWriter {
   std::vector<std::string> samples_;  // JSON of the first documents, until a dictionary exists
   std::vector<Xapian::docid> sampled_;
   GroupChanges changes_;  // since the last regroup
+  // Archive keys registered (or found registered) in this batch or before it: the metadata
+  // lookup is made once per archive, not twice per document.
+  std::unordered_set<std::string> registered_;
 };
 
 }  // namespace strata::index
