@@ -249,6 +249,19 @@ Xapian::Document build_document(const merge::ImageDocument& doc, const Moderatio
   return build_document(doc, m, document_data(doc, m));
 }
 
+Xapian::Document document_values(const merge::ImageDocument& doc, const Moderation& m) {
+  Xapian::Document xd;
+  add_values(xd, doc, m);
+  add_capture_dates(xd, doc);  // its terms too, unused
+  return xd;
+}
+
+bool same_indexed_text(const merge::ImageDocument& a, const merge::ImageDocument& b) {
+  for (const auto& field : kTextFields)
+    if (field_values(a, field.name) != field_values(b, field.name)) return false;
+  return true;
+}
+
 Xapian::Document build_document(const merge::ImageDocument& doc, const Moderation& m,
                                 std::string data) {
   Xapian::Document xd;

@@ -91,17 +91,23 @@ class IndexWriter {
   // The stored document `docid` holds, parsed; false when absent or unreadable.
   bool read(Xapian::docid docid, merge::ImageDocument& doc, Moderation& m, std::string* json);
   // Writes `doc` with moderation `m` (moderated first) over document `docid`, whose stored
-  // JSON is `old_json` (and group value `old_group`, when known), unless the data would stay
-  // the same.
+  // JSON is `old_json`, unless the data would stay the same.
   AddOutcome rewrite(Xapian::docid docid, const merge::ImageDocument& doc, Moderation& m,
-                     const std::string& old_json, const std::string* old_group = nullptr);
+                     const std::string& old_json);
   // Compresses xd's JSON data in place; returns the JSON.
   std::string pack(Xapian::Document& xd) const;
   // Writes xd (data compressed) under the unique term / docid; feeds dictionary training.
   Xapian::docid write(const std::string& id_term, Xapian::Document xd);
-  // Keeps the stored document's near-duplicate group (`group`: its slot::group value, read
-  // when null): the regroup rewrites it only if changed.
-  void write(Xapian::docid docid, Xapian::Document xd, const std::string* group = nullptr);
+  // Keeps the stored document's near-duplicate group: the regroup rewrites it only if changed.
+  void write(Xapian::docid docid, Xapian::Document xd);
+  // Adds the near-duplicate group whose slot::group value is `group` (none when empty).
+  static void keep_group(Xapian::Document& xd, const std::string& group);
+  // write() for replace(): xd (its group kept) over document `docid`, rewriting in Xapian
+  // only what changed: its data, its terms unless `same_text` (the stored document indexed
+  // the same text) and it has the same terms and wdf, its values unless `old_values` (the
+  // stored document's, none when unknown) holds the same.
+  void write_changes(Xapian::docid docid, Xapian::Document xd, const Xapian::Document* old_values,
+                     bool same_text);
   // Records a written document's grouping key (none: deleted or no pHash) for the regroup.
   void note(Xapian::docid docid, std::optional<similar::Image> image) {
     changes_[docid] = std::move(image);
