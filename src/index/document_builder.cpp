@@ -233,10 +233,6 @@ bool parse_document_data(const std::string& data, merge::ImageDocument& doc, Mod
 }
 
 bool parse_moderation(const std::string& data, Moderation& m) {
-  if (Moderation fast = m; read_stored_moderation(data, fast)) {
-    m = std::move(fast);
-    return true;
-  }
   try {
     read_moderation(document_form(Json::parse(data)), m);
     return true;

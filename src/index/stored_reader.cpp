@@ -219,65 +219,17 @@ bool read_values(const dom::array& values, ImageDocument& doc, Moderation& m) {
   return true;
 }
 
-// The moderation fields (parse_moderation's), by name.
-bool is_moderation_field(std::string_view name) {
-  for (std::string_view m : {"safe", "blocked", "analysis", "phash", "isDrawing", "thumbnail",
-                             "thumbWidth", "thumbHeight", "pdq"})
-    if (name == m) return true;
-  return false;
-}
+}  // namespace
 
-// Per array position, the setter of a moderation field (else nullptr).
-const std::vector<Setter>& moderation_setters() {
-  static const std::vector<Setter> setters = [] {
-    std::vector<Setter> out;
-    for (std::string_view name : stored_field_names())
-      out.push_back(is_moderation_field(name) ? setter_of(name) : nullptr);
-    return out;
-  }();
-  return setters;
-}
-
-// simdjson's view of an array layout; false when `data` is not one.
-bool parse_array(std::string_view data, dom::array& values) {
+bool read_stored_array(std::string_view data, ImageDocument& doc, Moderation& m) {
   if (data.empty() || data.front() != '[') return false;
   thread_local dom::parser parser;
   thread_local std::string padded;  // simdjson reads SIMDJSON_PADDING bytes past the end
   padded.assign(data);
   padded.resize(data.size() + simdjson::SIMDJSON_PADDING);
-  return !parser.parse(padded.data(), data.size(), false).get_array().get(values);
-}
-
-}  // namespace
-
-bool read_stored_moderation(std::string_view data, Moderation& m) {
   dom::array values;
-  if (!parse_array(data, values)) return false;
-  const std::vector<Setter>& setters = moderation_setters();
-  const size_t n = setters.size();
-  if (values.size() > n + 1) return false;
-  ImageDocument unused;
-  size_t position = 0;
-  for (Value v : values) {
-    if (position == n) {
-      dom::object extra;
-      if (v.get_object().get(extra)) return false;
-      for (auto [name, value] : extra) {
-        if (name == "type") return false;  // the general path checks it
-        if (!is_moderation_field(name) || value.is_null()) continue;
-        if (!setter_of(name)(value, unused, m)) return false;
-      }
-    } else if (setters[position] && !v.is_null() && !setters[position](v, unused, m)) {
-      return false;
-    }
-    ++position;
-  }
-  return true;
-}
-
-bool read_stored_array(std::string_view data, ImageDocument& doc, Moderation& m) {
-  dom::array values;
-  return parse_array(data, values) && read_values(values, doc, m);
+  if (parser.parse(padded.data(), data.size(), false).get_array().get(values)) return false;
+  return read_values(values, doc, m);
 }
 
 }  // namespace strata::index

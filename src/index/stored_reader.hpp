@@ -15,8 +15,5 @@ namespace strata::index {
 // an unexpected type, malformed JSON): the caller then reads it the general way, which sets
 // every field present again.
 bool read_stored_array(std::string_view data, merge::ImageDocument& doc, Moderation& m);
-// The same for the moderation fields alone, as parse_moderation() reads them (an add
-// replacing a stored document keeps its moderation; the rest is rebuilt from the records).
-bool read_stored_moderation(std::string_view data, Moderation& m);
 
 }  // namespace strata::index

@@ -2,8 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
-
 #include "index/stored_form.hpp"
 #include "url/url.hpp"
 
@@ -131,29 +129,6 @@ TEST(StoredReader, LeavesWhatItDoesNotReadToTheGeneralPath) {
   stored.push_back(Json{{"type", "image"}});
   EXPECT_FALSE(read_stored_array(stored.dump(), d, m));
   EXPECT_FALSE(parse_document_data(stored.dump(), d, m));  // not a document
-}
-
-TEST(StoredReader, ReadsTheModerationAloneAsTheGeneralPathDoes) {
-  const Moderation m = full_moderation();
-  Moderation fast;
-  ASSERT_TRUE(read_stored_moderation(document_data(full_document(), m), fast));
-  EXPECT_EQ(fast, m);
-  Moderation general;
-  ASSERT_TRUE(parse_moderation(document_data(full_document(), m), general));
-  EXPECT_EQ(general, fast);
-
-  // A moderation field among the extra fields; a value of another type: the general path.
-  Json stored = Json::parse(document_data(full_document(), Moderation{}));
-  while (stored.size() < stored_field_names().size()) stored.push_back(nullptr);
-  stored.push_back(Json{{"thumbnail", "ab/cd.webp"}, {"unknownField", 1}});
-  Moderation extra;
-  ASSERT_TRUE(read_stored_moderation(stored.dump(), extra));
-  EXPECT_EQ(extra.thumbnail, "ab/cd.webp");
-  stored = Json::parse(document_data(full_document(), m));
-  const auto safe = std::find(stored_field_names().begin(), stored_field_names().end(), "safe");
-  stored[size_t(safe - stored_field_names().begin())] = "not a number";
-  EXPECT_FALSE(read_stored_moderation(stored.dump(), extra));
-  EXPECT_FALSE(read_stored_moderation(merge::to_json(full_document()).dump(), extra));
 }
 
 }  // namespace
