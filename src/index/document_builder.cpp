@@ -232,15 +232,6 @@ bool parse_document_data(const std::string& data, merge::ImageDocument& doc, Mod
   }
 }
 
-bool parse_moderation(const std::string& data, Moderation& m) {
-  try {
-    read_moderation(document_form(Json::parse(data)), m);
-    return true;
-  } catch (const std::exception&) {
-    return false;
-  }
-}
-
 Xapian::Document build_document(const merge::ImageDocument& doc, const Moderation& m) {
   return build_document(doc, m, document_data(doc, m));
 }

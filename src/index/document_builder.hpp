@@ -36,8 +36,6 @@ struct Moderation {
 std::string document_data(const merge::ImageDocument& doc, const Moderation& m);
 // Reads it back; false on malformed data.
 bool parse_document_data(const std::string& data, merge::ImageDocument& doc, Moderation& m);
-// Reads only its moderation fields; false on malformed data.
-bool parse_moderation(const std::string& data, Moderation& m);
 
 Xapian::Document build_document(const merge::ImageDocument& doc, const Moderation& m);
 // The values alone of build_document(doc, m) (no terms, no data).
