@@ -183,9 +183,13 @@ void write_table(const fs::path& path, const File& file, uint64_t covered, const
   const Entry* a = old ? old->begin() : nullptr;
   const Entry* a_end = old ? old->end() : nullptr;
   auto b = added.begin();
+  std::vector<Entry> buffer;  // written 64k entries (1 MB) at a time
+  buffer.reserve(size_t{1} << 16);
   while (ok && (a != a_end || b != added.end())) {
-    const Entry& next = (b == added.end() || (a != a_end && *a < *b)) ? *a++ : *b++;
-    ok = std::fwrite(&next, sizeof next, 1, out) == 1;
+    buffer.clear();
+    while (buffer.size() < buffer.capacity() && (a != a_end || b != added.end()))
+      buffer.push_back((b == added.end() || (a != a_end && *a < *b)) ? *a++ : *b++);
+    ok = std::fwrite(buffer.data(), sizeof(Entry), buffer.size(), out) == buffer.size();
   }
   ok = std::fclose(out) == 0 && ok;
   std::error_code ec;
@@ -200,7 +204,7 @@ std::string line_at(const File& file, uint64_t offset) {
     char before = 0;
     if (file.read_at(&before, 1, offset - 1) != 1 || before != '\n') return {};
   }
-  constexpr size_t kStep = 4096;
+  constexpr size_t kStep = 2048;  // a record with its embedding is about 1 KB
   for (;;) {
     const size_t old = line.size();
     line.resize(old + kStep);
