@@ -5,7 +5,8 @@
 // image, a revisit for every tenth), then adds a batch of P % (default 1) as a new crawl would
 // bring it: new images with their pages, and new pages referencing images already indexed (a
 // fifth of the batch's references). Times, as medians of R runs (each on a fresh copy of the
-// index), the add to the big index against indexing the same batch into an empty index, and
+// index, the two kinds taking turns, each run a child process), the add to the big index
+// against indexing the same batch into an empty index, wall and CPU (user + system) time, and
 // prints the records and documents each processed. Analysis is off (as --no-analysis) unless
 // --analysis 1: then every add runs an analysis step that reads the index's analysis.jsonl
 // cache for the documents' digests (as `strata index` does) and appends a synthetic record
@@ -17,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -25,6 +27,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "../common/measure.hpp"
 #include "../common/synthetic.hpp"
@@ -191,16 +194,37 @@ Pass add(const fs::path& index, const fs::path& batch, const Config& cfg) {
           process_cpu_seconds() - cpu0};
 }
 
-void print(const char* label, const strata::bench::Figures<Pass>& f) {
+// The runs of one kind: medians of wall and CPU time (each its own median: under load the
+// two need not come from the same run), the counts of a run, the largest peak RSS.
+struct Runs {
+  std::vector<double> seconds, cpu;
+  Pass pass;
+  long max_rss_kib = 0;
+  void add(const strata::bench::Figures<Pass>& f) {
+    seconds.push_back(f.seconds), cpu.push_back(f.pass.cpu_seconds);
+    pass = f.pass, max_rss_kib = std::max(max_rss_kib, f.max_rss_kib);
+  }
+  static double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+  }
+  double wall() const { return median(seconds); }
+  double cpu_time() const { return median(cpu); }
+};
+
+void print(const char* label, const Runs& r) {
   std::printf(
       "%-28s %8.3f s (CPU %.3f s)  records merged %9llu  digests affected %8llu  documents written "
       "%8llu  "
       "index documents %9llu  groups %7llu  peak RSS %ld MB\n",
-      label, f.seconds, f.pass.cpu_seconds, static_cast<unsigned long long>(f.pass.records_merged),
-      static_cast<unsigned long long>(f.pass.digests),
-      static_cast<unsigned long long>(f.pass.written),
-      static_cast<unsigned long long>(f.pass.documents),
-      static_cast<unsigned long long>(f.pass.groups), f.max_rss_kib / 1024);
+      label, r.wall(), r.cpu_time(), static_cast<unsigned long long>(r.pass.records_merged),
+      static_cast<unsigned long long>(r.pass.digests),
+      static_cast<unsigned long long>(r.pass.written),
+      static_cast<unsigned long long>(r.pass.documents),
+      static_cast<unsigned long long>(r.pass.groups), r.max_rss_kib / 1024);
+  std::printf("  CPU of each run:");
+  for (const double c : r.cpu) std::printf(" %.3f", c);
+  std::printf(" s\n");
 }
 
 }  // namespace
@@ -247,23 +271,24 @@ int main(int argc, char** argv) {
                 static_cast<unsigned long long>(base.documents),
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
-  int copy = 0;
-  const auto alone = strata::bench::measure_in_child<Pass>(cfg.runs, [&] {
-    const fs::path index = cfg.work / ("alone-" + std::to_string(copy++));
-    return add(index, cfg.work / "batch", cfg);
-  });
-  // Each run adds to its own copy of the base index, made before the clocks start.
+  // Each add goes to its own copy of the base index, made before the clocks start; each run
+  // is a child process of its own (its peak RSS its own), the batch alone and the add taking
+  // turns so that a change in the machine's load hits both alike.
   for (int run = 0; run < cfg.runs; ++run)
     fs::copy(cfg.base_index, cfg.work / ("grown-" + std::to_string(run)),
              fs::copy_options::recursive);
   sync();  // else the first fsync of each copy's files would write the copy out, on the clock
-  copy = 0;
-  const auto grown = strata::bench::measure_in_child<Pass>(cfg.runs, [&] {
-    return add(cfg.work / ("grown-" + std::to_string(copy++)), cfg.work / "batch", cfg);
-  });
+  Runs alone, grown;
+  for (int run = 0; run < cfg.runs; ++run) {
+    const std::string n = std::to_string(run);
+    alone.add(strata::bench::measure_in_child<Pass>(
+        1, [&] { return add(cfg.work / ("alone-" + n), cfg.work / "batch", cfg); }));
+    grown.add(strata::bench::measure_in_child<Pass>(
+        1, [&] { return add(cfg.work / ("grown-" + n), cfg.work / "batch", cfg); }));
+  }
   print("batch alone, empty index", alone);
   print("batch added to base index", grown);
-  std::printf("ratio %.2f (CPU %.2f)\n", grown.seconds / alone.seconds,
-              grown.pass.cpu_seconds / alone.pass.cpu_seconds);
+  std::printf("ratio %.2f (CPU %.2f)\n", grown.wall() / alone.wall(),
+              grown.cpu_time() / alone.cpu_time());
   fs::remove_all(cfg.work);
 }

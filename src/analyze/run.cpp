@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "analyze/analysis_lines.hpp"
 #include "analyze/analyzer.hpp"
 #include "core/json.hpp"
 
@@ -188,16 +189,17 @@ std::string missing_model_message(const fs::path& models, const std::string& var
 AnalysedDigests analysed_digests(const fs::path& analysis_jsonl,
                                  const std::set<std::string>* only) {
   AnalysedDigests digests;
-  std::ifstream in(analysis_jsonl);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (const auto digest = digest_of_line(line);
-        only && !digest.empty() && !only->count(std::string(digest)))
-      continue;                                        // not asked for: the line is not parsed
+  auto take = [&](std::string_view line) {
     const Json j = Json::parse(line, nullptr, false);  // a torn last line is skipped
-    if (!j.is_object() || !j.contains("digest") || !j["digest"].is_string()) continue;
+    if (!j.is_object() || !j.contains("digest") || !j["digest"].is_string()) return;
     const bool missing = j.value("status", "") == "missing";
     (missing ? digests.missing : digests.done).insert(j["digest"].get<std::string>());
+  };
+  if (only) {  // only the lines of these digests are read (analysis_lines.hpp)
+    for_each_analysis_line(analysis_jsonl, {only->begin(), only->end()}, take);
+  } else {
+    std::ifstream in(analysis_jsonl);
+    for (std::string line; std::getline(in, line);) take(line);
   }
   for (const auto& d : digests.done) digests.missing.erase(d);
   return digests;

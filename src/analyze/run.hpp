@@ -48,7 +48,8 @@ std::string missing_model_message(const std::filesystem::path& models, const std
 struct AnalysedDigests {
   std::set<std::string> done, missing;
 };
-// `only`: the digests to look up (the others' lines are skipped unparsed); all when null.
+// `only`: the digests to look up (only their lines are read, through the offsets table of
+// analyze/analysis_lines.hpp); all when null.
 AnalysedDigests analysed_digests(const std::filesystem::path& analysis_jsonl,
                                  const std::set<std::string>* only = nullptr);
 

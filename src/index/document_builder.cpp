@@ -232,17 +232,21 @@ bool parse_document_data(const std::string& data, merge::ImageDocument& doc, Mod
   }
 }
 
-bool parse_moderation(const std::string& data, Moderation& m) {
-  try {
-    read_moderation(document_form(Json::parse(data)), m);
-    return true;
-  } catch (const std::exception&) {
-    return false;
-  }
-}
-
 Xapian::Document build_document(const merge::ImageDocument& doc, const Moderation& m) {
   return build_document(doc, m, document_data(doc, m));
+}
+
+Xapian::Document document_values(const merge::ImageDocument& doc, const Moderation& m) {
+  Xapian::Document xd;
+  add_values(xd, doc, m);
+  add_capture_dates(xd, doc);  // its terms too, unused
+  return xd;
+}
+
+bool same_indexed_text(const merge::ImageDocument& a, const merge::ImageDocument& b) {
+  for (const auto& field : kTextFields)
+    if (field_values(a, field.name) != field_values(b, field.name)) return false;
+  return true;
 }
 
 Xapian::Document build_document(const merge::ImageDocument& doc, const Moderation& m,

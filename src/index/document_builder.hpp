@@ -36,10 +36,13 @@ struct Moderation {
 std::string document_data(const merge::ImageDocument& doc, const Moderation& m);
 // Reads it back; false on malformed data.
 bool parse_document_data(const std::string& data, merge::ImageDocument& doc, Moderation& m);
-// Reads only its moderation fields; false on malformed data.
-bool parse_moderation(const std::string& data, Moderation& m);
 
 Xapian::Document build_document(const merge::ImageDocument& doc, const Moderation& m);
+// The values alone of build_document(doc, m) (no terms, no data).
+Xapian::Document document_values(const merge::ImageDocument& doc, const Moderation& m);
+// True when build_document indexes the same text (every field of kTextFields, in order) for
+// both: their postings and positions are then the same.
+bool same_indexed_text(const merge::ImageDocument& a, const merge::ImageDocument& b);
 // The same, given its stored data: document_data(doc, m).
 Xapian::Document build_document(const merge::ImageDocument& doc, const Moderation& m,
                                 std::string data);

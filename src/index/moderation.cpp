@@ -5,6 +5,8 @@
 #include <fstream>
 #include <memory>
 
+#include "analyze/analysis_lines.hpp"
+
 namespace strata::index {
 
 namespace fs = std::filesystem;
@@ -31,17 +33,20 @@ void apply_analysis(const analyze::AnalysisRecord& r, Moderation& m) {
 ModerationSource ModerationSource::load(const fs::path& index_dir,
                                         const std::unordered_set<std::string>* only) {
   ModerationSource source;
-  std::ifstream in(analysis_file(index_dir));
-  std::string line;
   analyze::AnalysisRecord record;
-  while (std::getline(in, line)) {
-    if (const auto digest = analyze::digest_of_line(line);
-        only && !digest.empty() && !only->count(std::string(digest)))
-      continue;  // not asked for: the line is not parsed
+  auto take = [&](std::string_view line) {
     const Json j = Json::parse(line, nullptr, false);
-    if (!j.is_object() || !j.value("digest", Json()).is_string()) continue;
-    if (!analyze::from_json(j, record)) continue;
+    if (!j.is_object() || !j.value("digest", Json()).is_string()) return;
+    if (!analyze::from_json(j, record)) return;
     apply_analysis(record, source.analysis_[record.digest]);
+  };
+  const fs::path file = analysis_file(index_dir);
+  if (only) {  // only the lines of these digests are read (analyze/analysis_lines.hpp)
+    analyze::for_each_analysis_line(file, {only->begin(), only->end()}, take);
+  } else {
+    analyze::update_analysis_offsets(file);  // the next add reads its lines only
+    std::ifstream in(file);
+    for (std::string line; std::getline(in, line);) take(line);
   }
   source.blocks_ = analyze::BlockList::load(blocklist_file(index_dir));
   return source;

@@ -21,8 +21,8 @@ class ModerationSource {
  public:
   // Reads <index_dir>/analysis.jsonl (the last record of a digest wins; torn lines are
   // skipped) and <index_dir>/blocklist.txt; both may be missing. `only`: the digests to keep
-  // (the others' lines are skipped unparsed, so an add to a big index reads its own); all
-  // when null.
+  // (only their lines are read, analyze/analysis_lines.hpp, so an add to a big index reads
+  // its own); all when null.
   static ModerationSource load(const std::filesystem::path& index_dir,
                                const std::unordered_set<std::string>* only = nullptr);
 

@@ -110,18 +110,23 @@ struct Applied {
   GroupTable table;
   std::vector<uint8_t> marked;
   std::vector<Xapian::docid> old_leaders;  // per row, its leader in the old table (0: none)
+  std::vector<uint8_t> had_row;            // per row, its docid had a row in the old table
   std::vector<Xapian::docid> changed_docids;
 };
 
 Applied apply_changes(GroupTable&& old, const GroupChanges& changes) {
   Applied out;
   auto& t = out.table;
+  const size_t rows = old.size() + changes.size();
+  t.docids.reserve(rows), t.images.reserve(rows), t.leaders.reserve(rows);
+  out.marked.reserve(rows), out.old_leaders.reserve(rows), out.had_row.reserve(rows);
   auto keep = [&](size_t i) {
     t.docids.push_back(old.docids[i]);
     t.images.push_back(std::move(old.images[i]));
     t.leaders.push_back(old.leaders[i]);
     out.old_leaders.push_back(old.leaders[i]);
     out.marked.push_back(0);
+    out.had_row.push_back(1);
   };
   size_t i = 0;
   for (const auto& [docid, image] : changes) {
@@ -139,6 +144,7 @@ Applied apply_changes(GroupTable&& old, const GroupChanges& changes) {
     t.leaders.push_back(docid);
     out.old_leaders.push_back(0);
     out.marked.push_back(1);
+    out.had_row.push_back(had);
   }
   for (; i < old.size(); ++i) keep(i);
   return out;
@@ -180,7 +186,10 @@ RegroupReport regroup_changed(Xapian::WritableDatabase& db, GroupTable&& old,
     // Otherwise the row keeps its leader, unchanged, and a group of two or more, or none.
     const bool may_differ =
         previous[i] != grouping.leader[i] || was_grouped != (grouping.size[i] >= 2);
-    if (may_differ)
+    // A document without a row before had no pHash, so no group: alone, it has none to clear
+    // (a changed row may still carry its old group).
+    const bool stays_alone = !a.had_row[i] && grouping.size[i] < 2;
+    if (may_differ && !stays_alone)
       report.changed += set_group(db, table.docids[i], wanted_value(table, grouping, i));
   }
   std::sort(chunks.begin(), chunks.end());

@@ -14,15 +14,17 @@ namespace fs = std::filesystem;
 namespace {
 
 // What a killed run can leave in an index folder: Xapian's files, the record store, the
-// analysis cache, thumbnails, the block list and a sharded index's shard folders.
+// analysis cache (and its offsets table), thumbnails, the block list and a sharded index's shard
+// folders.
 bool index_file_name(const std::string& name) {
   const auto ends_with = [&](std::string_view end) {
     return name.size() >= end.size() &&
            name.compare(name.size() - end.size(), end.size(), end) == 0;
   };
   return name == "iamglass" || name == "flintlock" || name == "thumbs" ||
-         name == "analysis.jsonl" || name == "blocklist.txt" || name.rfind("shard", 0) == 0 ||
-         name.rfind("records.sqlite", 0) == 0 || ends_with(".glass") || ends_with(".tmp");
+         name.rfind("analysis.jsonl", 0) == 0 || name == "blocklist.txt" ||
+         name.rfind("shard", 0) == 0 || name.rfind("records.sqlite", 0) == 0 ||
+         ends_with(".glass") || ends_with(".tmp");
 }
 
 }  // namespace

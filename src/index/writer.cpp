@@ -68,6 +68,7 @@ void IndexWriter::cancel() {
   db_.cancel_transaction();
   in_batch_ = false;
   changes_.clear();
+  registered_.clear();  // the batch's registrations are gone with it
   // A dictionary trained in the cancelled batch is gone with it.
   stored_ = StoredData(db_);
   samples_.clear();
@@ -83,7 +84,9 @@ void IndexWriter::use_dictionary_of(const IndexWriter& other) {
 }
 
 void IndexWriter::register_archive(const std::string& file) {
+  if (file.empty() || registered_.count(file)) return;
   index::register_archive(db_, file);
+  registered_.insert(file);
 }
 
 bool IndexWriter::read(Xapian::docid docid, merge::ImageDocument& doc, Moderation& m,
@@ -111,11 +114,7 @@ Xapian::docid IndexWriter::write(const std::string& id_term, Xapian::Document xd
 
 void IndexWriter::write(Xapian::docid docid, Xapian::Document xd) {
   const std::string json = pack(xd);
-  const std::string group = db_.get_document(docid).get_value(slot::group);
-  if (const auto leader = group_leader(group)) {
-    xd.add_boolean_term(group_term(*leader));
-    xd.add_value(slot::group, group);
-  }
+  keep_group(xd, db_.get_document(docid, Xapian::DOC_ASSUME_VALID).get_value(slot::group));
   db_.replace_document(docid, xd);
   sample_for_dictionary(docid, json);
 }
@@ -182,15 +181,115 @@ AddOutcome IndexWriter::add(const merge::ImageDocument& doc) {
   return rewrite(*it, existing, m, old_json);
 }
 
+void IndexWriter::add_new(const merge::ImageDocument& doc) {
+  if (doc.id.empty()) throw std::invalid_argument("document without id");
+  register_archive(doc.imgFile);
+  register_archive(doc.pageFile);
+  Moderation fresh;
+  if (moderate_) moderate_(doc, fresh);
+  Xapian::Document xd = build_document(doc, fresh);
+  const std::string json = pack(xd);
+  const Xapian::docid docid = db_.add_document(xd);
+  sample_for_dictionary(docid, json);
+  note(docid, grouping_image(doc, fresh));
+}
+
 AddOutcome IndexWriter::replace(Xapian::docid docid, const merge::ImageDocument& doc) {
   register_archive(doc.imgFile);
   register_archive(doc.pageFile);
-  const Xapian::Document xd = db_.get_document(docid);
-  const std::string old_json = stored_.unpack(xd.get_data());
+  // The caller found `docid` by the id's term: no existence check (a doclength lookup).
+  const Xapian::Document stored = db_.get_document(docid, Xapian::DOC_ASSUME_VALID);
+  const std::string old_json = stored_.unpack(stored.get_data());
+  merge::ImageDocument old_doc;
   Moderation m;
-  if (!parse_moderation(old_json, m)) m = Moderation();  // unreadable: as a new document
-  m.embedding = analyze::embedding_from_bytes(xd.get_value(slot::embedding));
-  return rewrite(docid, doc, m, old_json);
+  const bool readable = parse_document_data(old_json, old_doc, m);
+  if (!readable) m = Moderation();  // as a new document
+  m.embedding = analyze::embedding_from_bytes(stored.get_value(slot::embedding));
+  const Moderation old_m = m;
+  const auto old_embedding = m.embedding;
+  if (moderate_) moderate_(doc, m);
+  std::string data = document_data(doc, m);
+  if (data == old_json && m.embedding == old_embedding) return AddOutcome::unchanged;
+  Xapian::Document xd = build_document(doc, m, std::move(data));
+  const std::string group = stored.get_value(slot::group);
+  keep_group(xd, group);
+  // What the stored document holds, as far as it follows from its stored data without
+  // tokenising: its values (those of build_document for the stored fields) and whether the
+  // text it indexed is the new document's.
+  Xapian::Document old_values;
+  if (readable) {
+    old_values = document_values(old_doc, old_m);
+    keep_group(old_values, group);
+  }
+  write_changes(docid, std::move(xd), readable ? &old_values : nullptr,
+                readable && same_indexed_text(old_doc, doc));
+  note(docid, grouping_image(doc, m));
+  return AddOutcome::merged;
+}
+
+namespace {
+
+// True when the stored document `docid` has the terms of `xd`, with the same wdf each.
+bool same_terms(const Xapian::Database& db, Xapian::docid docid, const Xapian::Document& xd) {
+  auto a = db.termlist_begin(docid);
+  const auto a_end = db.termlist_end(docid);
+  auto b = xd.termlist_begin();
+  const auto b_end = xd.termlist_end();
+  for (; a != a_end && b != b_end; ++a, ++b)
+    if (*a != *b || a.get_wdf() != b.get_wdf()) return false;
+  return a == a_end && b == b_end;
+}
+
+// True when `a` and `b` hold the same values in the same slots.
+bool same_values(const Xapian::Document& a, const Xapian::Document& b) {
+  auto i = a.values_begin(), j = b.values_begin();
+  const auto i_end = a.values_end(), j_end = b.values_end();
+  for (; i != i_end && j != j_end; ++i, ++j)
+    if (i.get_valueno() != j.get_valueno() || *i != *j) return false;
+  return i == i_end && j == j_end;
+}
+
+}  // namespace
+
+void IndexWriter::keep_group(Xapian::Document& xd, const std::string& group) {
+  if (const auto leader = group_leader(group)) {
+    xd.add_boolean_term(group_term(*leader));
+    xd.add_value(slot::group, group);
+  }
+}
+
+void IndexWriter::write_changes(Xapian::docid docid, Xapian::Document xd,
+                                const Xapian::Document* old_values, bool same_text) {
+  const std::string json = pack(xd);
+  // Positions come from the text fields alone (build_document): with the same text and the
+  // same terms and wdf (one termlist read), the stored positions are the ones xd has.
+  const bool terms = !same_text || !same_terms(db_, docid, xd);
+  // Read from the stored data, not the index: reading a document's values costs a lookup per
+  // slot, as many as rewriting them.
+  const bool values = !old_values || !same_values(*old_values, xd);
+  if (terms && values) {
+    db_.replace_document(docid, xd);
+  } else {
+    // Xapian's modification shortcut: a document opened last from this database and replaced
+    // rewrites only what was changed in it, here its data and its terms or values.
+    Xapian::Document target = db_.get_document(docid, Xapian::DOC_ASSUME_VALID);
+    if (terms) {
+      target.clear_terms();
+      for (auto t = xd.termlist_begin(); t != xd.termlist_end(); ++t) {
+        for (auto p = t.positionlist_begin(); p != t.positionlist_end(); ++p)
+          target.add_posting(*t, *p, 0);
+        target.add_term(*t, t.get_wdf());
+      }
+    }
+    if (values) {
+      target.clear_values();
+      for (auto v = xd.values_begin(); v != xd.values_end(); ++v)
+        target.add_value(v.get_valueno(), *v);
+    }
+    target.set_data(xd.get_data());
+    db_.replace_document(docid, target);
+  }
+  sample_for_dictionary(docid, json);
 }
 
 AddOutcome IndexWriter::rewrite(Xapian::docid docid, const merge::ImageDocument& doc, Moderation& m,

@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <unordered_set>
 
 #include "index/document_builder.hpp"
 #include "index/near_duplicate_groups.hpp"
@@ -43,6 +44,9 @@ class IndexWriter {
   void set_compression(Compression level) { compression_ = level; }
 
   AddOutcome add(const merge::ImageDocument& doc);
+  // Adds `doc`, whose id the caller knows the index does not hold (no lookup of it; two
+  // documents with one id would both be stored).
+  void add_new(const merge::ImageDocument& doc);
   // Replaces the stored document `docid` by `doc` as it is (nothing merged: a document
   // rebuilt from all its records), keeping the stored moderation (then set_moderate's).
   AddOutcome replace(Xapian::docid docid, const merge::ImageDocument& doc);
@@ -96,6 +100,14 @@ class IndexWriter {
   Xapian::docid write(const std::string& id_term, Xapian::Document xd);
   // Keeps the stored document's near-duplicate group: the regroup rewrites it only if changed.
   void write(Xapian::docid docid, Xapian::Document xd);
+  // Adds the near-duplicate group whose slot::group value is `group` (none when empty).
+  static void keep_group(Xapian::Document& xd, const std::string& group);
+  // write() for replace(): xd (its group kept) over document `docid`, rewriting in Xapian
+  // only what changed: its data, its terms unless `same_text` (the stored document indexed
+  // the same text) and it has the same terms and wdf, its values unless `old_values` (the
+  // stored document's, none when unknown) holds the same.
+  void write_changes(Xapian::docid docid, Xapian::Document xd, const Xapian::Document* old_values,
+                     bool same_text);
   // Records a written document's grouping key (none: deleted or no pHash) for the regroup.
   void note(Xapian::docid docid, std::optional<similar::Image> image) {
     changes_[docid] = std::move(image);
@@ -111,6 +123,9 @@ class IndexWriter {
   std::vector<std::string> samples_;  // JSON of the first documents, until a dictionary exists
   std::vector<Xapian::docid> sampled_;
   GroupChanges changes_;  // since the last regroup
+  // Archive keys registered (or found registered) in this batch or before it: the metadata
+  // lookup is made once per archive, not twice per document.
+  std::unordered_set<std::string> registered_;
 };
 
 }  // namespace strata::index

@@ -139,11 +139,13 @@ std::vector<std::pair<Xapian::docid, std::streamoff>> write_order(const fs::path
 // replace the stored ones (moderation kept and re-joined).
 void write_documents(index::IndexWriter& writer, const fs::path& documents, ApplyReport& report,
                      Progress* progress) {
-  // `replacing`: the docid of the stored version, else 0.
+  // `replacing`: the docid of the stored version, else 0 (the index holds no document of the
+  // id: the merge writes one document per id).
   auto write = [&](const std::string& line, Xapian::docid replacing) {
     merge::ImageDocument doc;
     if (!merge::from_json(Json::parse(line), doc)) throw StoreError("unreadable merged document");
-    const auto outcome = replacing ? writer.replace(replacing, doc) : writer.add(doc);
+    if (!replacing) writer.add_new(doc);
+    const auto outcome = replacing ? writer.replace(replacing, doc) : index::AddOutcome::added;
     ++(outcome == index::AddOutcome::unchanged ? report.unchanged : report.written);
     if (progress) {
       progress->advance(line.size() + 1);

@@ -1,9 +1,12 @@
 #include "store/record_store.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <tuple>
 #include <unordered_map>
 #include <variant>
+#include <vector>
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -100,10 +103,81 @@ std::string now_utc() {
   return text;
 }
 
-// Inserts the lines of one extraction file; the ordinal of a record is its rank among the
-// records of the same kind from the same archive record (the n-th reference of a page).
-void insert_file(Database& db, const fs::path& file, int64_t batch, Statement& insert,
-                 BatchInsert& counts) {
+// A record read from an extraction file, waiting for its insert.
+struct PendingRow {
+  std::string file, digest, collection, line;
+  int64_t offset = 0, kind = 0, ordinal = 0, key_hash = 0, digest_hash = 0;
+  uint64_t sequence = 0;  // arrival order
+};
+
+// Inserts a batch's records sorted by key hash, some megabytes at a time: the key index is
+// the table's largest and its entries of a batch land all over it, so random inserts into a
+// big store read and dirty its pages again and again once it outgrows SQLite's cache; in key
+// order each page is read once. What is stored does not change: of two records with the same
+// archive file, offset, kind and ordinal the first in file order is kept, as inserting them
+// in that order kept it.
+class SortedInserts {
+ public:
+  static constexpr size_t kBytes = size_t{64} << 20;
+
+  SortedInserts(Statement& insert, Database& db, int64_t batch, BatchInsert& counts)
+      : insert_(insert), db_(db), batch_(batch), counts_(counts) {}
+
+  void add(PendingRow row) {
+    bytes_ +=
+        sizeof row + row.file.size() + row.digest.size() + row.collection.size() + row.line.size();
+    row.sequence = sequence_++;
+    rows_.push_back(std::move(row));
+    if (bytes_ >= kBytes) flush();
+  }
+
+  void flush() {
+    auto slot = [](const PendingRow& r) {
+      return std::tie(r.file, r.offset, r.kind, r.ordinal, r.sequence);
+    };
+    std::sort(rows_.begin(), rows_.end(),
+              [&](const PendingRow& a, const PendingRow& b) { return slot(a) < slot(b); });
+    for (size_t i = 1; i < rows_.size(); ++i)
+      if (std::tie(rows_[i].file, rows_[i].offset, rows_[i].kind, rows_[i].ordinal) ==
+          std::tie(rows_[i - 1].file, rows_[i - 1].offset, rows_[i - 1].kind, rows_[i - 1].ordinal))
+        rows_[i].kind = -1;  // a later copy: dropped below
+    std::sort(rows_.begin(), rows_.end(), [](const PendingRow& a, const PendingRow& b) {
+      return std::tie(a.key_hash, a.sequence) < std::tie(b.key_hash, b.sequence);
+    });
+    for (const PendingRow& row : rows_) {
+      if (row.kind < 0) {
+        ++counts_.already_stored;
+        continue;
+      }
+      insert_.bind(1, row.file).bind(2, row.offset).bind(3, row.kind).bind(4, row.ordinal);
+      insert_.bind(5, row.key_hash);
+      if (row.digest.empty())
+        insert_.bind_null(6).bind_null(7);
+      else
+        insert_.bind(6, row.digest).bind(7, row.digest_hash);
+      insert_.bind(8, row.collection).bind(9, batch_).bind(10, row.line);
+      insert_.step();
+      insert_.reset();
+      ++(db_.changes() ? counts_.inserted : counts_.already_stored);
+    }
+    rows_.clear();
+    bytes_ = 0;
+  }
+
+ private:
+  Statement& insert_;
+  Database& db_;
+  int64_t batch_;
+  BatchInsert& counts_;
+  std::vector<PendingRow> rows_;
+  size_t bytes_ = 0;
+  uint64_t sequence_ = 0;
+};
+
+// Reads the lines of one extraction file into `inserts`; the ordinal of a record is its rank
+// among the records of the same kind from the same archive record (the n-th reference of a
+// page).
+void read_file(const fs::path& file, SortedInserts& inserts, BatchInsert& counts) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw StoreError("record store: cannot read " + file.string());
   std::unordered_map<std::string, int64_t> ordinals;
@@ -122,17 +196,19 @@ void insert_file(Database& db, const fs::path& file, int64_t batch, Statement& i
     }
     std::string slot(row.file);
     slot += '\0' + std::to_string(row.offset) + '\0' + std::to_string(int(row.kind));
-    insert.bind(1, row.file).bind(2, static_cast<int64_t>(row.offset));
-    insert.bind(3, static_cast<int64_t>(row.kind)).bind(4, ordinals[slot]++);
-    insert.bind(5, stored_hash(row.key));
-    if (row.digest.empty())
-      insert.bind_null(6).bind_null(7);
-    else
-      insert.bind(6, row.digest).bind(7, stored_hash(row.digest));
-    insert.bind(8, row.collection).bind(9, batch).bind(10, line);
-    insert.step();
-    insert.reset();
-    ++(db.changes() ? counts.inserted : counts.already_stored);
+    PendingRow pending;
+    pending.file = row.file;
+    pending.offset = static_cast<int64_t>(row.offset);
+    pending.kind = static_cast<int64_t>(row.kind);
+    pending.ordinal = ordinals[slot]++;
+    pending.key_hash = stored_hash(row.key);
+    if (!row.digest.empty()) {
+      pending.digest = row.digest;
+      pending.digest_hash = stored_hash(row.digest);
+    }
+    pending.collection = row.collection;
+    pending.line = std::move(line);
+    inserts.add(std::move(pending));
   }
 }
 
@@ -180,7 +256,9 @@ BatchInsert RecordStore::add_batch(const std::string& collection,
   Statement insert = db_.prepare(
       "INSERT OR IGNORE INTO records (file, offset, kind, ordinal, key_hash, digest, "
       "digest_hash, collection, batch, line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-  for (const auto& file : files) insert_file(db_, file, batch, insert, counts);
+  SortedInserts inserts(insert, db_, batch, counts);
+  for (const auto& file : files) read_file(file, inserts, counts);
+  inserts.flush();
   if (counts.inserted == 0) return counts;  // rolled back: nothing new, no batch
   db_.prepare("UPDATE batches SET records = ?, ignored = ? WHERE id = ?")
       .bind(1, static_cast<int64_t>(counts.inserted))

@@ -8,6 +8,7 @@
 #include "core/json.hpp"
 #include "index/index_documents.hpp"
 #include "index/schema.hpp"
+#include "index/stored_data.hpp"
 #include "testing/shared_data.hpp"
 
 namespace strata::index {
@@ -72,6 +73,68 @@ TEST(IndexWriter, ReplaceWritesTheDocumentAsItIsAndKeepsItsModeration) {
       parse_document_data(StoredData(db).unpack(db.get_document(a).get_data()), stored, kept));
   EXPECT_EQ(stored.collection, (std::vector<std::string>{"c2"}));  // replaced, not merged
   EXPECT_EQ(kept, m);
+}
+
+// What the index holds of one document: terms with wdf and positions, values, data, and
+// whether each term's posting list names it.
+std::string indexed(const Xapian::Database& db, Xapian::docid docid) {
+  std::string out;
+  for (auto t = db.termlist_begin(docid); t != db.termlist_end(docid); ++t) {
+    out += *t + " wdf " + std::to_string(t.get_wdf()) + " at";
+    for (auto p = t.positionlist_begin(); p != t.positionlist_end(); ++p)
+      out += " " + std::to_string(*p);
+    auto posting = db.postlist_begin(*t);
+    posting.skip_to(docid);
+    out += posting != db.postlist_end(*t) && *posting == docid ? " posted\n" : " NOT POSTED\n";
+  }
+  const Xapian::Document xd = db.get_document(docid);
+  for (auto v = xd.values_begin(); v != xd.values_end(); ++v)
+    out += "value " + std::to_string(v.get_valueno()) + " " + *v + "\n";
+  return out + "data " + StoredData(db).unpack(xd.get_data());
+}
+
+TEST(IndexWriter, ReplaceLeavesTheIndexAsAddingTheNewDocumentWould) {
+  const merge::ImageDocument before = doc("a", "c1");
+  std::vector<std::pair<std::string, merge::ImageDocument>> changes;
+  auto change = [&](const std::string& what, auto edit) {
+    merge::ImageDocument d = before;
+    edit(d);
+    changes.emplace_back(what, d);
+  };
+  change("counters only", [](auto& d) { d.matchingPages = 7; });
+  change("a collection", [](auto& d) { d.collection.push_back("c2"); });
+  change("an older capture", [](auto& d) {
+    d.imgCrawlTimestamp = "20080101000000";
+    d.imgCaptureTimes = {"20080101000000", "20100101000000"};
+  });
+  change("another size", [](auto& d) { d.imgWidth = 640, d.imgHeight = 480; });
+  change("another alt", [](auto& d) { d.imgAlt.push_back("sol mar"); });
+  change("the same words in another order", [](auto& d) { d.imgAlt = {"a alt"}; });
+  for (const auto& [what, after] : changes) {
+    const auto dir = strata::testing::scratch_dir();
+    std::string replaced, added;
+    {
+      IndexWriter w(dir / "replaced");
+      w.begin();
+      for (int i = 0; i < 50; ++i) w.add(doc("other" + std::to_string(i), "c1"));
+      w.add(before);
+      w.commit();
+      w.begin();
+      const auto docid = w.docid_of("a");
+      ASSERT_TRUE(docid);
+      EXPECT_EQ(w.replace(*docid, after), AddOutcome::merged) << what;
+      w.commit();
+      replaced = indexed(Xapian::Database((dir / "replaced").string()), *docid);
+    }
+    {
+      IndexWriter w(dir / "added");
+      w.begin();
+      w.add(after);
+      w.commit();
+      added = indexed(Xapian::Database((dir / "added").string()), *w.docid_of("a"));
+    }
+    EXPECT_EQ(replaced, added) << what;
+  }
 }
 
 TEST(IndexWriter, CancelledBatchLeavesIndexAsBefore) {
