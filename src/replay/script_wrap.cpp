@@ -7,8 +7,8 @@
 namespace strata::replay {
 namespace {
 
-constexpr std::array<std::string_view, 8> kProxied = {
-    "window", "self", "document", "location", "top", "parent", "frames", "opener"};
+constexpr std::array<std::string_view, 8> kProxied = {"window", "self",   "document", "location",
+                                                      "top",    "parent", "frames",   "opener"};
 
 constexpr std::string_view kAssign = "_____WB$wombat$assign$function_____";
 
@@ -167,7 +167,7 @@ bool window_like_this(std::string_view js, size_t at) {
     if (close >= js.size() || (js[close] != ')' && js[close] != ',')) return false;
     const size_t opener = previous_significant(js, before);
     if (opener == std::string_view::npos) return false;
-    if (js[opener] == '}' || js[opener] == ')') return true;  // }(this) and })(this)
+    if (js[opener] == '}' || js[opener] == ')') return true;   // }(this) and })(this)
     return opener >= 4 && js.substr(opener - 3, 4) == "call";  // .call(this
   }
   return false;

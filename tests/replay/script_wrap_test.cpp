@@ -38,8 +38,8 @@ TEST(ScriptWrap, ModulesAreLeftAsTheyAreButDynamicImportsAreNot) {
   EXPECT_EQ(wrap_script_for_wombat(module), module);
   const std::string exported = "export default window.x;";
   EXPECT_EQ(wrap_script_for_wombat(exported), exported);
-  EXPECT_TRUE(has(wrap_script_for_wombat("import('./a.js').then(() => window.go());"),
-                  "let window"));
+  EXPECT_TRUE(
+      has(wrap_script_for_wombat("import('./a.js').then(() => window.go());"), "let window"));
 }
 
 TEST(ScriptWrap, AssigningLocationGoesThroughWombatsLocation) {
@@ -75,7 +75,7 @@ TEST(ScriptWrap, AThisThatMayBeTheWindowIsCheckedByWombat) {
   EXPECT_TRUE(has(out, "var root = " + check + ";"));
   EXPECT_TRUE(has(out, "window || " + check + ";"));
   EXPECT_TRUE(has(out, "var loc = " + check + ".location;"));
-  EXPECT_TRUE(has(out, "\nthis.count = 1;"));     // not a proxied member
+  EXPECT_TRUE(has(out, "\nthis.count = 1;"));      // not a proxied member
   EXPECT_TRUE(has(out, "this.y = 2;"));            // idem
   EXPECT_TRUE(has(out, "if (a === this) {}"));     // a comparison, not an assignment
   EXPECT_TRUE(has(out, "obj = { self: this };"));  // an object's member

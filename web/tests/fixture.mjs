@@ -203,11 +203,14 @@ export async function openRecorded(browser, url, origins) {
   return { context, page, res, leaks, responses, refusals, errors };
 }
 
-// The port of the replay origin a `strata serve --replay-port 0` started (from its log).
-export function replayOriginOf(server) {
+// `strata serve` of `index` (safe search off) with a replay origin of its own
+// (--replay-port): the server and the replay origin's base URL, read from the server's log.
+export async function startWithReplayOrigin(index, sample) {
+  const server = await startServer({ strata: findStrata(), index, sample },
+    ['--safe-search', 'off', '--replay-port', '0']);
   const port = /replay origin on [^:]+:(\d+)/.exec(server.log())?.[1];
   assert.ok(port, server.log());
-  return `http://127.0.0.1:${port}`;
+  return { server, replayBase: `http://127.0.0.1:${port}` };
 }
 
 // Screenshots go to the work folder, so a test run leaves the checkout clean;

@@ -9,7 +9,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { repo, skipReason, startServer, launchBrowser, findStrata, openRecorded, replayOriginOf, workDir, indexArchives } from './fixture.mjs';
+import { repo, skipReason, startServer, launchBrowser, findStrata, openRecorded, startWithReplayOrigin, workDir, indexArchives } from './fixture.mjs';
 
 const shared = process.env.STRATA_SHARED || path.resolve(repo, '../shared');
 const warc = path.join(shared, 'data/archives/archivesunleashed__aut/src/test/resources/warc/example.warc.gz');
@@ -34,9 +34,7 @@ describe('replay of a real crawl', { skip: reason || false }, () => {
     const index = indexArchives(path.join(work, 'index'), 'archive-org-2008', [warc]);
     server = await startServer({ strata: findStrata(), index, sample: work }, ['--safe-search', 'off']);
     if (!noWombat) {
-      withOrigin = await startServer({ strata: findStrata(), index, sample: work },
-        ['--safe-search', 'off', '--replay-port', '0']);
-      replayBase = replayOriginOf(withOrigin);
+      ({ server: withOrigin, replayBase } = await startWithReplayOrigin(index, work));
     }
     browser = await launchBrowser();
   });

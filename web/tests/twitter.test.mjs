@@ -8,7 +8,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { repo, skipReason, startServer, launchBrowser, findStrata, openRecorded, replayOriginOf, workDir, indexArchives } from './fixture.mjs';
+import { repo, skipReason, launchBrowser, openRecorded, startWithReplayOrigin, workDir, indexArchives } from './fixture.mjs';
 
 const shared = process.env.STRATA_SHARED || path.resolve(repo, '../shared');
 const warc = path.join(shared, 'data/archives/webrecorder__replayweb.page/mkdocs/site/docs/examples/netpreserve-twitter.warc');
@@ -26,9 +26,7 @@ describe('a 2019 Twitter capture on the replay origin', { skip: reason || false 
   before(async () => {
     const work = workDir('twitter');
     const index = indexArchives(path.join(work, 'index'), 'twitter-2019', [warc]);
-    server = await startServer({ strata: findStrata(), index, sample: work },
-      ['--safe-search', 'off', '--replay-port', '0']);
-    replayBase = replayOriginOf(server);
+    ({ server, replayBase } = await startWithReplayOrigin(index, work));
     browser = await launchBrowser();
   });
   after(async () => {

@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { repo, skipReason, startServer, launchBrowser, findStrata, openRecorded, replayOriginOf, workDir, indexArchives } from './fixture.mjs';
+import { repo, skipReason, launchBrowser, openRecorded, startWithReplayOrigin, workDir, indexArchives } from './fixture.mjs';
 
 const wombatJs = path.join(repo, 'web/node_modules/@webrecorder/wombat/dist/wombat.js');
 const reason = (await skipReason()) || (fs.existsSync(wombatJs) ? null : `${wombatJs} not found (run scripts/setup-web)`);
@@ -98,9 +98,7 @@ describe('client-side rewriting with wombat on the replay origin', { skip: reaso
         Buffer.from('<!doctype html><html><head><title>Next</title></head><body><h1 id="next-page">The next page</h1></body></html>'), 6),
     ]));
     const index = indexArchives(path.join(work, 'index'), 'built', [warc]);
-    server = await startServer({ strata: findStrata(), index, sample: work },
-      ['--safe-search', 'off', '--replay-port', '0']);
-    replayBase = replayOriginOf(server);
+    ({ server, replayBase } = await startWithReplayOrigin(index, work));
     browser = await launchBrowser();
   });
   after(async () => {
