@@ -41,15 +41,28 @@ void* ParseArena::allocate(size_t bytes) {
   return out;
 }
 
+namespace {
+constexpr std::string_view kCdataOpen = "<![CDATA[";
+// The same length, and a bogus comment to the tokenizer (header: why).
+constexpr std::string_view kCdataNeutral = "<!-CDATA[";
+static_assert(kCdataOpen.size() == kCdataNeutral.size());
+}  // namespace
+
 // The first block is sized on the page: gumbo's tree takes a few times the HTML's bytes.
-HtmlDocument::HtmlDocument(std::string_view html) : arena_(html.size() * 4) {
+HtmlDocument::HtmlDocument(std::string_view html) : arena_(html.size() * 4), source_(html) {
+  if (size_t at = html.find(kCdataOpen); at != std::string_view::npos) {
+    without_cdata_.assign(html);
+    for (; at != std::string::npos; at = without_cdata_.find(kCdataOpen, at))
+      without_cdata_.replace(at, kCdataNeutral.size(), kCdataNeutral);
+    source_ = without_cdata_;
+  }
   GumboOptions options = kGumboDefaultOptions;
   options.allocator = arena_allocate;
   options.deallocator = arena_free;
   options.userdata = &arena_;
   // Parse errors are of no use to us and on broken pages they cost memory and time.
   options.max_errors = 0;
-  output_ = gumbo_parse_with_options(&options, html.data(), html.size());
+  output_ = gumbo_parse_with_options(&options, source_.data(), source_.size());
 }
 
 // No gumbo_destroy_output: every byte of the tree lives in arena_.

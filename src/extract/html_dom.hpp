@@ -2,6 +2,12 @@
 // A parsed HTML5 document (gumbo) and the small tree helpers the extraction code needs.
 // Gumbo follows the WHATWG tree-construction rules, so tag soup always yields a tree and
 // never throws; this wrapper only owns the result and hides gumbo's C types where cheap.
+// One exception, worked around here: Debian's libgumbo keeps its assertions, and a CDATA
+// section in foreign content inside a table (`<table><math><mi><![CDATA[>]]>`, found by
+// fuzz_script_cut) fails one and aborts the process. Such a page is parsed from a copy in
+// which every `<![CDATA[` reads `<!-CDATA[` (same length, so positions hold): a bogus
+// comment, as gumbo already parses it outside SVG and MathML; only the CDATA text of SVG
+// or MathML is lost, which describes no image.
 #include <gumbo.h>
 
 #include <cstddef>
@@ -37,11 +43,16 @@ class HtmlDocument {
   HtmlDocument& operator=(const HtmlDocument&) = delete;
 
   const GumboNode* root() const { return output_->document; }
+  // The text gumbo parsed: the page, or its copy without CDATA sections (above). Positions
+  // and pointers in the tree refer to it.
+  std::string_view source() const { return source_; }
   bool has_doctype() const { return output_->document->v.document.has_doctype; }
   size_t arena_bytes() const { return arena_.reserved(); }
 
  private:
   ParseArena arena_;  // owns every byte of output_
+  std::string without_cdata_;  // the page's copy, when it had a CDATA section
+  std::string_view source_;
   GumboOutput* output_;
 };
 

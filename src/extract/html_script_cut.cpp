@@ -108,14 +108,14 @@ PageDocument::PageDocument(std::string_view html) {
   if (!cut.cuts.empty()) {
     cut_ = std::move(cut.html);
     doc_ = std::make_unique<HtmlDocument>(cut_);
-    parsed_ = cut_;
-    if (cuts_confirmed(doc_->root(), cut_, cut.cuts)) return;
+    parsed_ = doc_->source();
+    if (cuts_confirmed(doc_->root(), parsed_, cut.cuts)) return;
     doc_.reset();
     cut_.clear();
     reparsed_ = true;
   }
   doc_ = std::make_unique<HtmlDocument>(html);
-  parsed_ = html;
+  parsed_ = doc_->source();
 }
 
 }  // namespace strata::extract
