@@ -12,6 +12,8 @@
 #include <fstream>
 #include <optional>
 
+#include <xxhash.h>
+
 #include "analyze/record.hpp"
 #include "core/json.hpp"
 
@@ -21,9 +23,9 @@ namespace {
 namespace fs = std::filesystem;
 
 // Table layout (native byte order: a table from another machine fails its checks and is made
-// again): magic, covered length (ends after a newline), FNV-1a-64 of the covered length's last
+// again): magic, covered length (ends after a newline), XXH3-64 of the covered length's last
 // kCheckBytes bytes, entry count, then the entries sorted by (hash, offset).
-constexpr char kMagic[8] = {'S', 'A', 'O', 'F', 'F', 'S', '0', '1'};
+constexpr char kMagic[8] = {'S', 'A', 'O', 'F', 'F', 'S', '0', '2'};
 constexpr uint64_t kCheckBytes = 4096;
 
 struct Entry {
@@ -38,10 +40,10 @@ struct Header {
   uint64_t covered, check, count;
 };
 
-// Stable across builds and machines (the table outlives the program): FNV-1a, 64 bits.
-uint64_t fnv1a(std::string_view text, uint64_t h = 14695981039346656037ull) {
-  for (const unsigned char c : text) h = (h ^ c) * 1099511628211ull;
-  return h;
+// Stable across builds and machines (the table outlives the program): XXH3's output is
+// specified, as the merge's key hash uses it.
+uint64_t hash_of(std::string_view text) {
+  return XXH3_64bits(text.data(), text.size());
 }
 
 class File {
@@ -74,12 +76,12 @@ class File {
   int fd_;
 };
 
-// FNV-1a of the kCheckBytes bytes before `covered` (fewer at the file's start).
+// The hash of the kCheckBytes bytes before `covered` (fewer at the file's start).
 uint64_t check_of(const File& file, uint64_t covered) {
   const uint64_t n = std::min(covered, kCheckBytes);
   std::string bytes(n, '\0');
   if (file.read_at(bytes.data(), n, covered - n) != n) return 0;
-  return fnv1a(bytes);
+  return hash_of(bytes);
 }
 
 // The sorted entries of a valid table, mapped read-only.
@@ -154,7 +156,7 @@ Tail scan_tail(const File& file, uint64_t from) {
       const size_t end = static_cast<size_t>(nl - buffer.data());
       const std::string_view line(buffer.data() + start, end - start);
       if (const std::string digest = record_digest(line); !digest.empty())
-        tail.entries.push_back({fnv1a(digest), at + start});
+        tail.entries.push_back({hash_of(digest), at + start});
       start = end + 1;
     }
     buffer.erase(0, start);
@@ -225,7 +227,7 @@ bool read_lines(const File& file, const Table* table, const std::vector<Entry>& 
                 const std::function<void(std::string_view)>& fn) {
   std::vector<std::pair<uint64_t, uint64_t>> found;  // offset, hash
   for (const auto digest : digests) {
-    const uint64_t hash = fnv1a(digest);
+    const uint64_t hash = hash_of(digest);
     const Entry low{hash, 0}, high{hash, UINT64_MAX};
     if (table)
       for (auto it = std::lower_bound(table->begin(), table->end(), low);
@@ -244,7 +246,7 @@ bool read_lines(const File& file, const Table* table, const std::vector<Entry>& 
   for (const auto& [offset, hash] : found) {
     std::string line = line_at(file, offset);
     const std::string digest = record_digest(line);
-    if (digest.empty() || fnv1a(digest) != hash) return false;
+    if (digest.empty() || hash_of(digest) != hash) return false;
     // Another digest with the same hash: not asked for.
     if (!std::binary_search(wanted.begin(), wanted.end(), std::string_view(digest))) continue;
     lines.push_back(std::move(line));
@@ -296,8 +298,8 @@ void for_each_analysis_line(const fs::path& analysis_jsonl,
       const std::string line = line_at(file, *tail.torn);
       if (const std::string digest = record_digest(line); !digest.empty())
         tail.entries.insert(std::upper_bound(tail.entries.begin(), tail.entries.end(),
-                                             Entry{fnv1a(digest), *tail.torn}),
-                            Entry{fnv1a(digest), *tail.torn});
+                                             Entry{hash_of(digest), *tail.torn}),
+                            Entry{hash_of(digest), *tail.torn});
     }
     if (read_lines(file, valid, tail.entries, digests, fn)) return;
     // The table did not describe the file (rewritten in place): made again from the whole file.
