@@ -469,8 +469,10 @@ void HttpListener::run() {
   for (auto& t : extra) t.join();
 }
 
+// Posted rather than called: handlers already queued run first, so a reply whose last bytes a
+// client has read still writes its access-log line before the listener stops.
 void HttpListener::stop() {
-  impl_->ioc.stop();
+  net::post(impl_->ioc, [ioc = &impl_->ioc] { ioc->stop(); });
 }
 
 }  // namespace strata::server
