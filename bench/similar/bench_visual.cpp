@@ -1,4 +1,4 @@
-// bench_visual [--images N] [--queries Q] [--baseline B] [--common c]
+// bench_visual [--images N] [--queries Q] [--baseline B] [--common c] [--scan-threads T]
 // "Visually similar" search (similar/embedding_index.hpp, as `strata serve` holds it) over N
 // synthetic 128-byte embedding codes (default 1,000,000): every code is a shared direction
 // (weight c, default 0.5: real codes share one, docs/similarity.md) plus one of N/20 cluster
@@ -7,7 +7,8 @@
 // (the nearest 2 x 100 + 1). Reports the build time and peak RSS, per query the wall time and
 // the process's CPU time (p50, p99, max), and the hits; the baseline is the exact int8 scan
 // of all N codes for the first B queries (default 100), against which the recall@10 of the
-// shortlist search is counted.
+// shortlist search is counted. --scan-threads T: the threads each lookup scans with (default 0:
+// as served, one per 2M entries up to the cores).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -68,6 +69,7 @@ struct Pass {
 int main(int argc, char** argv) {
   size_t n = 1'000'000, queries = 2'000, baseline = 100;
   double common = 0.5;
+  unsigned scan_threads = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     if (flag == "--images")
@@ -78,9 +80,12 @@ int main(int argc, char** argv) {
       baseline = std::strtoull(argv[i + 1], nullptr, 10);
     else if (flag == "--common")
       common = std::strtod(argv[i + 1], nullptr);
+    else if (flag == "--scan-threads")
+      scan_threads = unsigned(std::strtoul(argv[i + 1], nullptr, 10));
     else {
       std::fprintf(stderr,
-                   "usage: bench_visual [--images N] [--queries Q] [--baseline B] [--common c]\n");
+                   "usage: bench_visual [--images N] [--queries Q] [--baseline B] [--common c] "
+                   "[--scan-threads T]\n");
       return 2;
     }
   }
@@ -98,8 +103,9 @@ int main(int argc, char** argv) {
     const similar::EmbeddingIndex index(std::move(codes));
     pass.build_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     pass.build_cpu = bench::cpu_seconds() - cpu0;
-    pass.shortlist = bench::run_queries(
-        picked, [&](const EmbeddingCode& q) { return index.nearest(q, kAsked).size(); });
+    pass.shortlist = bench::run_queries(picked, [&](const EmbeddingCode& q) {
+      return index.nearest(q, kAsked, scan_threads).size();
+    });
     pass.exact = bench::run_queries(
         scanned, [&](const EmbeddingCode& q) { return index.nearest_exact(q, kAsked).size(); });
     for (const EmbeddingCode& q : scanned) {

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <set>
 
@@ -64,6 +65,42 @@ TEST(EmbeddingIndex, ExactScanIsOrderedByCosineThenEntry) {
   const auto shortlisted = index.nearest(codes[6], 20);
   ASSERT_EQ(shortlisted.size(), found.size());
   for (size_t k = 0; k < found.size(); ++k) EXPECT_EQ(shortlisted[k].entry, found[k].entry);
+}
+
+// The sign bits of a code, as the index keeps them: bit i set when dimension i is negative.
+int sign_distance(const EmbeddingCode& a, const EmbeddingCode& b) {
+  int d = 0;
+  for (size_t i = 0; i < kEmbeddingDims; ++i) d += (a[i] < 0) != (b[i] < 0);
+  return d;
+}
+
+TEST(EmbeddingIndex, OnePassShortlistIsTheNearestBySignsLowestNumbersFirstAtTies) {
+  // Few distinct codes, so that many entries tie at every distance and the cut falls inside a
+  // tie; enough entries that the cut tightens many times during the pass, and that three
+  // threads each take a stretch.
+  const auto centres = clustered(40, 1, 0, 3);
+  std::vector<EmbeddingCode> codes;
+  for (size_t i = 0; i < 300'000; ++i) codes.push_back(centres[(i * 7919) % centres.size()]);
+  const EmbeddingIndex index(codes);
+  for (uint32_t q : {0u, 123'457u}) {
+    std::vector<int> distance_of_centre;
+    for (const auto& c : centres) distance_of_centre.push_back(sign_distance(codes[q], c));
+    std::vector<uint32_t> by_distance(codes.size());
+    for (uint32_t i = 0; i < by_distance.size(); ++i) by_distance[i] = i;
+    const auto distance = [&](uint32_t i) {
+      return distance_of_centre[(i * 7919) % centres.size()];
+    };
+    std::stable_sort(by_distance.begin(), by_distance.end(),
+                     [&](uint32_t a, uint32_t b) { return distance(a) < distance(b); });
+    for (size_t count : {0, 1, 999, 2010, 299'999, 400'000}) {
+      std::vector<uint32_t> reference(by_distance.begin(),
+                                      by_distance.begin() + std::min(count, codes.size()));
+      std::sort(reference.begin(), reference.end());
+      for (unsigned threads : {1u, 3u})
+        EXPECT_EQ(index.nearest_by_signs(codes[q], count, threads), reference)
+            << count << " " << q << " " << threads;
+    }
+  }
 }
 
 TEST(EmbeddingIndex, ShortlistRecallAgainstExactScan) {
