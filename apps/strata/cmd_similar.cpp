@@ -32,11 +32,10 @@ std::vector<similar::Image> read_images(std::istream& in, const std::string& fil
       problems.report({file, offset, "bad_analysis_record", "not an analysis record"});
       continue;
     }
-    if (!record.phash) {
+    if (auto image = analyze::grouping_image(record))
+      images.push_back(std::move(*image));
+    else
       ++unhashed;
-      continue;
-    }
-    images.push_back({record.digest, *record.phash, record.width, record.height, 0});
   }
   return images;
 }

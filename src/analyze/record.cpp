@@ -16,6 +16,11 @@ double safe_search_value(const AnalysisRecord& record) {
   return record.nsfw ? safe_search_score(safe_search_input(record)) : -1.0;
 }
 
+std::optional<similar::Image> grouping_image(const AnalysisRecord& record) {
+  if (!record.phash) return std::nullopt;
+  return similar::Image{record.digest, *record.phash, record.width, record.height, 0, record.pdq};
+}
+
 std::string_view digest_of_line(std::string_view line) {
   constexpr std::string_view kStart = R"({"digest":")";
   if (line.substr(0, kStart.size()) != kStart) return {};

@@ -11,6 +11,7 @@
 #include "analyze/pdq.hpp"
 #include "analyze/safe_policy.hpp"
 #include "core/json.hpp"
+#include "similar/groups.hpp"
 
 namespace strata::analyze {
 
@@ -40,6 +41,10 @@ bool visible_under_safe_search(const AnalysisRecord& record);
 SafeSearchInput safe_search_input(const AnalysisRecord& record);
 // The index's `safe` value: safe_search_score() of a classified record, -1 when unclassified.
 double safe_search_value(const AnalysisRecord& record);
+
+// What near-duplicate grouping reads of a record (size, pHash, PDQ; no capture time: an
+// analysis record has none), none without a pHash.
+std::optional<similar::Image> grouping_image(const AnalysisRecord& record);
 
 Json to_json(const AnalysisRecord& record);
 bool from_json(const Json& j, AnalysisRecord& out);

@@ -118,7 +118,7 @@ Item item_from_document(const merge::ImageDocument& doc, const index::Moderation
   // Flat and tiny pictures have no reliable pHash: as if they had none, so they never
   // cover or are covered by a Hamming atom (and blank images form no giant cluster).
   if (uses.phash && m.phash &&
-      similar::gate({doc.imgDigest, *m.phash, doc.imgWidth, doc.imgHeight, 0}) == similar::Gate::ok)
+      similar::gate(*m.phash, doc.imgWidth, doc.imgHeight) == similar::Gate::ok)
     item.phash = m.phash;
   if (uses.collection) item.collections = doc.collection;
   return item;

@@ -45,7 +45,11 @@ struct Reader {
   }
 };
 
-// Row: docid delta, pHash, width, height, first capture, digest (length, bytes), leader.
+// What a row holds; older tables (no PDQ) are rebuilt.
+constexpr std::string_view kFormat = "v2";
+
+// Row: docid delta, pHash, width, height, first capture, digest (length, bytes), leader, then
+// 1 and the 32 bytes of the PDQ hash, or 0.
 void encode_rows(const GroupTable& t, size_t begin, size_t end, std::string& out) {
   Xapian::docid last = 0;
   for (size_t i = begin; i < end; ++i) {
@@ -59,6 +63,10 @@ void encode_rows(const GroupTable& t, size_t begin, size_t end, std::string& out
     put_varint(out, image.digest.size());
     out += image.digest;
     put_varint(out, t.leaders[i]);
+    out.push_back(image.pdq ? 1 : 0);
+    if (image.pdq)
+      for (const uint64_t word : *image.pdq)
+        for (int byte = 0; byte < 8; ++byte) out.push_back(char(word >> (8 * byte)));
   }
 }
 
@@ -74,6 +82,17 @@ bool decode_rows(std::string_view chunk, GroupTable& t) {
     image.first_capture = static_cast<int64_t>(r.varint());
     image.digest = r.bytes(r.varint());
     const auto leader = static_cast<Xapian::docid>(r.varint());
+    const std::string_view has_pdq = r.bytes(1);
+    if (r.ok && has_pdq[0] == 1) {
+      const std::string_view bytes = r.bytes(32);
+      if (r.ok) {
+        image.pdq.emplace();
+        for (size_t b = 0; b < 32; ++b)
+          (*image.pdq)[b / 8] |= uint64_t(static_cast<unsigned char>(bytes[b])) << (8 * (b % 8));
+      }
+    } else if (r.ok && has_pdq[0] != 0) {
+      return false;
+    }
     if (!r.ok || (!t.docids.empty() && last <= t.docids.back())) return false;
     t.docids.push_back(last);
     t.images.push_back(std::move(image));
@@ -83,7 +102,7 @@ bool decode_rows(std::string_view chunk, GroupTable& t) {
 }
 
 std::string header(Xapian::rev revision, size_t rows) {
-  return std::to_string(revision) + " " + std::to_string(rows);
+  return std::string(kFormat) + " " + std::to_string(revision) + " " + std::to_string(rows);
 }
 
 }  // namespace
@@ -99,10 +118,10 @@ size_t GroupTable::find(Xapian::docid docid) const {
 
 std::optional<GroupTable> load_group_table(const Xapian::Database& db) {
   if (db.size() != 1) return std::nullopt;  // see save_group_table
+  const std::string expected = std::string(kFormat) + " " + std::to_string(db.get_revision()) + " ";
   const std::string head = db.get_metadata(std::string(kHeaderKey));
-  const size_t space = head.find(' ');
-  if (space == std::string::npos || head.substr(0, space) != std::to_string(db.get_revision()))
-    return std::nullopt;
+  if (!head.starts_with(expected)) return std::nullopt;
+  const size_t space = expected.size() - 1;
   size_t rows = 0;
   if (std::from_chars(head.data() + space + 1, head.data() + head.size(), rows).ec != std::errc())
     return std::nullopt;

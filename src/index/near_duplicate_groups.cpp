@@ -101,7 +101,7 @@ RegroupReport regroup_whole(Xapian::WritableDatabase& db,
 
 bool same_key(const similar::Image& a, const similar::Image& b) {
   return a.phash == b.phash && a.width == b.width && a.height == b.height &&
-         a.first_capture == b.first_capture && a.digest == b.digest;
+         a.first_capture == b.first_capture && a.digest == b.digest && a.pdq == b.pdq;
 }
 
 // The table after `changes`; `marked`: per row, new or changed (to regroup);
@@ -219,8 +219,8 @@ std::string group_term(uint64_t leader) {
 
 std::optional<similar::Image> grouping_image(const merge::ImageDocument& doc, const Moderation& m) {
   if (!m.phash) return std::nullopt;
-  return similar::Image{doc.id, *m.phash, doc.imgWidth, doc.imgHeight,
-                        capture_order(doc.imgCrawlTimestamp)};
+  return similar::Image{
+      doc.id, *m.phash, doc.imgWidth, doc.imgHeight, capture_order(doc.imgCrawlTimestamp), m.pdq};
 }
 
 RegroupReport regroup_near_duplicates(Xapian::WritableDatabase& db, const StoredData& stored,

@@ -67,7 +67,7 @@ Mode parse_mode(const Params& params) {
 }
 
 bool usable(uint64_t phash) {
-  return similar::gate({"", phash, 0, 0, 0}) == similar::Gate::ok;
+  return similar::gate(phash) == similar::Gate::ok;
 }
 
 // A flat picture's pHash matches every other flat picture: refused rather than answered in

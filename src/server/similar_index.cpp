@@ -68,7 +68,7 @@ std::shared_ptr<const SimilarSnapshot> build_similar_snapshot(Xapian::Database& 
                             [&](const SimilarEntry& entry, const std::string& value) {
                               const auto hash = analyze::phash_from_hex(value);
                               if (!hash) return;
-                              if (similar::gate({"", *hash, 0, 0, 0}) != similar::Gate::ok) {
+                              if (similar::gate(*hash) != similar::Gate::ok) {
                                 ++snapshot->degenerate;
                                 return;
                               }

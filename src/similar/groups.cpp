@@ -15,11 +15,14 @@ namespace {
 
 constexpr uint32_t kNone = HammingIndex::kNone;
 
-// The position of the first of `hashes` within `radius` of `hash`, or kNone.
+// The position of the first of `leaders` (input indices; `hashes`: their pHashes) within
+// `radius` of `image`'s pHash whose PDQ agrees, or kNone.
 __attribute__((target_clones("popcnt", "default"))) uint32_t first_within(
-    const std::vector<uint64_t>& hashes, uint64_t hash, int radius) {
+    std::span<const Image> images, const std::vector<uint32_t>& leaders,
+    const std::vector<uint64_t>& hashes, const Image& image, int radius) {
   for (size_t k = 0; k < hashes.size(); ++k)
-    if (std::popcount(hashes[k] ^ hash) <= radius) return static_cast<uint32_t>(k);
+    if (std::popcount(hashes[k] ^ image.phash) <= radius && pdq_agrees(images[leaders[k]], image))
+      return static_cast<uint32_t>(k);
   return kNone;
 }
 
@@ -61,11 +64,18 @@ bool visits_before(const Image& a, const Image& b) {
   return a.width < b.width;
 }
 
-Gate gate(const Image& image) {
-  int bits = std::popcount(image.phash);
+bool pdq_agrees(const Image& a, const Image& b) {
+  if (!a.pdq || !b.pdq) return true;
+  int distance = 0;
+  for (size_t w = 0; w < 4; ++w) distance += std::popcount((*a.pdq)[w] ^ (*b.pdq)[w]);
+  return distance <= kPdqMemberRadius;
+}
+
+Gate gate(uint64_t phash, int width, int height) {
+  int bits = std::popcount(phash);
   if (bits < kMinBitsSet || bits > 64 - kMinBitsSet) return Gate::degenerate_hash;
-  bool size_known = image.width > 0 && image.height > 0;
-  if (size_known && std::min(image.width, image.height) < kMinSide) return Gate::too_small;
+  bool size_known = width > 0 && height > 0;
+  if (size_known && std::min(width, height) < kMinSide) return Gate::too_small;
   return Gate::ok;
 }
 
@@ -99,28 +109,35 @@ Grouping group_near_duplicates(std::span<const Image> images, int radius, unsign
   HammingIndex index(r);               // the leaders found so far
   std::vector<uint32_t> leader_image;  // leader number -> input index
   std::vector<uint32_t> found(kBatch);
-  std::vector<uint64_t> batch_leaders;
+  std::vector<uint32_t> batch_leaders;  // input indices
+  std::vector<uint64_t> batch_hashes;   // their pHashes
   for (size_t begin = 0; begin < order.size(); begin += kBatch) {
     const size_t n = std::min(kBatch, order.size() - begin);
-    in_parallel(n, std::max(1u, threads),
-                [&](size_t k) { found[k] = index.first_within(images[order[begin + k]].phash); });
+    in_parallel(n, std::max(1u, threads), [&](size_t k) {
+      const Image& image = images[order[begin + k]];
+      found[k] = index.first_within(image.phash, [&](uint32_t leader) {
+        return pdq_agrees(images[leader_image[leader]], image);
+      });
+    });
     const size_t first_new = leader_image.size();
     batch_leaders.clear();
+    batch_hashes.clear();
     for (size_t k = 0; k < n; ++k) {
       const uint32_t i = order[begin + k];
       uint32_t leader = found[k];
       if (leader == kNone) {
-        uint32_t in_batch = first_within(batch_leaders, images[i].phash, r);
+        uint32_t in_batch = first_within(images, batch_leaders, batch_hashes, images[i], r);
         if (in_batch != kNone) leader = static_cast<uint32_t>(first_new + in_batch);
       }
       if (leader == kNone) {
-        batch_leaders.push_back(images[i].phash);
+        batch_leaders.push_back(i);
+        batch_hashes.push_back(images[i].phash);
         leader_image.push_back(i);
         continue;
       }
       join(result, i, leader_image[leader]);
     }
-    for (uint64_t hash : batch_leaders) index.add(hash);
+    for (uint64_t hash : batch_hashes) index.add(hash);
   }
   for (uint32_t i : order) result.size[i] = result.size[result.leader[i]];
   return result;

@@ -79,15 +79,18 @@ void HammingIndex::probe(uint64_t hash, std::vector<const Bucket*>& probed,
 
 // Compiled for POPCNT where the CPU has it (a table routine otherwise).
 __attribute__((target_clones("popcnt", "default"))) uint32_t HammingIndex::first_within(
-    uint64_t hash) const {
+    uint64_t hash, const std::function<bool(uint32_t)>& accept) const {
   thread_local std::vector<const Bucket*> probed;
   thread_local std::vector<uint8_t> table_of;
   probe(hash, probed, table_of);
   uint32_t best = kNone;
   for (const Bucket* bucket : probed)
-    for (size_t k = 0; k < bucket->hashes.size(); ++k)
-      if (std::popcount(bucket->hashes[k] ^ hash) <= radius_)
-        best = std::min(best, bucket->entries[k]);
+    for (size_t k = 0; k < bucket->hashes.size(); ++k) {
+      // The hash first: entries are read only for the few within the radius.
+      if (std::popcount(bucket->hashes[k] ^ hash) > radius_) continue;
+      const uint32_t entry = bucket->entries[k];
+      if (entry < best && (!accept || accept(entry))) best = entry;
+    }
   return best;
 }
 

@@ -9,6 +9,7 @@
 // Failure contract: never throws (beyond std::bad_alloc). Lookups may run on several threads
 // while no entry is being added. Memory: 12 bytes per entry and table (5 tables at radius 8).
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <span>
 #include <vector>
@@ -35,8 +36,9 @@ class HammingIndex {
   uint32_t size() const { return entries_; }
   int radius() const { return radius_; }
 
-  // The lowest-numbered entry within the radius of `hash`, or kNone.
-  uint32_t first_within(uint64_t hash) const;
+  // The lowest-numbered entry within the radius of `hash` (and, with `accept`, for which
+  // accept(entry) is true), or kNone.
+  uint32_t first_within(uint64_t hash, const std::function<bool(uint32_t)>& accept = nullptr) const;
   // Every entry within `radius` (clamped to [0, radius()]) of `hash`, by distance, then number.
   std::vector<Match> all_within(uint64_t hash, int radius) const;
 

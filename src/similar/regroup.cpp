@@ -61,7 +61,9 @@ Regrouping regroup_near_duplicates(std::span<const Image> images,
     uint32_t leader = x;
     for (const auto& match : near) {
       const uint32_t y = match.entry;
-      if (y != x && leads(y) && before(y, x) && (leader == x || before(y, leader))) leader = y;
+      if (y != x && leads(y) && before(y, x) && (leader == x || before(y, leader)) &&
+          pdq_agrees(images[y], images[x]))
+        leader = y;
     }
     result.leader[x] = leader;
     if (leads(x) == led) continue;

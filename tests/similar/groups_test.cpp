@@ -79,12 +79,30 @@ TEST(NearDuplicateGroups, LeaderIsLargestThenOldestAndGroupsDoNotChain) {
   EXPECT_EQ(group_near_duplicates(same_size).leader, (std::vector<uint32_t>{2, 2, 2}));
 }
 
+TEST(NearDuplicateGroups, PdqKeepsApartWhatPhashAloneWouldJoin) {
+  const uint64_t a = 0x00000000FFFFFFFFull, b = a ^ 0x3ull;  // 2 bits apart
+  const std::array<uint64_t, 4> picture{}, other{~0ull, 0, 0, 0x1ull};  // 65 bits apart
+  const std::array<uint64_t, 4> close{0xFFFFFFFFull, 0xFFFFFFFFull, 0, 0};  // 64 from picture
+  // Two leaders within the pHash radius: the first disagrees by PDQ, so the image joins the
+  // second.
+  std::vector<Image> images = {{"big", a, 400, 400, 0, other},
+                               {"mid", b, 300, 300, 0, picture},
+                               {"new", a, 100, 100, 0, picture}};
+  EXPECT_EQ(group_near_duplicates(images).leader, (std::vector<uint32_t>{0, 1, 1}));
+  // At kPdqMemberRadius they agree; an image without PDQ is grouped by pHash alone.
+  images[0].pdq = close;
+  EXPECT_EQ(group_near_duplicates(images).leader, (std::vector<uint32_t>{0, 0, 0}));
+  images[0].pdq = other;
+  images[2].pdq.reset();
+  EXPECT_EQ(group_near_duplicates(images).leader, (std::vector<uint32_t>{0, 1, 0}));
+}
+
 TEST(NearDuplicateGroups, FlatAndTinyImagesAreGatedNotGrouped) {
-  EXPECT_EQ(gate({"z", 0, 500, 500, 0}), Gate::degenerate_hash);
-  EXPECT_EQ(gate({"o", ~uint64_t{0}, 500, 500, 0}), Gate::degenerate_hash);
-  EXPECT_EQ(gate({"f", 0x8000000000000F01ull, 500, 500, 0}), Gate::degenerate_hash);
-  EXPECT_EQ(gate({"t", 0x00000000FFFFFFFFull, 31, 500, 0}), Gate::too_small);
-  EXPECT_EQ(gate({"u", 0x00000000FFFFFFFFull, 0, 0, 0}), Gate::ok);  // size unknown
+  EXPECT_EQ(gate(0, 500, 500), Gate::degenerate_hash);
+  EXPECT_EQ(gate(~uint64_t{0}, 500, 500), Gate::degenerate_hash);
+  EXPECT_EQ(gate(0x8000000000000F01ull, 500, 500), Gate::degenerate_hash);
+  EXPECT_EQ(gate(0x00000000FFFFFFFFull, 31, 500), Gate::too_small);
+  EXPECT_EQ(gate(0x00000000FFFFFFFFull, 0, 0), Gate::ok);  // size unknown
 
   std::vector<Image> images;
   for (int i = 0; i < 1000; ++i)

@@ -1,6 +1,6 @@
 // Regrouping only what changed gives exactly the whole regroup: random sets of images in
 // chains of near-duplicates (so that leadership cascades), changed step by step by adding,
-// removing and changing images (hash, size, first capture), each step's result the next one's
+// removing and changing images (pHash, PDQ, size, first capture), each step's result the next one's
 // previous grouping.
 #include "similar/regroup.hpp"
 
@@ -39,15 +39,31 @@ class World {
     image.phash = rng_() % 40 ? centre : 0xffULL;  // now and then a degenerate hash
     image.width = image.height = kSides[rng_() % 5];
     image.first_capture = rng_() % 7 ? int64_t(100 + rng_() % 4) : 0;
+    image.pdq = some_pdq();
     return image;
   }
+  // No PDQ now and then, else one of two pictures far apart by PDQ: pHash neighbours that PDQ
+  // keeps apart.
+  std::optional<std::array<uint64_t, 4>> some_pdq() {
+    switch (rng_() % 5) {
+      case 0:
+        return std::nullopt;
+      case 1:
+        return std::array<uint64_t, 4>{~0ull, ~0ull, 0, 0};
+      default:
+        return std::array<uint64_t, 4>{0, 0, 0, 0};
+    }
+  }
   void change(Image& image) {
-    switch (rng_() % 3) {
+    switch (rng_() % 4) {
       case 0:
         image.phash = flip(image.phash, 1 + int(rng_() % 6), rng_);
         break;
       case 1:
         image.width = image.height = image.width + 50;
+        break;
+      case 2:
+        image.pdq = some_pdq();
         break;
       default:
         image.first_capture = int64_t(100 + rng_() % 4);
