@@ -8,6 +8,7 @@
 #include "index/capture_dates.hpp"
 #include "index/schema.hpp"
 #include "index/stored_data.hpp"
+#include "search/capture_years.hpp"
 #include "search/collapse.hpp"
 #include "search/query_builder.hpp"
 #include "search/query_text.hpp"
@@ -32,12 +33,18 @@ Hit to_hit(const Xapian::MSetIterator& it, const IndexParts& parts) {
   return hit;
 }
 
-// The years facet: Xapian's ValueCountMatchSpy on each capture-year slot in use (a document
-// counts once in every year it was captured: index/capture_dates.hpp), so a stock remote
-// server can count it too.
+// The years facet (a match counts once in every year it was captured:
+// index/capture_dates.hpp): from the in-memory CaptureYears table where it applies (one local
+// index), else Xapian's stock ValueCountMatchSpy on each capture-year slot in use, which a
+// remote server can run too.
 class YearsFacet {
  public:
-  YearsFacet(const Xapian::Database& db, Xapian::Enquire& enquire) {
+  YearsFacet(const Xapian::Database& db, Xapian::Enquire& enquire, bool remote) {
+    if (auto table = capture_years_of(db, remote)) {
+      table_spy_.emplace(std::move(table));
+      enquire.add_matchspy(&*table_spy_);
+      return;
+    }
     for (Xapian::valueno k = 0, n = index::capture_year_slots(db); k < n; ++k) {
       spies_.push_back(std::make_unique<Xapian::ValueCountMatchSpy>(index::slot::capture_year + k));
       enquire.add_matchspy(spies_.back().get());
@@ -50,14 +57,21 @@ class YearsFacet {
   // (kExactMatches checked). Below that every match was counted: Xapian's estimate of the
   // matches before collapsing can be above their number, and is not used.
   std::vector<std::pair<std::string, uint64_t>> counts(uint64_t total) const {
-    if (spies_.empty()) return {};
     std::map<std::string, uint64_t> per_year;
-    for (const auto& spy : spies_)
-      for (auto it = spy->values_begin(); it != spy->values_end(); ++it)
-        per_year[index::capture_year(*it)] += it.get_termfreq();
-    const auto checked = static_cast<double>(spies_.front()->get_total());
+    uint64_t checked = 0;
+    if (table_spy_) {
+      for (const auto& [value, n] : table_spy_->counts()) per_year[index::capture_year(value)] += n;
+      checked = table_spy_->checked();
+    } else if (!spies_.empty()) {
+      for (const auto& spy : spies_)
+        for (auto it = spy->values_begin(); it != spy->values_end(); ++it)
+          per_year[index::capture_year(*it)] += it.get_termfreq();
+      checked = spies_.front()->get_total();
+    } else {
+      return {};
+    }
     const bool stopped = checked >= kExactMatches && total > checked;
-    const double scale = stopped ? static_cast<double>(total) / checked : 1;
+    const double scale = stopped ? static_cast<double>(total) / static_cast<double>(checked) : 1;
     std::vector<std::pair<std::string, uint64_t>> out;
     for (const auto& [year, n] : per_year)
       out.emplace_back(year, static_cast<uint64_t>(static_cast<double>(n) * scale + 0.5));
@@ -65,6 +79,7 @@ class YearsFacet {
   }
 
  private:
+  std::optional<CaptureYearsSpy> table_spy_;
   std::vector<std::unique_ptr<Xapian::ValueCountMatchSpy>> spies_;
 };
 
@@ -196,7 +211,7 @@ SearchResult search(Xapian::Database& db, const IndexParts& parts, const SearchR
   if (collapse) enquire.set_collapse_key(index::slot::group);
   enquire.set_weighting_scheme(Xapian::BM25Weight(1.2, 0, 1, 0.75, 0.5));
   std::optional<YearsFacet> years;
-  if (effective.years_facet) years.emplace(db, enquire);
+  if (effective.years_facet) years.emplace(db, enquire, parts.remote());
   // Xapian counts a group once only among the results it keeps (its collapsed count moves with
   // the page size); keeping kExactMatches results to count them made the matcher keep a heap
   // of that many and prune with the weight of the last of them (docs/BENCHMARKS.md, "Search").
