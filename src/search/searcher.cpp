@@ -8,11 +8,11 @@
 #include "index/capture_dates.hpp"
 #include "index/schema.hpp"
 #include "index/stored_data.hpp"
-#include "search/capture_years.hpp"
 #include "search/collapse.hpp"
 #include "search/query_builder.hpp"
 #include "search/query_text.hpp"
 #include "search/redundancy.hpp"
+#include "search/spy_tables.hpp"
 
 namespace strata::search {
 namespace {
@@ -88,24 +88,41 @@ class YearsFacet {
 // the grouped ones, plus one per distinct group. Exact below kExactMatches: the matcher skips
 // nothing until it has kept that many results (its count of kept results can run a little
 // ahead when a better member replaces one it dropped; at 1M every total below it equals the
-// old count: docs/BENCHMARKS.md, "Search"); above, Xapian's estimate. A stock
-// ValueCountMatchSpy, so a remote shard can count it too.
+// old count: docs/BENCHMARKS.md, "Search"); above, Xapian's estimate. Over remote parts a
+// stock ValueCountMatchSpy, which a remote shard can run.
 class CollapsedTotal {
  public:
-  explicit CollapsedTotal(Xapian::Enquire& enquire) { enquire.add_matchspy(&groups_); }
+  CollapsedTotal(const Xapian::Database& db, Xapian::Enquire& enquire, bool remote) {
+    if (auto table = group_members_of(db, remote)) {
+      table_spy_.emplace(std::move(table));
+      enquire.add_matchspy(&*table_spy_);
+    } else {
+      groups_.emplace(index::slot::group);
+      enquire.add_matchspy(&*groups_);
+    }
+  }
   CollapsedTotal(const CollapsedTotal&) = delete;
   CollapsedTotal& operator=(const CollapsedTotal&) = delete;
 
   uint64_t total(const Xapian::MSet& mset) const {
-    uint64_t grouped = 0, distinct = 0;
-    for (auto it = groups_.values_begin(); it != groups_.values_end(); ++it, ++distinct)
-      grouped += it.get_termfreq();
-    const uint64_t counted = groups_.get_total() - grouped + distinct;
+    uint64_t checked = 0, grouped = 0, distinct = 0;
+    if (table_spy_) {
+      checked = table_spy_->checked(), grouped = table_spy_->grouped();
+      distinct = table_spy_->distinct();
+    } else {
+      for (auto it = groups_->values_begin(); it != groups_->values_end(); ++it, ++distinct)
+        grouped += it.get_termfreq();
+      checked = groups_->get_total();
+    }
+    const uint64_t counted = checked - grouped + distinct;
     return counted < kExactMatches ? counted : mset.get_matches_estimated();
   }
 
  private:
-  Xapian::ValueCountMatchSpy groups_{index::slot::group};
+  // From the in-memory GroupMembers table where it applies (one local index), else Xapian's
+  // stock spy on the collapse key.
+  std::optional<GroupCountSpy> table_spy_;
+  std::optional<Xapian::ValueCountMatchSpy> groups_;
 };
 
 // Items fetched past the page, so that a run of equal weights at its end is usually whole.
@@ -216,7 +233,7 @@ SearchResult search(Xapian::Database& db, const IndexParts& parts, const SearchR
   // the page size); keeping kExactMatches results to count them made the matcher keep a heap
   // of that many and prune with the weight of the last of them (docs/BENCHMARKS.md, "Search").
   std::optional<CollapsedTotal> collapsed;
-  if (collapse) collapsed.emplace(enquire);
+  if (collapse) collapsed.emplace(db, enquire, parts.remote());
 
   const Xapian::doccount fetch = effective.offset + effective.max_items + kTieMargin;
   Xapian::MSet mset = enquire.get_mset(0, fetch, kExactMatches);

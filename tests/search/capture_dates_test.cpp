@@ -4,9 +4,9 @@
 #include <random>
 #include <set>
 
-#include "search/capture_years.hpp"
 #include "search/dates.hpp"
 #include "search/index_parts.hpp"
+#include "search/spy_tables.hpp"
 #include "search_fixture.hpp"
 
 namespace strata::search::testing {
@@ -71,7 +71,7 @@ TEST_F(CaptureDates, YearsFacetCountsEveryYearCaptured) {
   EXPECT_EQ(run(r).years, (Y{{"2008", 1}, {"2019", 1}, {"2020", 1}, {"2021", 1}}));
 }
 
-// The facet of a local index comes from the in-memory table (search/capture_years.hpp); over
+// The facet of a local index comes from the in-memory table (search/spy_tables.hpp); over
 // remote parts from Xapian's stock spies on the year slots. Both count alike.
 TEST_F(CaptureDates, YearsFacetFromTheTableEqualsTheSlots) {
   std::vector<merge::ImageDocument> more;
