@@ -1,7 +1,7 @@
 // bench_search [--docs N] [--work DIR] [--queries FILE] [--subset N] [--http-queries N]
 //              [--sample-scale SCALE] [--new-connections] [--compact] [--reuse] [--build-only]
 //              [--jobs N] [--batch N] [--no-fts5] [--in-process-only] [--slowest N]
-//              [--hits FILE]
+//              [--hits FILE] [--as-served-only]
 // Builds an N-document image index (default 1M; --docs 10000000 for the 10M run) from the
 // sample generator's text model through the real index code, and the same documents into
 // SQLite FTS5; reports build rate and bytes per document (--compact: also after a Xapian
@@ -37,6 +37,7 @@
 #include "quality.hpp"
 #include "sample/sample.hpp"
 #include "search/searcher.hpp"
+#include "search/spy_tables.hpp"
 #include "server/server.hpp"
 #include "server/url_encode.hpp"
 
@@ -58,6 +59,7 @@ struct Config {
   bool compact = false;
   bool build_only = false;
   bool in_process_only = false;
+  bool as_served_only = false;  // only the as-served in-process load (for profiling)
   size_t slowest = 0;
   std::string hits_file;  // each query's total, years facet and hit ids, as served
   bool fts5 = true;
@@ -219,6 +221,8 @@ class Report {
 Latency in_process(const fs::path& dir, const std::vector<std::string>& qs,
                    const std::function<void(search::SearchRequest&, size_t)>& tweak) {
   Xapian::Database db(dir.string());
+  search::capture_years_of(db, false);  // read at startup by `strata serve` too
+  search::group_members_of(db, false);
   return run_load(qs.size(), 1, [&](size_t i, int) {
     search::SearchRequest r;
     r.q = qs[i];
@@ -320,10 +324,12 @@ void print_ratio(const char* what, const Latency& fts5, const Latency& strata) {
 // safe search on both sides, then off on both sides (FTS5's safe filter is an AND with a
 // word that 90 % of the documents hold, which costs FTS5 more than a filter costs Xapian).
 void compare_in_process(const fs::path& dir, const fs::path& fts_file,
-                        const std::vector<std::string>& qs, size_t slowest, Report& report) {
+                        const std::vector<std::string>& qs, size_t slowest, bool as_served_only,
+                        Report& report) {
   const Latency strata = in_process(dir, qs, nullptr);
   report.print("in-process strata (as served):", strata);
   print_slowest(strata, qs, slowest);
+  if (as_served_only) return;
   report.print(
       "in-process strata, no years facet:",
       in_process(dir, qs, [](search::SearchRequest& r, size_t) { r.years_facet = false; }));
@@ -381,6 +387,8 @@ int main(int argc, char** argv) {
   app.add_option("--hits", c.hits_file, "write each in-process query's answer to FILE");
   app.add_flag("--in-process-only", c.in_process_only,
                "stop after the in-process comparison (for profiling)");
+  app.add_flag("--as-served-only", c.as_served_only,
+               "in process, only Strata as served, then stop (for profiling)");
   app.add_option("--seed", c.seed, "generator seed");
   app.add_option("--batch", c.batch, "documents per index transaction");
   app.add_flag("!--no-fts5", c.fts5, "skip SQLite FTS5 (its build and comparison)");
@@ -412,9 +420,18 @@ int main(int argc, char** argv) {
     build_fts5(fts_file, c.docs, corpus);
   }
   Report report;
+  {
+    const double cpu0 = process_cpu_seconds();
+    const Xapian::Database db(dir.string());
+    search::capture_years_of(db, false);
+    search::group_members_of(db, false);
+    std::printf("match spies' tables: %.0f ms CPU to read (once per index revision)\n",
+                (process_cpu_seconds() - cpu0) * 1e3);
+  }
   if (!c.hits_file.empty()) write_hits(dir, every_kth(queries, c.subset), c.hits_file);
-  compare_in_process(dir, fts_file, every_kth(queries, c.subset), c.slowest, report);
-  if (c.in_process_only) return report.exit_code();
+  compare_in_process(dir, fts_file, every_kth(queries, c.subset), c.slowest, c.as_served_only,
+                     report);
+  if (c.in_process_only || c.as_served_only) return report.exit_code();
   run_http(dir, every_kth(queries, c.http_queries), !c.new_connections, report);
   compare_quality(c, fs::path(c.work) / ("sample-" + c.sample_scale));
   return report.exit_code();

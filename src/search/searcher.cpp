@@ -12,6 +12,7 @@
 #include "search/query_builder.hpp"
 #include "search/query_text.hpp"
 #include "search/redundancy.hpp"
+#include "search/spy_tables.hpp"
 
 namespace strata::search {
 namespace {
@@ -32,12 +33,18 @@ Hit to_hit(const Xapian::MSetIterator& it, const IndexParts& parts) {
   return hit;
 }
 
-// The years facet: Xapian's ValueCountMatchSpy on each capture-year slot in use (a document
-// counts once in every year it was captured: index/capture_dates.hpp), so a stock remote
-// server can count it too.
+// The years facet (a match counts once in every year it was captured:
+// index/capture_dates.hpp): from the in-memory CaptureYears table where it applies (one local
+// index), else Xapian's stock ValueCountMatchSpy on each capture-year slot in use, which a
+// remote server can run too.
 class YearsFacet {
  public:
-  YearsFacet(const Xapian::Database& db, Xapian::Enquire& enquire) {
+  YearsFacet(const Xapian::Database& db, Xapian::Enquire& enquire, bool remote) {
+    if (auto table = capture_years_of(db, remote)) {
+      table_spy_.emplace(std::move(table));
+      enquire.add_matchspy(&*table_spy_);
+      return;
+    }
     for (Xapian::valueno k = 0, n = index::capture_year_slots(db); k < n; ++k) {
       spies_.push_back(std::make_unique<Xapian::ValueCountMatchSpy>(index::slot::capture_year + k));
       enquire.add_matchspy(spies_.back().get());
@@ -50,14 +57,21 @@ class YearsFacet {
   // (kExactMatches checked). Below that every match was counted: Xapian's estimate of the
   // matches before collapsing can be above their number, and is not used.
   std::vector<std::pair<std::string, uint64_t>> counts(uint64_t total) const {
-    if (spies_.empty()) return {};
     std::map<std::string, uint64_t> per_year;
-    for (const auto& spy : spies_)
-      for (auto it = spy->values_begin(); it != spy->values_end(); ++it)
-        per_year[index::capture_year(*it)] += it.get_termfreq();
-    const auto checked = static_cast<double>(spies_.front()->get_total());
+    uint64_t checked = 0;
+    if (table_spy_) {
+      for (const auto& [value, n] : table_spy_->counts()) per_year[index::capture_year(value)] += n;
+      checked = table_spy_->checked();
+    } else if (!spies_.empty()) {
+      for (const auto& spy : spies_)
+        for (auto it = spy->values_begin(); it != spy->values_end(); ++it)
+          per_year[index::capture_year(*it)] += it.get_termfreq();
+      checked = spies_.front()->get_total();
+    } else {
+      return {};
+    }
     const bool stopped = checked >= kExactMatches && total > checked;
-    const double scale = stopped ? static_cast<double>(total) / checked : 1;
+    const double scale = stopped ? static_cast<double>(total) / static_cast<double>(checked) : 1;
     std::vector<std::pair<std::string, uint64_t>> out;
     for (const auto& [year, n] : per_year)
       out.emplace_back(year, static_cast<uint64_t>(static_cast<double>(n) * scale + 0.5));
@@ -65,6 +79,7 @@ class YearsFacet {
   }
 
  private:
+  std::optional<CaptureYearsSpy> table_spy_;
   std::vector<std::unique_ptr<Xapian::ValueCountMatchSpy>> spies_;
 };
 
@@ -73,24 +88,41 @@ class YearsFacet {
 // the grouped ones, plus one per distinct group. Exact below kExactMatches: the matcher skips
 // nothing until it has kept that many results (its count of kept results can run a little
 // ahead when a better member replaces one it dropped; at 1M every total below it equals the
-// old count: docs/BENCHMARKS.md, "Search"); above, Xapian's estimate. A stock
-// ValueCountMatchSpy, so a remote shard can count it too.
+// old count: docs/BENCHMARKS.md, "Search"); above, Xapian's estimate. Over remote parts a
+// stock ValueCountMatchSpy, which a remote shard can run.
 class CollapsedTotal {
  public:
-  explicit CollapsedTotal(Xapian::Enquire& enquire) { enquire.add_matchspy(&groups_); }
+  CollapsedTotal(const Xapian::Database& db, Xapian::Enquire& enquire, bool remote) {
+    if (auto table = group_members_of(db, remote)) {
+      table_spy_.emplace(std::move(table));
+      enquire.add_matchspy(&*table_spy_);
+    } else {
+      groups_.emplace(index::slot::group);
+      enquire.add_matchspy(&*groups_);
+    }
+  }
   CollapsedTotal(const CollapsedTotal&) = delete;
   CollapsedTotal& operator=(const CollapsedTotal&) = delete;
 
   uint64_t total(const Xapian::MSet& mset) const {
-    uint64_t grouped = 0, distinct = 0;
-    for (auto it = groups_.values_begin(); it != groups_.values_end(); ++it, ++distinct)
-      grouped += it.get_termfreq();
-    const uint64_t counted = groups_.get_total() - grouped + distinct;
+    uint64_t checked = 0, grouped = 0, distinct = 0;
+    if (table_spy_) {
+      checked = table_spy_->checked(), grouped = table_spy_->grouped();
+      distinct = table_spy_->distinct();
+    } else {
+      for (auto it = groups_->values_begin(); it != groups_->values_end(); ++it, ++distinct)
+        grouped += it.get_termfreq();
+      checked = groups_->get_total();
+    }
+    const uint64_t counted = checked - grouped + distinct;
     return counted < kExactMatches ? counted : mset.get_matches_estimated();
   }
 
  private:
-  Xapian::ValueCountMatchSpy groups_{index::slot::group};
+  // From the in-memory GroupMembers table where it applies (one local index), else Xapian's
+  // stock spy on the collapse key.
+  std::optional<GroupCountSpy> table_spy_;
+  std::optional<Xapian::ValueCountMatchSpy> groups_;
 };
 
 // Items fetched past the page, so that a run of equal weights at its end is usually whole.
@@ -196,12 +228,12 @@ SearchResult search(Xapian::Database& db, const IndexParts& parts, const SearchR
   if (collapse) enquire.set_collapse_key(index::slot::group);
   enquire.set_weighting_scheme(Xapian::BM25Weight(1.2, 0, 1, 0.75, 0.5));
   std::optional<YearsFacet> years;
-  if (effective.years_facet) years.emplace(db, enquire);
+  if (effective.years_facet) years.emplace(db, enquire, parts.remote());
   // Xapian counts a group once only among the results it keeps (its collapsed count moves with
   // the page size); keeping kExactMatches results to count them made the matcher keep a heap
   // of that many and prune with the weight of the last of them (docs/BENCHMARKS.md, "Search").
   std::optional<CollapsedTotal> collapsed;
-  if (collapse) collapsed.emplace(enquire);
+  if (collapse) collapsed.emplace(db, enquire, parts.remote());
 
   const Xapian::doccount fetch = effective.offset + effective.max_items + kTieMargin;
   Xapian::MSet mset = enquire.get_mset(0, fetch, kExactMatches);

@@ -10,6 +10,7 @@
 #include "core/json.hpp"
 #include "index/schema.hpp"
 #include "replay/cdx_api.hpp"
+#include "search/spy_tables.hpp"
 #include "server/access_log.hpp"
 #include "server/export_api.hpp"
 #include "server/export_progress.hpp"
@@ -345,6 +346,8 @@ Server::Server(ServerOptions options) : impl_(std::make_unique<Impl>()) {
     if (!o.index_dir.empty()) {
       Xapian::Database db(o.index_dir.string());  // built now rather than on the first request
       impl_->similar_index.get(db);
+      search::capture_years_of(db, false);  // the match spies' tables, likewise
+      search::group_members_of(db, false);
     }
   } catch (const Xapian::Error& e) {
     throw StartupError("index " + o.index_dir.string() + ": " + e.get_description());

@@ -5,6 +5,8 @@
 #include <set>
 
 #include "search/dates.hpp"
+#include "search/index_parts.hpp"
+#include "search/spy_tables.hpp"
 #include "search_fixture.hpp"
 
 namespace strata::search::testing {
@@ -67,6 +69,39 @@ TEST_F(CaptureDates, YearsFacetCountsEveryYearCaptured) {
   SearchRequest r;
   r.from = parse_lower_bound("2020");
   EXPECT_EQ(run(r).years, (Y{{"2008", 1}, {"2019", 1}, {"2020", 1}, {"2021", 1}}));
+}
+
+// The facet of a local index comes from the in-memory table (search/spy_tables.hpp); over
+// remote parts from Xapian's stock spies on the year slots. Both count alike.
+TEST_F(CaptureDates, YearsFacetFromTheTableEqualsTheSlots) {
+  std::vector<merge::ImageDocument> more;
+  std::mt19937 rng(7);
+  for (int i = 0; i < 300; ++i) {
+    std::vector<std::string> times;
+    for (int y = 1996 + static_cast<int>(rng() % 28), n = 1 + static_cast<int>(rng() % 4);
+         n > 0 && y <= 2024; --n, y += 1 + static_cast<int>(rng() % 3))
+      times.push_back(std::to_string(y) + "0601000000");
+    more.push_back(captured("more" + std::to_string(i), times));
+  }
+  add(more);
+  Xapian::Database db(dir_.string());
+  ASSERT_NE(capture_years_of(db, false), nullptr);
+  EXPECT_EQ(capture_years_of(db, true), nullptr);
+  for (const char* from : {"", "2000", "2015"}) {
+    SearchRequest r;
+    if (*from) r.from = parse_lower_bound(from);
+    const auto table = search(db, IndexParts(db, false), r).years;
+    EXPECT_EQ(table, search(db, IndexParts(db, true), r).years) << from;
+    EXPECT_GT(table.size(), 8u);
+  }
+}
+
+// A new revision of the index gets a new table.
+TEST_F(CaptureDates, YearsFacetFollowsTheIndexRevision) {
+  EXPECT_EQ(run(SearchRequest{}).years.size(), 5u);
+  add({captured("later", {"20230101000000"})});
+  EXPECT_EQ(run(SearchRequest{}).years,
+            (Y{{"2008", 1}, {"2012", 1}, {"2019", 1}, {"2020", 1}, {"2021", 1}, {"2023", 1}}));
 }
 
 // Random captures and random bounds of every precision against a direct check.

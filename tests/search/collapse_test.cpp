@@ -6,7 +6,9 @@
 #include <set>
 
 #include "analyze/phash.hpp"
+#include "search/index_parts.hpp"
 #include "search/query_text.hpp"
+#include "search/spy_tables.hpp"
 #include "search_fixture.hpp"
 
 namespace strata::search::testing {
@@ -63,6 +65,38 @@ TEST_F(CollapseTest, OneResultPerGroupShowingItsLargestMatchingMember) {
   EXPECT_EQ(shown, (std::set<std::string>{"mid", "other", "plain"}));
   // Years count images: small's 2014 is there although small is folded into mid.
   EXPECT_EQ(result.years, (decltype(result.years){{"2010", 2}, {"2012", 1}, {"2014", 1}}));
+}
+
+// On a local index the collapsed total is counted from the in-memory group table
+// (search/spy_tables.hpp); over remote parts from Xapian's stock spy. Both count alike, and the
+// table follows the index's revisions.
+TEST_F(CollapseTest, CollapsedTotalFromTheTableEqualsTheSpy) {
+  {
+    Xapian::Database db(dir_.string());
+    ASSERT_NE(group_members_of(db, false), nullptr);
+    for (const char* q : {"cat", "dog", "", "cat kitten"}) {
+      SearchRequest r;
+      r.q = q;
+      EXPECT_EQ(search(db, IndexParts(db, false), r).total,
+                search(db, IndexParts(db, true), r).total)
+          << q;
+    }
+  }
+  SearchRequest r;
+  r.q = "cat";
+  EXPECT_EQ(run(r).total, 3u);
+  add({sized("tiny", 50, "cat")});
+  index::IndexWriter writer(dir_);
+  writer.begin();
+  index::Moderation m;
+  m.safe = 0.0;
+  m.phash = kHash ^ 7;
+  writer.set_moderation("tiny", m);
+  writer.regroup_near_duplicates();
+  writer.commit();
+  EXPECT_EQ(run(r).total, 3u);  // tiny joined the group: still counted once
+  r.collapse = false;
+  EXPECT_EQ(run(r).total, 5u);
 }
 
 TEST_F(CollapseTest, AllImagesWhenTurnedOff) {
