@@ -5,8 +5,8 @@
 // shards partitioned by digest (shard::shard_of, as `strata index --shards K`), near-duplicate
 // groups computed over all the shards at once; with --one-from-shards the one index is not
 // built but merged from the shards (index::compact_index of the shard folders: the same
-// documents, groups and stored data, in half the build time). The same queries (every k-th of the real
-// Arquivo log, as served: safe search, totals, years facet, phrase boosts, collapse) then run
+// documents, groups and stored data, in half the build time). The same queries (every k-th of the
+// real Arquivo log, as served: safe search, totals, years facet, phrase boosts, collapse) then run
 //   - over the one index;
 //   - over the K shard folders combined in process (shard::ShardSet of local folders);
 //   - over K xapian-tcpsrv processes on loopback (Xapian's remote backend), the servers' CPU
@@ -154,7 +154,7 @@ void build_shards(const fs::path& root, const Config& c, const Corpus& corpus) {
 void merge_shards(const fs::path& root, const fs::path& dir, const Config& c) {
   const auto t0 = std::chrono::steady_clock::now();
   const double cpu0 = process_cpu_seconds();
-  index::compact_index(index::shard_folders(root), dir);
+  index::compact_index(root, dir);  // a sharded index's shards, merged
   report_build("one index (merged from the shards)", dir, c.docs,
                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
                process_cpu_seconds() - cpu0);

@@ -11,6 +11,7 @@
 #include <cctype>
 #include <set>
 
+#include "index/compact.hpp"
 #include "index/schema.hpp"
 #include "index/shard_layout.hpp"
 #include "same_results.hpp"
@@ -84,14 +85,17 @@ std::vector<std::string> queries(const std::map<std::string, std::pair<Json, std
 }
 
 // The same searches over one index and over a sharded index's shards (as `strata serve --index`
-// opens a sharded folder: one local shard per folder) give the same answers.
-void expect_same_searches(const fs::path& one_index, const fs::path& sharded) {
+// opens a sharded folder: one local shard per folder; one index when `shards` is 1) give the
+// same answers.
+void expect_same_searches(const fs::path& one_index, const fs::path& sharded,
+                          size_t shards = kShards) {
   const auto docs = contents(one_index);
-  std::vector<ShardAddress> shards;
+  std::vector<ShardAddress> addresses;
   for (const auto& folder : index::shard_folders(sharded))
-    shards.push_back(ShardAddress{"", 0, folder});
-  ASSERT_EQ(shards.size(), kShards);
-  ShardSet set(shards);
+    addresses.push_back(ShardAddress{"", 0, folder});
+  if (addresses.empty()) addresses.push_back(ShardAddress{"", 0, sharded});
+  ASSERT_EQ(addresses.size(), shards);
+  ShardSet set(addresses);
   Xapian::Database one(one_index.string());
   size_t answered = 0;
   for (const std::string& q : queries(docs)) {
@@ -168,6 +172,28 @@ TEST_F(ShardedIndexTest, ShardsHoldTheDocumentsAndGroupsOfOneIndexAndSearchAsIt)
   for (const auto& [id, doc] : one) grouped += !doc.second.empty();
   EXPECT_GT(grouped, 0u) << "the sample has near-duplicates";
   expect_same_searches(dir_ / "one", dir_ / "sharded");
+}
+
+// `strata compact` of a sharded index: one index with the shards' documents and groups, the
+// sharded index's own files (record store, analysis cache) beside, searching as one index
+// built whole (bench_shards --one-from-shards makes its one index so).
+TEST_F(ShardedIndexTest, ShardsMergedIntoOneIndexHoldAndSearchAsOneIndexBuiltWhole) {
+  add(dir_ / "one", all_archives(), 0);
+  add(dir_ / "sharded", all_archives(), kShards);
+  const auto report = index::compact_index(dir_ / "sharded", dir_ / "merged");
+  const auto one = contents(dir_ / "one");
+  EXPECT_EQ(report.documents, one.size());
+  EXPECT_EQ(index::shard_count(dir_ / "merged"), 0u);
+  EXPECT_EQ(contents(dir_ / "merged"), one);
+  for (const auto& e : fs::directory_iterator(dir_ / "sharded")) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("shard", 0) != 0) {
+      EXPECT_TRUE(fs::exists(dir_ / "merged" / name)) << name;
+    }
+  }
+  EXPECT_TRUE(fs::exists(dir_ / "merged" / "records.sqlite"));
+  EXPECT_FALSE(fs::exists(dir_ / "merged" / "shard-0"));
+  expect_same_searches(dir_ / "one", dir_ / "merged", 1);
 }
 
 TEST_F(ShardedIndexTest, SecondCollectionLaterGivesWhatOneRunGives) {
