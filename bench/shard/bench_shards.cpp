@@ -1,5 +1,5 @@
 // bench_shards [--docs N] [--shards K] [--work DIR] [--queries FILE] [--subset N] [--clients N]
-//              [--jobs N] [--reuse] [--one-from-shards]
+//              [--jobs N] [--reuse] [--one-from-shards] [--pool N]
 // Search over K shards against one index of the same N documents (docs/scale.md, issue 26):
 // the bench_search corpus (bench/search/corpus.hpp) indexed once as one index and once as K
 // shards partitioned by digest (shard::shard_of, as `strata index --shards K`), near-duplicate
@@ -11,7 +11,9 @@
 //   - over the K shard folders combined in process (shard::ShardSet of local folders);
 //   - over K xapian-tcpsrv processes on loopback (Xapian's remote backend), the servers' CPU
 //     read from /proc and given per query beside the querying thread's;
-//   - with --clients N: N clients at once over the one index and over the remote shards;
+//   - with --clients N: N clients at once over the one index and over the remote shards (each
+//     client thread with its own connections; with --pool M also through M pooled connections
+//     a shard, ShardOptions::max_connections);
 //   - over the remote shards with one server killed: the answers from the others, flagged.
 // Each line gives wall and CPU p50/p99 and hits per query; the run exits 1 when a load returned
 // nothing. docs/BENCHMARKS.md, "Search over shards".
@@ -55,6 +57,7 @@ struct Config {
   unsigned jobs = 1;
   bool reuse = false;
   bool one_from_shards = false;
+  size_t pool = 0;
   uint64_t seed = 1;
 };
 
@@ -312,6 +315,17 @@ int run(const Config& c) {
         "  process CPU %.2f ms per query (the servers' not counted); %zu answers flagged with a "
         "missing shard (ShardOptions' timeouts)\n",
         (process_cpu_seconds() - cpu0) * 1e3 / static_cast<double>(nq), flagged);
+    if (c.pool) {
+      shard::ShardOptions pooled_options;
+      pooled_options.max_connections = c.pool;
+      shard::ShardSet pooled(addresses, pooled_options);
+      cpu0 = process_cpu_seconds();
+      bench.print(std::to_string(c.shards) + " tcpsrv shards, " + many + " pool " +
+                      std::to_string(c.pool) + ":",
+                  bench.over_shards(pooled, c.clients, nullptr, &flagged), false);
+      std::printf("  process CPU %.2f ms per query; %zu answers flagged\n",
+                  (process_cpu_seconds() - cpu0) * 1e3 / static_cast<double>(nq), flagged);
+    }
   }
 
   // A shard lost: its server killed; the first query finds it refused and runs again over the
@@ -342,6 +356,8 @@ int main(int argc, char** argv) {
   app.add_option("--jobs", c.jobs, "threads building each index");
   app.add_option("--seed", c.seed, "generator seed");
   app.add_flag("--reuse", c.reuse, "keep indexes already built");
+  app.add_option("--pool", c.pool,
+                 "with --clients: also run them through N pooled connections a shard (0: not)");
   app.add_flag("--one-from-shards", c.one_from_shards,
                "make the one index by merging the shards (compaction) instead of building it");
   CLI11_PARSE(app, argc, argv);
