@@ -343,7 +343,7 @@ int main(int argc, char** argv) {
       }
       long_query_cost(port);
       keep_alive_load(port, clients, seconds, think_ms);
-      if (held > 0) {
+      if (held > 0 && !shards) {  // the HTTP server's own defence: the same over shards
         std::this_thread::sleep_for(std::chrono::seconds(6));  // idle connections expire
         slowloris_probe(port, held, probe_seconds);
       }
