@@ -2,12 +2,14 @@
 
 #include <xapian.h>
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 
 #include "index/group_table.hpp"
 #include "index/schema.hpp"
 #include "index/shard_layout.hpp"
+#include "index/stored_data.hpp"
 
 namespace strata::index {
 namespace {
@@ -36,19 +38,47 @@ void link_or_copy(const fs::path& from, const fs::path& to) {
   if (ec) fs::copy(from, to, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
 }
 
-// The stored-data dictionary the sources share (none: all plain JSON); throws when two differ,
-// as one index reads all its documents with one dictionary.
-void check_one_dictionary(const std::vector<fs::path>& from) {
-  std::set<std::string> dictionaries;
-  for (const fs::path& source : from) {
-    const std::string d =
-        Xapian::Database(source.string()).get_metadata(std::string(kMetaDictionary));
-    if (!d.empty()) dictionaries.insert(d);
+// The stored-data dictionary of each source ("": none, its documents are plain JSON).
+std::vector<std::string> dictionaries(const std::vector<fs::path>& from) {
+  std::vector<std::string> out;
+  for (const fs::path& source : from)
+    out.push_back(Xapian::Database(source.string()).get_metadata(std::string(kMetaDictionary)));
+  return out;
+}
+
+// One index reads all its documents with one dictionary, the first source's that has one: the
+// documents of the sources compressed with another are rewritten with it. Compaction keeps
+// the sources' order and each source's docid order, so the merged index's documents are the
+// sources' one after the other; each is checked to be the one expected.
+void one_dictionary(const std::vector<fs::path>& from, const std::vector<std::string>& dicts,
+                    const fs::path& merged) {
+  const auto chosen = std::find_if(dicts.begin(), dicts.end(), [](auto& d) { return !d.empty(); });
+  if (chosen == dicts.end()) return;
+  Xapian::WritableDatabase db(merged.string());
+  db.set_metadata(std::string(kMetaDictionary), *chosen);
+  const StoredData target(db);
+  Xapian::PostingIterator at = db.postlist_begin("");
+  uint64_t rewritten = 0;
+  for (size_t k = 0; k < from.size(); ++k) {
+    const Xapian::Database source(from[k].string());
+    const bool other = !dicts[k].empty() && dicts[k] != *chosen;
+    const StoredData stored(source);
+    for (auto it = source.postlist_begin(""); it != source.postlist_end(""); ++it, ++at) {
+      if (at == db.postlist_end("")) throw std::runtime_error("merged index lacks documents");
+      if (!other) continue;
+      const std::string data = source.get_document(*it).get_data();
+      Xapian::Document doc = db.get_document(*at);
+      if (doc.get_data() != data)
+        throw std::runtime_error("merged index's documents are not in the sources' order");
+      if (StoredData::is_plain(data)) continue;
+      const std::string json = stored.unpack(data);
+      if (json.empty()) throw std::runtime_error("corrupt document data in " + from[k].string());
+      doc.set_data(target.pack(json));
+      db.replace_document(*at, doc);  // the data only: Xapian leaves terms and values as they are
+      if (++rewritten % 10'000 == 0) db.commit();
+    }
   }
-  if (dictionaries.size() > 1)
-    throw std::runtime_error(
-        "the indexes to merge compress their documents with different dictionaries (shards built "
-        "apart); build them with one (index::ShardedBuild::dictionary) to merge them");
+  db.commit();
 }
 
 // Compacts the tables of `from` (several: merged, docids renumbered in order) into `to`, with
@@ -64,7 +94,7 @@ CompactReport merge_tables(const std::vector<fs::path>& from, const fs::path& be
   for (const fs::path& source : from)
     if (!fs::exists(source / "iamglass"))
       throw std::runtime_error(source.string() + " is not an index");
-  if (from.size() > 1) check_one_dictionary(from);
+  const std::vector<std::string> dicts = dictionaries(from);
   {
     Xapian::Database db;
     for (const fs::path& source : from) {
@@ -75,6 +105,7 @@ CompactReport merge_tables(const std::vector<fs::path>& from, const fs::path& be
     db.compact(partial.string());
   }
   if (from.size() > 1) {
+    one_dictionary(from, dicts, partial);
     // A shard's grouping table names its own docids, renumbered now: the next regroup
     // rebuilds it over the whole index.
     Xapian::WritableDatabase db(partial.string());

@@ -28,8 +28,9 @@ CompactReport compact_index(const std::filesystem::path& from, const std::filesy
 // Merges several indexes (shards with distinct document ids) into one compacted index `to`,
 // their docids renumbered; the files beside the tables come from the first. The grouping
 // table is left stale (rebuilt by the next regroup); the near-duplicate groups themselves
-// (document values) stay. Throws also when the indexes compress their stored documents with
-// different dictionaries (index::ShardedBuild::dictionary gives shards one).
+// (document values) stay. Documents compressed with another dictionary than the first
+// source's are rewritten with it (shards of `strata index --shards` train one each; shards
+// built with index::ShardedBuild::dictionary share one and are merged as they are).
 CompactReport compact_index(const std::vector<std::filesystem::path>& from,
                             const std::filesystem::path& to);
 
