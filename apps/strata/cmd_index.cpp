@@ -92,9 +92,7 @@ bool store_step(const IndexCommand& cmd, const fs::path& index_dir, const fs::pa
   };
   try {
     report["store"] = store::to_json(store::add_batch(options, cmd.collection, work / "extract"));
-    // A sharded index applies the block list to the documents it writes only.
-    if (!index::shard_count(index_dir) && index::blocklist_changed(index_dir))
-      refresh_existing_index(index_dir);
+    if (index::blocklist_changed(index_dir)) refresh_existing_index(index_dir);
   } catch (const std::exception& e) {
     std::cerr << "index: indexing failed, index left as it was (the next run completes what "
                  "was stored): "

@@ -8,7 +8,10 @@
 //           index INDEX/shard-SHARD of each shard it gets, built from nothing (a retried task
 //           starts again) in a sibling folder renamed into place, INDEX/shards, and a line
 //           "shard-SHARD<TAB>DOCUMENTS" on stdout.
-// `strata regroup --index INDEX` then groups the near-duplicates over all the shards.
+// `strata regroup --index INDEX` then groups the near-duplicates over all the shards, and
+//   adopt   the extraction records (the extraction job's output on stdin) -> INDEX's record
+//           store, as the batch of --collection the shards already hold (store::
+//           adopt_streaming_build): the index `strata index --shards` would have made.
 #include <unistd.h>
 
 #include <charconv>
@@ -31,6 +34,7 @@
 #include "merge/folder.hpp"
 #include "merge/streaming.hpp"
 #include "shard/partition.hpp"
+#include "store/incremental.hpp"
 
 namespace strata {
 namespace {
@@ -164,6 +168,33 @@ int run_streaming_reduce(IndexDocsCommand& cmd) {
   return std::cout.flush() ? exit_code::ok : exit_code::failure;
 }
 
+// Extraction records on stdin (`hadoop fs -cat WORK/extract/part-m-*` on a cluster) adopted
+// into the record store of the index the Streaming jobs built.
+int run_streaming_adopt(const IndexDocsCommand& cmd) {
+  const fs::path records =
+      fs::temp_directory_path() / ("strata-adopt-" + std::to_string(getpid()) + ".jsonl");
+  int code = exit_code::ok;
+  try {
+    {
+      std::ofstream out(records, std::ios::binary);
+      out << std::cin.rdbuf();
+      if (!out.flush()) throw std::runtime_error("cannot write " + records.string());
+    }
+    const store::BatchInsert batch =
+        store::adopt_streaming_build(cmd.index.index_dir, cmd.index.collection, {records});
+    cli::print_report({{"batch", batch.batch},
+                       {"records", batch.inserted},
+                       {"not_records", batch.not_records},
+                       {"without_key", batch.without_key}});
+  } catch (const std::exception& e) {
+    log::error("index.adopt_failed", {{"message", e.what()}});
+    code = exit_code::failure;
+  }
+  std::error_code ec;
+  fs::remove(records, ec);
+  return code;
+}
+
 int run(IndexDocsCommand& cmd) {
   if (!cmd.streaming.empty()) {
     if (cmd.shards == 0) {
@@ -172,9 +203,10 @@ int run(IndexDocsCommand& cmd) {
     }
     if (cmd.streaming == "map") return run_streaming_map(cmd);
     if (cmd.index.index_dir.empty()) {
-      std::cerr << "index-docs: --streaming reduce needs --index\n";
+      std::cerr << "index-docs: --streaming " << cmd.streaming << " needs --index\n";
       return exit_code::usage;
     }
+    if (cmd.streaming == "adopt") return run_streaming_adopt(cmd);
     return run_streaming_reduce(cmd);
   }
   if (cmd.index.index_dir.empty() || cmd.index.inputs.empty()) {
@@ -221,9 +253,10 @@ const bool registered = cli::register_command(
           ->required();
       app.add_option("docs", opts.inputs, "Merged documents (JSONL)");
       app.add_option("--streaming", cmd->streaming,
-                     "Hadoop Streaming stage: map (documents -> shard keys) or reduce (build "
-                     "each shard); docs/scale.md")
-          ->check(CLI::IsMember({"map", "reduce"}));
+                     "Hadoop Streaming stage: map (documents -> shard keys), reduce (build "
+                     "each shard) or adopt (the extraction records on stdin -> the built "
+                     "index's record store); docs/scale.md")
+          ->check(CLI::IsMember({"map", "reduce", "adopt"}));
       app.add_option("--shards", cmd->shards, "Shards of the index (with --streaming)")
           ->check(CLI::Range(1, 4096));
       app.add_option("--jobs", cmd->jobs, "Analysis worker threads (default: all cores)");

@@ -7,6 +7,9 @@
 //   3. slowloris: --slowloris connections held open by sending a header line every 2 s (and
 //      reopened when the server closes them), while a normal client opens a fresh connection
 //      for one query every 200 ms for --probe-seconds: failures and latency.
+// With --remote-shards N each server runs a second time over the archive indexed as N shards
+// (`strata index --shards N`), each served by xapian-tcpsrv on loopback and searched through
+// `strata serve --shard HOST:PORT ...` (docs/scale.md): the same loads over HTTP.
 // Clients use source addresses 127.0.0.1-8 (keep-alive) and 127.0.0.20-23 (slowloris), as
 // distinct machines would. Usage:
 //   bench_serve_load --archive example.warc.gz --work DIR --server beast=build/apps/strata/strata
@@ -30,10 +33,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "tcpsrv.hpp"  // tests/shard: xapian-tcpsrv on a loopback port
 
 namespace {
 
@@ -290,6 +296,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> servers;
   std::string archive, work = "bench-serve-load";
   int clients = 256, seconds = 60, think_ms = 100, held = 200, probe_seconds = 20;
+  size_t remote_shards = 0;
   app.add_option("--server", servers, "NAME=STRATA_BINARY (repeatable)")->required();
   app.add_option("--archive", archive, "Archive to index and query")->required();
   app.add_option("--work", work, "Folder for the indexes");
@@ -298,35 +305,53 @@ int main(int argc, char** argv) {
   app.add_option("--think-ms", think_ms, "Pause of each client between queries (default 100)");
   app.add_option("--slowloris", held, "Slowloris connections (default 200)");
   app.add_option("--probe-seconds", probe_seconds, "Slowloris probe duration (default 20)");
+  app.add_option("--remote-shards", remote_shards,
+                 "Also serve each binary over N xapian-tcpsrv shards (0: not)");
   CLI11_PARSE(app, argc, argv);
   for (const auto& spec : servers) {
-    std::string name = spec.substr(0, spec.find('=')), bin = spec.substr(spec.find('=') + 1);
-    fs::path index = fs::path(work) / (name + "-index");
-    fs::remove_all(index);
-    int pid = run({bin, "index", "--index", index.string(), "--collection", "aut", "--no-analysis",
-                   "--jobs", "1", archive});
-    int status = 0;
-    waitpid(pid, &status, 0);
-    int port = free_port();
-    pid = run({bin, "serve", "--index", index.string(), "--port", std::to_string(port)});
-    std::printf("%s (%s), port %d\n", name.c_str(), bin.c_str(), port);
-    if (pid < 0 || !wait_healthy(port)) {
-      std::printf("  server did not start\n");
-      return 1;
-    }
-    if (print_hits(port) == 0) {
-      std::printf("  FAILED: no query returned a result\n");
+    const std::string name = spec.substr(0, spec.find('=')), bin = spec.substr(spec.find('=') + 1);
+    for (const size_t shards : {size_t{0}, remote_shards}) {
+      const std::string what = shards ? name + " over " + std::to_string(shards) + " shards" : name;
+      const fs::path index = fs::path(work) / (what + "-index");
+      fs::remove_all(index);
+      std::vector<std::string> indexing{
+          bin,      "index", "--index", index.string(), "--collection", "aut", "--no-analysis",
+          "--jobs", "1",     archive};
+      if (shards) indexing.insert(indexing.end(), {"--shards", std::to_string(shards)});
+      int status = 0;
+      waitpid(run(indexing), &status, 0);
+      const int port = free_port();
+      std::vector<std::string> serving{bin, "serve", "--port", std::to_string(port)};
+      std::vector<std::unique_ptr<strata::shard::testing::Tcpsrv>> tcpsrv;
+      for (size_t k = 0; k < shards; ++k) {
+        tcpsrv.push_back(std::make_unique<strata::shard::testing::Tcpsrv>(
+            index / ("shard-" + std::to_string(k))));
+        serving.insert(serving.end(), {"--shard", tcpsrv.back()->address()});
+      }
+      if (!shards) serving.insert(serving.end(), {"--index", index.string()});
+      const int pid = run(serving);
+      std::printf("%s (%s), port %d\n", what.c_str(), bin.c_str(), port);
+      if (pid < 0 || !wait_healthy(port)) {
+        std::printf("  server did not start\n");
+        return 1;
+      }
+      if (print_hits(port) == 0) {
+        std::printf("  FAILED: no query returned a result\n");
+        kill(pid, SIGTERM);
+        waitpid(pid, &status, 0);
+        return 1;
+      }
+      long_query_cost(port);
+      keep_alive_load(port, clients, seconds, think_ms);
+      if (held > 0 && !shards) {  // the HTTP server's own defence: the same over shards
+        std::this_thread::sleep_for(std::chrono::seconds(6));  // idle connections expire
+        slowloris_probe(port, held, probe_seconds);
+      }
       kill(pid, SIGTERM);
       waitpid(pid, &status, 0);
-      return 1;
+      std::fflush(stdout);
+      if (!remote_shards) break;
     }
-    long_query_cost(port);
-    keep_alive_load(port, clients, seconds, think_ms);
-    std::this_thread::sleep_for(std::chrono::seconds(6));  // idle connections expire
-    slowloris_probe(port, held, probe_seconds);
-    kill(pid, SIGTERM);
-    waitpid(pid, &status, 0);
-    std::fflush(stdout);
   }
   return 0;
 }

@@ -1,6 +1,7 @@
 #!/bin/sh
 # ctest bench_serve_load_returns_results: the serving load bench, short, against this build's
-# `strata serve` must return results (it exits 1 when no query does). Skipped without ../shared.
+# `strata serve` must return results (it exits 1 when no query does), over one index and over 2
+# xapian-tcpsrv shards (`serve --shard`). Skipped without ../shared.
 # Usage: smoke_test.sh BENCH_SERVE_LOAD STRATA SOURCE_DIR WORK_DIR
 bench="$1" strata="$2" source="$3" work="$4"
 archive="${STRATA_SHARED:-$source/../shared}/data/archives/archivesunleashed__aut/src/test/resources/warc/example.warc.gz"
@@ -10,4 +11,4 @@ if [ ! -f "$archive" ]; then
 fi
 rm -rf "$work"
 exec "$bench" --archive "$archive" --work "$work" --server "this=$strata" \
-  --clients 8 --seconds 2 --slowloris 8 --probe-seconds 2
+  --clients 8 --seconds 2 --slowloris 8 --probe-seconds 2 --remote-shards 2

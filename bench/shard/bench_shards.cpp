@@ -1,15 +1,19 @@
 // bench_shards [--docs N] [--shards K] [--work DIR] [--queries FILE] [--subset N] [--clients N]
-//              [--jobs N] [--reuse]
+//              [--jobs N] [--reuse] [--one-from-shards] [--pool N]
 // Search over K shards against one index of the same N documents (docs/scale.md, issue 26):
 // the bench_search corpus (bench/search/corpus.hpp) indexed once as one index and once as K
 // shards partitioned by digest (shard::shard_of, as `strata index --shards K`), near-duplicate
-// groups computed over all the shards at once. The same queries (every k-th of the real
-// Arquivo log, as served: safe search, totals, years facet, phrase boosts, collapse) then run
+// groups computed over all the shards at once; with --one-from-shards the one index is not
+// built but merged from the shards (index::compact_index of the shard folders: the same
+// documents, groups and stored data, in half the build time). The same queries (every k-th of the
+// real Arquivo log, as served: safe search, totals, years facet, phrase boosts, collapse) then run
 //   - over the one index;
 //   - over the K shard folders combined in process (shard::ShardSet of local folders);
 //   - over K xapian-tcpsrv processes on loopback (Xapian's remote backend), the servers' CPU
 //     read from /proc and given per query beside the querying thread's;
-//   - with --clients N: N clients at once over the one index and over the remote shards;
+//   - with --clients N: N clients at once over the one index and over the remote shards (each
+//     client thread with its own connections; with --pool M also through M pooled connections
+//     a shard, ShardOptions::max_connections);
 //   - over the remote shards with one server killed: the answers from the others, flagged.
 // Each line gives wall and CPU p50/p99 and hits per query; the run exits 1 when a load returned
 // nothing. docs/BENCHMARKS.md, "Search over shards".
@@ -26,6 +30,8 @@
 #include <sstream>
 
 #include "corpus.hpp"
+#include "index/compact.hpp"
+#include "index/schema.hpp"
 #include "index/shard_layout.hpp"
 #include "index/sharded_build.hpp"
 #include "index/writer.hpp"
@@ -50,6 +56,8 @@ struct Config {
   int clients = 0;
   unsigned jobs = 1;
   bool reuse = false;
+  bool one_from_shards = false;
+  size_t pool = 0;
   uint64_t seed = 1;
 };
 
@@ -119,10 +127,17 @@ void build_shards(const fs::path& root, const Config& c, const Corpus& corpus) {
   for (uint64_t i = 0; i < c.docs; ++i)
     members[shard::shard_of(corpus.document(i).imgDigest, c.shards)].push_back(i);
   fs::create_directories(root);
-  for (size_t k = 0; k < c.shards; ++k)
+  // One stored-data dictionary for all (trained on the first shard's documents), so that the
+  // shards can be merged into one index (--one-from-shards).
+  index::ShardedBuild options = build_options(c, corpus);
+  for (size_t k = 0; k < c.shards; ++k) {
     index::build_sharded(
         index::shard_folder(root, k), members[k].size(),
-        [&](uint64_t j) { return corpus.document(members[k][j]); }, build_options(c, corpus));
+        [&](uint64_t j) { return corpus.document(members[k][j]); }, options);
+    if (k == 0)
+      options.dictionary = Xapian::Database(index::shard_folder(root, 0).string())
+                               .get_metadata(std::string(index::kMetaDictionary));
+  }
   std::vector<std::unique_ptr<index::IndexWriter>> writers;
   std::vector<Xapian::WritableDatabase> databases;
   for (size_t k = 0; k < c.shards; ++k) {
@@ -134,6 +149,16 @@ void build_shards(const fs::path& root, const Config& c, const Corpus& corpus) {
   for (auto& writer : writers) writer->commit();
   if (!index::write_shard_count(root, c.shards)) throw std::runtime_error("cannot write shards");
   report_build((std::to_string(c.shards) + " shards").c_str(), root, c.docs,
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+               process_cpu_seconds() - cpu0);
+}
+
+// The one index merged from the shards: their tables compacted into one, docids renumbered.
+void merge_shards(const fs::path& root, const fs::path& dir, const Config& c) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const double cpu0 = process_cpu_seconds();
+  index::compact_index(root, dir);  // a sharded index's shards, merged
+  report_build("one index (merged from the shards)", dir, c.docs,
                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
                process_cpu_seconds() - cpu0);
 }
@@ -231,12 +256,13 @@ int run(const Config& c) {
   fs::create_directories(c.work);
   if (!c.reuse || !fs::exists(one)) {
     fs::remove_all(one);
-    build_one(one, c, corpus);
+    if (!c.one_from_shards) build_one(one, c, corpus);
   }
   if (!c.reuse || !fs::exists(sharded)) {
     fs::remove_all(sharded);
     build_shards(sharded, c, corpus);
   }
+  if (!fs::exists(one)) merge_shards(sharded, one, c);
 
   Bench bench(every_kth(all, c.subset));
   const size_t nq = bench.queries();
@@ -289,6 +315,17 @@ int run(const Config& c) {
         "  process CPU %.2f ms per query (the servers' not counted); %zu answers flagged with a "
         "missing shard (ShardOptions' timeouts)\n",
         (process_cpu_seconds() - cpu0) * 1e3 / static_cast<double>(nq), flagged);
+    if (c.pool) {
+      shard::ShardOptions pooled_options;
+      pooled_options.max_connections = c.pool;
+      shard::ShardSet pooled(addresses, pooled_options);
+      cpu0 = process_cpu_seconds();
+      bench.print(std::to_string(c.shards) + " tcpsrv shards, " + many + " pool " +
+                      std::to_string(c.pool) + ":",
+                  bench.over_shards(pooled, c.clients, nullptr, &flagged), false);
+      std::printf("  process CPU %.2f ms per query; %zu answers flagged\n",
+                  (process_cpu_seconds() - cpu0) * 1e3 / static_cast<double>(nq), flagged);
+    }
   }
 
   // A shard lost: its server killed; the first query finds it refused and runs again over the
@@ -319,6 +356,10 @@ int main(int argc, char** argv) {
   app.add_option("--jobs", c.jobs, "threads building each index");
   app.add_option("--seed", c.seed, "generator seed");
   app.add_flag("--reuse", c.reuse, "keep indexes already built");
+  app.add_option("--pool", c.pool,
+                 "with --clients: also run them through N pooled connections a shard (0: not)");
+  app.add_flag("--one-from-shards", c.one_from_shards,
+               "make the one index by merging the shards (compaction) instead of building it");
   CLI11_PARSE(app, argc, argv);
   return run(c);
 }

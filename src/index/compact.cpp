@@ -2,7 +2,14 @@
 
 #include <xapian.h>
 
+#include <algorithm>
+#include <set>
 #include <stdexcept>
+
+#include "index/group_table.hpp"
+#include "index/schema.hpp"
+#include "index/shard_layout.hpp"
+#include "index/stored_data.hpp"
 
 namespace strata::index {
 namespace {
@@ -31,10 +38,103 @@ void link_or_copy(const fs::path& from, const fs::path& to) {
   if (ec) fs::copy(from, to, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
 }
 
+// The stored-data dictionary of each source ("": none, its documents are plain JSON).
+std::vector<std::string> dictionaries(const std::vector<fs::path>& from) {
+  std::vector<std::string> out;
+  for (const fs::path& source : from)
+    out.push_back(Xapian::Database(source.string()).get_metadata(std::string(kMetaDictionary)));
+  return out;
+}
+
+// One index reads all its documents with one dictionary, the first source's that has one: the
+// documents of the sources compressed with another are rewritten with it. Compaction keeps
+// the sources' order and each source's docid order, so the merged index's documents are the
+// sources' one after the other; each is checked to be the one expected.
+void one_dictionary(const std::vector<fs::path>& from, const std::vector<std::string>& dicts,
+                    const fs::path& merged) {
+  const auto chosen = std::find_if(dicts.begin(), dicts.end(), [](auto& d) { return !d.empty(); });
+  if (chosen == dicts.end()) return;
+  Xapian::WritableDatabase db(merged.string());
+  db.set_metadata(std::string(kMetaDictionary), *chosen);
+  const StoredData target(db);
+  Xapian::PostingIterator at = db.postlist_begin("");
+  uint64_t rewritten = 0;
+  for (size_t k = 0; k < from.size(); ++k) {
+    const Xapian::Database source(from[k].string());
+    const bool other = !dicts[k].empty() && dicts[k] != *chosen;
+    const StoredData stored(source);
+    for (auto it = source.postlist_begin(""); it != source.postlist_end(""); ++it, ++at) {
+      if (at == db.postlist_end("")) throw std::runtime_error("merged index lacks documents");
+      if (!other) continue;
+      const std::string data = source.get_document(*it).get_data();
+      Xapian::Document doc = db.get_document(*at);
+      if (doc.get_data() != data)
+        throw std::runtime_error("merged index's documents are not in the sources' order");
+      if (StoredData::is_plain(data)) continue;
+      const std::string json = stored.unpack(data);
+      if (json.empty()) throw std::runtime_error("corrupt document data in " + from[k].string());
+      doc.set_data(target.pack(json));
+      db.replace_document(*at, doc);  // the data only: Xapian leaves terms and values as they are
+      if (++rewritten % 10'000 == 0) db.commit();
+    }
+  }
+  db.commit();
+}
+
+// Compacts the tables of `from` (several: merged, docids renumbered in order) into `to`, with
+// the files beside the tables of `beside` (a sharded index's own files: record store, analysis
+// cache, thumbnails, block list; not its shard folders).
+CompactReport merge_tables(const std::vector<fs::path>& from, const fs::path& beside,
+                           const fs::path& to) {
+  if (fs::exists(to)) throw std::runtime_error(to.string() + " already exists");
+  fs::path partial = to;
+  partial += ".partial";
+  fs::remove_all(partial);
+  CompactReport report;
+  for (const fs::path& source : from)
+    if (!fs::exists(source / "iamglass"))
+      throw std::runtime_error(source.string() + " is not an index");
+  const std::vector<std::string> dicts = dictionaries(from);
+  {
+    Xapian::Database db;
+    for (const fs::path& source : from) {
+      db.add_database(Xapian::Database(source.string()));
+      report.bytes_before += table_bytes(source);
+    }
+    report.documents = db.get_doccount();
+    db.compact(partial.string());
+  }
+  if (from.size() > 1) {
+    one_dictionary(from, dicts, partial);
+    // A shard's grouping table names its own docids, renumbered now: the next regroup
+    // rebuilds it over the whole index.
+    Xapian::WritableDatabase db(partial.string());
+    invalidate_group_table(db);
+    db.commit();
+  }
+  const std::set<fs::path> shards(from.begin(), from.end());
+  for (const auto& e : fs::directory_iterator(beside)) {
+    const std::string name = e.path().filename().string();
+    if (is_table_file(e.path()) || shards.count(e.path()) ||
+        (beside != from.front() && name == "shards"))
+      continue;
+    // The record store (src/store) is written in place: each index needs its own copy.
+    if (name.rfind("records.sqlite", 0) == 0)
+      fs::copy_file(e.path(), partial / e.path().filename());
+    else
+      link_or_copy(e.path(), partial / e.path().filename());
+  }
+  report.bytes_after = table_bytes(partial);
+  fs::rename(partial, to);
+  return report;
+}
+
 }  // namespace
 
 CompactReport compact_index(const fs::path& from, const fs::path& to, CompactMode mode) {
-  CompactReport report = compact_index(std::vector<fs::path>{from}, to);
+  const std::vector<fs::path> shards = shard_folders(from);
+  CompactReport report = shards.empty() ? compact_index(std::vector<fs::path>{from}, to)
+                                        : merge_tables(shards, from, to);
   if (mode == CompactMode::serving) {
     report.bytes_after -= fs::file_size(to / kTermlistTable);
     fs::remove(to / kTermlistTable);  // as constants.h says: the copy then has no termlist
@@ -47,34 +147,8 @@ bool is_serving_copy(const fs::path& dir) {
 }
 
 CompactReport compact_index(const std::vector<fs::path>& from, const fs::path& to) {
-  if (fs::exists(to)) throw std::runtime_error(to.string() + " already exists");
   if (from.empty()) throw std::runtime_error("nothing to compact into " + to.string());
-  fs::path partial = to;
-  partial += ".partial";
-  fs::remove_all(partial);
-  CompactReport report;
-  {
-    Xapian::Database db;
-    for (const fs::path& source : from) {
-      if (!fs::exists(source / "iamglass"))
-        throw std::runtime_error(source.string() + " is not an index");
-      db.add_database(Xapian::Database(source.string()));
-      report.bytes_before += table_bytes(source);
-    }
-    report.documents = db.get_doccount();
-    db.compact(partial.string());
-  }
-  for (const auto& e : fs::directory_iterator(from.front())) {
-    if (is_table_file(e.path())) continue;
-    // The record store (src/store) is written in place: each index needs its own copy.
-    if (e.path().filename().string().rfind("records.sqlite", 0) == 0)
-      fs::copy_file(e.path(), partial / e.path().filename());
-    else
-      link_or_copy(e.path(), partial / e.path().filename());
-  }
-  report.bytes_after = table_bytes(partial);
-  fs::rename(partial, to);
-  return report;
+  return merge_tables(from, from.front(), to);
 }
 
 }  // namespace strata::index

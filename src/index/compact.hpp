@@ -20,11 +20,17 @@ struct CompactReport {
 // it. Keep the full index to add collections to, and make a new serving copy after each.
 enum class CompactMode { full, serving };
 
+// A sharded index (index/shard_layout.hpp) becomes one index: its shards merged, its own files
+// (record store, analysis cache, thumbnails, block list) beside the tables.
 // Throws std::runtime_error when `to` exists or `from` is not an index.
 CompactReport compact_index(const std::filesystem::path& from, const std::filesystem::path& to,
                             CompactMode mode = CompactMode::full);
 // Merges several indexes (shards with distinct document ids) into one compacted index `to`,
-// their docids renumbered; the files beside the tables come from the first.
+// their docids renumbered; the files beside the tables come from the first. The grouping
+// table is left stale (rebuilt by the next regroup); the near-duplicate groups themselves
+// (document values) stay. Documents compressed with another dictionary than the first
+// source's are rewritten with it (shards of `strata index --shards` train one each; shards
+// built with index::ShardedBuild::dictionary share one and are merged as they are).
 CompactReport compact_index(const std::vector<std::filesystem::path>& from,
                             const std::filesystem::path& to);
 

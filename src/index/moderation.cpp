@@ -6,6 +6,8 @@
 #include <memory>
 
 #include "analyze/analysis_lines.hpp"
+#include "index/near_duplicate_groups.hpp"
+#include "index/shard_layout.hpp"
 
 namespace strata::index {
 
@@ -77,14 +79,45 @@ ModerateFn moderation_of(const fs::path& index_dir, const std::unordered_set<std
 
 bool index_exists(const fs::path& index_dir) {
   try {
-    Xapian::Database probe(index_dir.string());
+    const std::vector<fs::path> shards = shard_folders(index_dir);
+    Xapian::Database probe((shards.empty() ? index_dir : shards.front()).string());
     return true;
   } catch (const Xapian::Error&) {
     return false;
   }
 }
 
+namespace {
+
+// A sharded index (docs/scale.md "Sharded index"): its analysis cache and block list are its
+// own, applied to every shard, the groups redone over all of them at once; each shard commits
+// in turn, so a kill between two commits leaves a shard behind, which blocklist_changed()
+// sees and the next refresh catches up.
+uint64_t refresh_shards(const fs::path& index_dir, const std::vector<fs::path>& shards) {
+  const ModerateFn moderate = moderation_of(index_dir);
+  const std::string blocklist = blocklist_text(index_dir);
+  std::vector<std::unique_ptr<IndexWriter>> writers;
+  std::vector<Xapian::WritableDatabase> databases;
+  uint64_t changed = 0;
+  for (const fs::path& shard : shards) {
+    writers.push_back(std::make_unique<IndexWriter>(shard));
+    writers.back()->begin();
+    changed += writers.back()->remoderate(moderate);
+    databases.push_back(writers.back()->database());
+  }
+  regroup_over_shards(databases);  // late analysis brings pHashes
+  for (auto& writer : writers) {
+    writer->set_metadata(kMetaBlocklist, blocklist);
+    writer->commit();
+  }
+  return changed;
+}
+
+}  // namespace
+
 uint64_t refresh_index(const fs::path& index_dir) {
+  const std::vector<fs::path> shards = shard_folders(index_dir);
+  if (!shards.empty()) return refresh_shards(index_dir, shards);
   IndexWriter writer(index_dir);
   writer.begin();
   const uint64_t changed = writer.remoderate(moderation_of(index_dir));
@@ -95,8 +128,12 @@ uint64_t refresh_index(const fs::path& index_dir) {
 }
 
 bool blocklist_changed(const fs::path& index_dir) {
-  return Xapian::Database(index_dir.string()).get_metadata(kMetaBlocklist) !=
-         blocklist_text(index_dir);
+  const std::string text = blocklist_text(index_dir);
+  std::vector<fs::path> folders = shard_folders(index_dir);
+  if (folders.empty()) folders.push_back(index_dir);
+  for (const fs::path& folder : folders)
+    if (Xapian::Database(folder.string()).get_metadata(kMetaBlocklist) != text) return true;
+  return false;
 }
 
 }  // namespace strata::index

@@ -44,16 +44,17 @@ class ModerationSource {
 ModerateFn moderation_of(const std::filesystem::path& index_dir,
                          const std::unordered_set<std::string>* only = nullptr);
 
-// True when `index_dir` holds a Xapian index.
+// True when `index_dir` holds a Xapian index (or a sharded index's first shard does).
 bool index_exists(const std::filesystem::path& index_dir);
 
 // Re-applies analysis.jsonl and blocklist.txt to every stored document of an existing index,
-// in one transaction (a running `strata serve` sees the change at its next request);
+// in one transaction (a running `strata serve` sees the change at its next request); on a
+// sharded index (index/shard_layout.hpp), its own files to every shard, one transaction each;
 // returns how many documents changed. Throws Xapian::Error (e.g. another writer holds it).
 uint64_t refresh_index(const std::filesystem::path& index_dir);
 
-// True when blocklist.txt differs from the one the index's documents were last refreshed
-// with (an edit made while the index was busy): refresh_index() then catches up.
+// True when blocklist.txt differs from the one the index's documents (any shard's) were last
+// refreshed with (an edit made while the index was busy): refresh_index() then catches up.
 bool blocklist_changed(const std::filesystem::path& index_dir);
 
 std::filesystem::path analysis_file(const std::filesystem::path& index_dir);

@@ -80,6 +80,8 @@ void build_sharded(const fs::path& to, uint64_t count, const DocumentAt& documen
   const unsigned jobs =
       static_cast<unsigned>(std::clamp<uint64_t>(options.jobs, 1, std::max<uint64_t>(count, 1)));
   std::vector<Shard> shards = open_shards(to, count, jobs, options.moderate);
+  if (!options.dictionary.empty())
+    for (Shard& s : shards) s.writer->use_dictionary(options.dictionary);
   // The first shard trains the dictionary that all of them use.
   Shard& first = shards.front();
   fill(first, std::min(first.to, IndexWriter::kDictionarySamples), options.commit_every, document);

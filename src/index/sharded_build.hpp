@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <string>
 
 #include "index/writer.hpp"
 
@@ -19,6 +20,9 @@ struct ShardedBuild {
   unsigned jobs = 1;
   uint64_t commit_every = 10'000;
   ModerateFn moderate;  // none if empty; called from every thread, so it must be thread-safe
+  // A stored-data dictionary to use instead of training one (kMetaDictionary of another index):
+  // indexes built with the same one can be merged into one later (compact_index of several).
+  std::string dictionary;
 };
 
 // Writes documents [0, count) into a new index `to` (throws when it exists). The shards live

@@ -76,7 +76,10 @@ void IndexWriter::cancel() {
 }
 
 void IndexWriter::use_dictionary_of(const IndexWriter& other) {
-  const std::string dictionary = other.db_.get_metadata(std::string(kMetaDictionary));
+  use_dictionary(other.db_.get_metadata(std::string(kMetaDictionary)));
+}
+
+void IndexWriter::use_dictionary(const std::string& dictionary) {
   if (dictionary.empty() || has_dictionary() || in_batch_) return;
   db_.set_metadata(std::string(kMetaDictionary), dictionary);
   db_.commit();

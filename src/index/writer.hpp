@@ -82,6 +82,8 @@ class IndexWriter {
   // Makes a new, empty index compress with `other`'s dictionary (shards merged later must
   // share one); does nothing when this index has a dictionary or `other` has none.
   void use_dictionary_of(const IndexWriter& other);
+  // The same with a dictionary's bytes (the metadata kMetaDictionary of another index).
+  void use_dictionary(const std::string& dictionary);
   // The open database, batch included: the shards of a sharded index are regrouped together
   // (index::regroup_over_shards).
   Xapian::WritableDatabase& database() { return db_; }

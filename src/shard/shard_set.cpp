@@ -1,6 +1,7 @@
 #include "shard/shard_set.hpp"
 
 #include <atomic>
+#include <condition_variable>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -73,6 +74,32 @@ struct ShardSet::State {
   ShardOptions options;
   std::mutex mutex;
   std::vector<Health> health;
+  // ShardOptions::max_connections > 0: connection sets (one connection a shard) lent to the
+  // threads that query, at most that many made.
+  std::mutex pool_mutex;
+  std::condition_variable pool_returned;
+  std::vector<std::unique_ptr<std::vector<Connection>>> idle;
+  size_t pool_made = 0;
+
+  std::unique_ptr<std::vector<Connection>> borrow() {
+    std::unique_lock lock(pool_mutex);
+    pool_returned.wait(lock, [&] { return !idle.empty() || pool_made < options.max_connections; });
+    if (idle.empty()) {
+      ++pool_made;
+      return std::make_unique<std::vector<Connection>>(shards.size());
+    }
+    auto set = std::move(idle.back());
+    idle.pop_back();
+    return set;
+  }
+
+  void give_back(std::unique_ptr<std::vector<Connection>> set) {
+    {
+      std::lock_guard lock(pool_mutex);
+      idle.push_back(std::move(set));
+    }
+    pool_returned.notify_one();
+  }
 
   // The shard's generation when it may be used now; nothing while it waits out retry_after.
   std::optional<uint64_t> usable(size_t i) {
@@ -110,8 +137,9 @@ struct ShardSet::State {
   // This thread's connection to shard i, reopened to see the shard's last commit (one round
   // trip to a remote shard); a new one after the shard failed, or when reopening fails other
   // than by a timeout (a server closes idle connections; a local revision may be gone).
-  Xapian::Database& connection(size_t i, uint64_t generation) {
-    Connection& c = thread_connections(id, shards.size())[i];
+  Xapian::Database& connection(std::vector<Connection>& connections, size_t i,
+                               uint64_t generation) {
+    Connection& c = connections[i];
     if (c.open && c.generation == generation) {
       try {
         c.db.reopen();
@@ -127,13 +155,13 @@ struct ShardSet::State {
     return c.db;
   }
 
-  Live open_live() {
+  Live open_live(std::vector<Connection>& connections) {
     Live live;
     for (size_t i = 0; i < shards.size(); ++i) {
       const auto generation = usable(i);
       if (!generation) continue;
       try {
-        live.parts.push_back(connection(i, *generation));
+        live.parts.push_back(connection(connections, i, *generation));
       } catch (const Xapian::Error& e) {
         mark_down(i, e.get_description());
         continue;
@@ -150,7 +178,8 @@ struct ShardSet::State {
   // server closes idle connections: that shard is still up). An error naming no shard has
   // every remote shard checked. This thread's other connections may hold unread replies:
   // all reconnect.
-  void drop_failed(const Live& live, const Xapian::NetworkError& error) {
+  void drop_failed(std::vector<Connection>& connections, const Live& live,
+                   const Xapian::NetworkError& error) {
     std::vector<size_t> suspects;
     for (size_t i : live.shard)
       if (shards[i].remote() && error.get_context() == error_context(shards[i]))
@@ -159,7 +188,7 @@ struct ShardSet::State {
     if (!named)
       for (size_t i : live.shard)
         if (shards[i].remote()) suspects.push_back(i);
-    for (Connection& c : thread_connections(id, shards.size())) c.open = false;
+    for (Connection& c : connections) c.open = false;
     const bool timed_out = std::string(error.get_type()) == "NetworkTimeoutError";
     for (size_t i : suspects) {
       if (named && timed_out) {
@@ -201,8 +230,18 @@ const std::vector<ShardAddress>& ShardSet::shards() const {
 }
 
 Coverage ShardSet::run(const Work& work) {
+  // This thread's connections, or a set borrowed from the pool for this query.
+  struct Lease {
+    State& state;
+    std::unique_ptr<std::vector<Connection>> set;
+    ~Lease() {
+      if (set) state.give_back(std::move(set));
+    }
+  } lease{*state_, state_->options.max_connections ? state_->borrow() : nullptr};
+  std::vector<Connection>& connections =
+      lease.set ? *lease.set : thread_connections(state_->id, state_->shards.size());
   for (size_t attempt = 0; attempt <= state_->shards.size(); ++attempt) {
-    const Live live = state_->open_live();
+    const Live live = state_->open_live(connections);
     if (live.parts.empty()) break;
     try {
       Xapian::Database combined;
@@ -211,7 +250,7 @@ Coverage ShardSet::run(const Work& work) {
       work(combined, parts);
       return state_->coverage(live.shard);
     } catch (const Xapian::NetworkError& e) {
-      state_->drop_failed(live, e);
+      state_->drop_failed(connections, live, e);
     }
   }
   return state_->coverage({});

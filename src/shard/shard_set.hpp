@@ -8,7 +8,8 @@
 //
 // Failure contract: run() never throws for a shard's network failure; it passes on what
 // `work` throws otherwise (search::RequestError, Xapian::Error other than NetworkError).
-// Thread-safe: each thread keeps its own connections.
+// Thread-safe: each thread keeps its own connections, or borrows a set from a pool of
+// ShardOptions::max_connections for each query.
 #include <xapian.h>
 
 #include <chrono>
@@ -38,6 +39,10 @@ struct ShardOptions {
   std::chrono::milliseconds timeout{2000};          // any one exchange with a remote shard
   std::chrono::milliseconds connect_timeout{1000};  // connecting to one
   std::chrono::milliseconds retry_after{5000};      // a failed shard is left out this long
+  // 0: each thread that queries keeps its own connection to every shard (xapian-tcpsrv forks
+  // a process a connection). N: at most N connections a shard, lent to the querying threads
+  // for one query each (a query waits for a free set): a server pool sized to the cores.
+  size_t max_connections = 0;
 };
 
 struct Coverage {

@@ -337,6 +337,28 @@ std::string incremental_problem(const fs::path& index_dir) {
   return {};
 }
 
+BatchInsert adopt_streaming_build(const fs::path& index_dir, const std::string& collection,
+                                  const std::vector<fs::path>& files) {
+  if (fs::exists(store_file(index_dir)))
+    throw StoreError(index_dir.string() + " already has a record store");
+  if (index_state(index_dir).second == 0)
+    throw StoreError(index_dir.string() + " holds no document to adopt records for");
+  return converted([&] {
+    RecordStore store(index_dir);
+    const BatchInsert batch = store.add_batch(collection, files);
+    if (batch.batch == 0) throw StoreError("no extraction record to adopt");
+    auto folders = index::shard_folders(index_dir);
+    if (folders.empty()) folders.push_back(index_dir);
+    for (const auto& folder : folders) {
+      Xapian::WritableDatabase db(folder.string());
+      db.set_metadata(std::string(index::kMetaStoreApplied), std::to_string(batch.batch));
+      db.commit();
+    }
+    store.finish(batch.batch);
+    return batch;
+  });
+}
+
 ApplyReport apply_pending(const IncrementalOptions& options) {
   return converted([&] {
     RecordStore store(options.index_dir);

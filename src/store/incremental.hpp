@@ -71,6 +71,16 @@ ApplyReport apply_pending(const IncrementalOptions& options);
 ApplyReport remove_collection(const IncrementalOptions& options, const std::string& collection,
                               bool& found);
 
+// After a Streaming build (scripts/streaming-index, docs/scale.md): stores the extraction
+// records `files` the build indexed as the first batch of `collection`, already applied, so the
+// index has the record store `strata index` would have made and takes incremental adds and
+// collection removals the same. Throws StoreError when the index already has a record store
+// or holds no document. A kill between the store's commit and the shards' leaves the batch
+// pending: the next `strata index` applies it again (the same documents).
+BatchInsert adopt_streaming_build(const std::filesystem::path& index_dir,
+                                  const std::string& collection,
+                                  const std::vector<std::filesystem::path>& files);
+
 // Collections of the store with their batches, records and indexed documents.
 std::vector<Json> list_collections(const std::filesystem::path& index_dir);
 

@@ -67,6 +67,35 @@ TEST(Compact, ServingCopyHasNoTermlistAnswersQueriesAndWritersRefuseIt) {
   EXPECT_THROW(IndexWriter{to}, std::runtime_error);
 }
 
+// Shards that trained their own stored-data dictionaries (and one too small to have one)
+// merged into one index: every document readable with the merged index's one dictionary.
+TEST(Compact, ShardsWithTheirOwnDictionariesMergeIntoOneReadableIndex) {
+  const fs::path dir = strata::testing::scratch_dir();
+  const std::vector<std::pair<int, int>> ranges{{0, 4200}, {10000, 14200}, {20000, 20100}};
+  std::vector<fs::path> shards;
+  for (const auto& [first, end] : ranges) {
+    shards.push_back(dir / ("shard-" + std::to_string(shards.size())));
+    IndexWriter w(shards.back());
+    for (int i = first; i < end; ++i) w.add(doc(i));
+  }
+  const auto dictionary = [](const fs::path& folder) {
+    return Xapian::Database(folder.string()).get_metadata(std::string(kMetaDictionary));
+  };
+  ASSERT_FALSE(dictionary(shards[0]).empty());
+  ASSERT_FALSE(dictionary(shards[1]).empty());
+  ASSERT_NE(dictionary(shards[0]), dictionary(shards[1]));
+  ASSERT_TRUE(dictionary(shards[2]).empty());
+  EXPECT_EQ(compact_index(shards, dir / "one").documents, 8500u);
+  EXPECT_EQ(dictionary(dir / "one"), dictionary(shards[0]));
+  IndexWriter merged(dir / "one");
+  for (const auto& [first, end] : ranges)
+    for (int i = first; i < end; ++i) {
+      const auto got = merged.get("digest-" + std::to_string(i));
+      ASSERT_TRUE(got) << i;
+      EXPECT_EQ(got->imgUrl, doc(i).imgUrl) << i;
+    }
+}
+
 TEST(Compact, RefusesAnExistingTargetAndAFolderThatIsNoIndex) {
   const fs::path dir = strata::testing::scratch_dir();
   { IndexWriter w(dir / "index"); }

@@ -3,7 +3,11 @@
 // from the same documents give the same results (ranking, scores, totals, years facet,
 // near-duplicate collapse). A shard killed or hung mid-test leaves the others answering,
 // flagged, within the timeout; a shard that comes back is used again.
+#include <unistd.h>
+
+#include <atomic>
 #include <set>
+#include <thread>
 
 #include "same_results.hpp"
 #include "sharded_collection.hpp"
@@ -47,6 +51,52 @@ TEST_F(RemoteSearchTest, ShardsAnswerAsOneIndex) {
     ASSERT_FALSE(one.hits.empty() && r.q != "mar -torre") << what;
     expect_same(one, sharded, r.collapse, r.max_items, what);
   }
+}
+
+// Processes in the process group `pgid` other than its leader: a xapian-tcpsrv's connections.
+size_t connection_processes(pid_t pgid) {
+  size_t n = 0;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    const pid_t pid = static_cast<pid_t>(std::stol(name));
+    n += pid != pgid && ::getpgid(pid) == pgid;
+  }
+  return n;
+}
+
+// ShardOptions::max_connections: six threads querying at once share two connections a
+// shard (two server processes each, not eight) and get the answers of one index.
+TEST_F(RemoteSearchTest, PooledConnectionsServeManyThreadsAsOneIndex) {
+  std::vector<ShardAddress> addresses;
+  for (const auto& server : servers_) addresses.push_back(parse_remote(server->address()));
+  ShardOptions options;
+  options.timeout = kTimeout;
+  options.max_connections = 2;
+  ShardSet pooled(addresses, options);
+  const std::vector<SearchRequest> all = requests();
+  std::vector<SearchResult> expected;
+  for (const SearchRequest& r : all) expected.push_back(over_one(r));
+  constexpr size_t kThreads = 6;
+  std::vector<std::vector<SearchResult>> got(kThreads, std::vector<SearchResult>(all.size()));
+  std::atomic<size_t> missing{0};
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      for (size_t i = 0; i < all.size(); ++i)
+        missing += !pooled
+                        .run([&](Xapian::Database& db, const search::IndexParts& parts) {
+                          got[t][i] = search::search(db, parts, all[i]);
+                        })
+                        .missing.empty();
+    });
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(missing, 0u);
+  for (size_t t = 0; t < kThreads; ++t)
+    for (size_t i = 0; i < all.size(); ++i)
+      expect_same(expected[i], got[t][i], all[i].collapse, all[i].max_items,
+                  "thread " + std::to_string(t) + " q=" + all[i].q);
+  for (const auto& server : servers_) EXPECT_LE(connection_processes(server->pid()), 2u);
 }
 
 TEST_F(RemoteSearchTest, GroupsSpanShards) {

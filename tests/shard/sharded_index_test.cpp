@@ -11,6 +11,9 @@
 #include <cctype>
 #include <set>
 
+#include "analyze/blocklist.hpp"
+#include "index/compact.hpp"
+#include "index/moderation.hpp"
 #include "index/schema.hpp"
 #include "index/shard_layout.hpp"
 #include "same_results.hpp"
@@ -84,14 +87,17 @@ std::vector<std::string> queries(const std::map<std::string, std::pair<Json, std
 }
 
 // The same searches over one index and over a sharded index's shards (as `strata serve --index`
-// opens a sharded folder: one local shard per folder) give the same answers.
-void expect_same_searches(const fs::path& one_index, const fs::path& sharded) {
+// opens a sharded folder: one local shard per folder; one index when `shards` is 1) give the
+// same answers.
+void expect_same_searches(const fs::path& one_index, const fs::path& sharded,
+                          size_t shards = kShards, size_t min_answered = 4) {
   const auto docs = contents(one_index);
-  std::vector<ShardAddress> shards;
+  std::vector<ShardAddress> addresses;
   for (const auto& folder : index::shard_folders(sharded))
-    shards.push_back(ShardAddress{"", 0, folder});
-  ASSERT_EQ(shards.size(), kShards);
-  ShardSet set(shards);
+    addresses.push_back(ShardAddress{"", 0, folder});
+  if (addresses.empty()) addresses.push_back(ShardAddress{"", 0, sharded});
+  ASSERT_EQ(addresses.size(), shards);
+  ShardSet set(addresses);
   Xapian::Database one(one_index.string());
   size_t answered = 0;
   for (const std::string& q : queries(docs)) {
@@ -111,7 +117,7 @@ void expect_same_searches(const fs::path& one_index, const fs::path& sharded) {
       answered += !expected.hits.empty();
     }
   }
-  EXPECT_GE(answered, 4u);
+  EXPECT_GE(answered, min_answered);
 }
 
 class ShardedIndexTest : public ::testing::Test {
@@ -168,6 +174,98 @@ TEST_F(ShardedIndexTest, ShardsHoldTheDocumentsAndGroupsOfOneIndexAndSearchAsIt)
   for (const auto& [id, doc] : one) grouped += !doc.second.empty();
   EXPECT_GT(grouped, 0u) << "the sample has near-duplicates";
   expect_same_searches(dir_ / "one", dir_ / "sharded");
+}
+
+// `strata compact` of a sharded index: one index with the shards' documents and groups, the
+// sharded index's own files (record store, analysis cache) beside, searching as one index
+// built whole (bench_shards --one-from-shards makes its one index so).
+TEST_F(ShardedIndexTest, ShardsMergedIntoOneIndexHoldAndSearchAsOneIndexBuiltWhole) {
+  add(dir_ / "one", all_archives(), 0);
+  add(dir_ / "sharded", all_archives(), kShards);
+  const auto report = index::compact_index(dir_ / "sharded", dir_ / "merged");
+  const auto one = contents(dir_ / "one");
+  EXPECT_EQ(report.documents, one.size());
+  EXPECT_EQ(index::shard_count(dir_ / "merged"), 0u);
+  EXPECT_EQ(contents(dir_ / "merged"), one);
+  for (const auto& e : fs::directory_iterator(dir_ / "sharded")) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("shard", 0) != 0) {
+      EXPECT_TRUE(fs::exists(dir_ / "merged" / name)) << name;
+    }
+  }
+  EXPECT_TRUE(fs::exists(dir_ / "merged" / "records.sqlite"));
+  EXPECT_FALSE(fs::exists(dir_ / "merged" / "shard-0"));
+  expect_same_searches(dir_ / "one", dir_ / "merged", 1);
+}
+
+// Blocked documents of every shard: digest -> blocked.
+std::map<std::string, bool> blocked(const fs::path& index_dir) {
+  std::map<std::string, bool> out;
+  auto folders = index::shard_folders(index_dir);
+  if (folders.empty()) folders.push_back(index_dir);
+  for (const auto& folder : folders) {
+    Xapian::Database db(folder.string());
+    index::StoredData stored(db);
+    for (auto it = db.postlist_begin(""); it != db.postlist_end(""); ++it) {
+      merge::ImageDocument doc;
+      index::Moderation m;
+      EXPECT_TRUE(
+          index::parse_document_data(stored.unpack(db.get_document(*it).get_data()), doc, m));
+      out[doc.id] = m.blocked;
+    }
+  }
+  return out;
+}
+
+// `strata block add|remove` on a sharded index: the block list (the sharded index's own
+// blocklist.txt) reaches every shard at once, as on one index; a shard left behind (a kill
+// between two shards' commits) is seen and caught up.
+TEST_F(ShardedIndexTest, BlockListEditsReachEveryShardAsOneIndex) {
+  add(dir_ / "one", all_archives(), 0);
+  add(dir_ / "sharded", all_archives(), kShards);
+  const auto docs = contents(dir_ / "one");
+  std::map<std::string, size_t> hosts;
+  for (const auto& [id, doc] : docs) ++hosts[doc.first.value("pageHost", "")];
+  const auto host = std::max_element(hosts.begin(), hosts.end(), [](auto& a, auto& b) {
+                      return a.second < b.second;
+                    })->first;
+  ASSERT_FALSE(host.empty());
+  analyze::BlockList list;
+  analyze::BlockPattern pattern;
+  ASSERT_TRUE(analyze::BlockList::parse("host:" + host, pattern));
+  list.add(pattern);
+  for (const char* index : {"one", "sharded"}) {
+    EXPECT_FALSE(index::blocklist_changed(dir_ / index));
+    ASSERT_TRUE(list.save(index::blocklist_file(dir_ / index)));
+    EXPECT_TRUE(index::blocklist_changed(dir_ / index));
+  }
+  const uint64_t changed = index::refresh_index(dir_ / "one");
+  EXPECT_GT(changed, 0u);
+  EXPECT_LT(changed, docs.size());
+  EXPECT_EQ(index::refresh_index(dir_ / "sharded"), changed);
+  EXPECT_FALSE(index::blocklist_changed(dir_ / "sharded"));
+  EXPECT_EQ(blocked(dir_ / "sharded"), blocked(dir_ / "one"));
+  std::set<size_t> shards_blocked;
+  std::map<std::string, size_t> placed;
+  contents(dir_ / "sharded", &placed);
+  for (const auto& [id, is_blocked] : blocked(dir_ / "sharded"))
+    if (is_blocked) shards_blocked.insert(placed[id]);
+  EXPECT_EQ(shards_blocked.size(), kShards) << "the host's images are in every shard";
+  expect_same_searches(dir_ / "one", dir_ / "sharded", kShards, 1);  // most hits are blocked
+
+  {  // the last shard's commit lost: still the list before the edit
+    Xapian::WritableDatabase last(index::shard_folder(dir_ / "sharded", kShards - 1).string());
+    last.set_metadata("strata:blocklist", "");
+    last.commit();
+  }
+  EXPECT_TRUE(index::blocklist_changed(dir_ / "sharded"));
+  list.remove(pattern);
+  for (const char* index : {"one", "sharded"}) {
+    ASSERT_TRUE(list.save(index::blocklist_file(dir_ / index)));
+    EXPECT_EQ(index::refresh_index(dir_ / index), changed);
+  }
+  EXPECT_FALSE(index::blocklist_changed(dir_ / "sharded"));
+  for (const auto& [id, is_blocked] : blocked(dir_ / "sharded")) EXPECT_FALSE(is_blocked) << id;
 }
 
 TEST_F(ShardedIndexTest, SecondCollectionLaterGivesWhatOneRunGives) {

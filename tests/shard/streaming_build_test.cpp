@@ -19,6 +19,7 @@
 #include "index/schema.hpp"
 #include "index/shard_layout.hpp"
 #include "index/stored_data.hpp"
+#include "store/incremental.hpp"
 #include "testing/incremental.hpp"
 #include "testing/shared_data.hpp"
 
@@ -169,8 +170,31 @@ class StreamingBuildTest : public ::testing::Test {
   static inline size_t archives_ = 0;
 };
 
-TEST_F(StreamingBuildTest, OneReducerGivesTheSingleMachineRun) {
-  expect_as_single(streaming(1, ""));
+// The Streaming build ends with the record store `strata index` makes (step 6 of
+// scripts/streaming-index): the same collections, and a later `strata index` of a copy of an
+// archive (new captures of the same images) gives the same shards on both.
+TEST_F(StreamingBuildTest, OneReducerGivesTheSingleMachineRunThenALaterAddAsIt) {
+  const fs::path out = streaming(1, "");
+  expect_as_single(out);
+  EXPECT_EQ(store::incremental_problem(out / "index"), "");
+  EXPECT_EQ(store::list_collections(out / "index"), store::list_collections(single() / "index"));
+  std::string first;
+  std::getline(std::ifstream(*dir_ / "archives.txt"), first);
+  const fs::path copy = out / "later" / fs::path(first).filename();
+  fs::create_directories(copy.parent_path());
+  fs::copy_file(first, copy);
+  for (const fs::path& index : {out / "index", out / "single-index"}) {
+    if (index == out / "single-index")
+      fs::copy(single() / "index", index, fs::copy_options::recursive);
+    run(std::string(STRATA_BINARY) + " index --no-analysis --jobs 1 --collection later --index " +
+        index.string() + " " + copy.string() + " >/dev/null 2>>" + (out / "later.log").string());
+  }
+  EXPECT_EQ(store::list_collections(out / "index"), store::list_collections(out / "single-index"));
+  for (size_t k = 0; k < kShards; ++k) {
+    const auto got = dump(index::shard_folder(out / "index", k));
+    EXPECT_TRUE(got == dump(index::shard_folder(out / "single-index", k))) << "shard " << k;
+    EXPECT_NE(got, dump(index::shard_folder(single() / "index", k))) << "the add changed nothing";
+  }
 }
 
 TEST_F(StreamingBuildTest, ThreeReducersWithKilledTasksGiveTheSingleMachineRun) {
