@@ -4,6 +4,7 @@
 // stores the cover in the index, where /imagesearch?cover=NAME hides what it covers.
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <numeric>
@@ -27,6 +28,8 @@ struct CoverCommand {
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   uint64_t pair_budget = cover::CoverOptions{}.pair_budget;
   double ilp_seconds = cover::CoverOptions{}.ilp_time_ms / 1000.0;
+  uint64_t memory = cover::SpillOptions{}.memory;
+  std::string temp;
 };
 
 using Clock = std::chrono::steady_clock;
@@ -118,7 +121,8 @@ void write_lines(const std::string& file, const cover::IndexItems& d, const cove
 cover::CoverOptions cover_options(const CoverCommand& cmd) {
   return {.pair_budget = cmd.pair_budget,
           .threads = cmd.jobs,
-          .ilp_time_ms = static_cast<int>(cmd.ilp_seconds * 1000)};
+          .ilp_time_ms = static_cast<int>(cmd.ilp_seconds * 1000),
+          .spill = {.memory = cmd.memory, .temp = cmd.temp}};
 }
 
 // One Hadoop Streaming step: stdin -> stdout, counters on stderr (cover/streaming.hpp).
@@ -189,6 +193,7 @@ int run(const CoverCommand& cmd) {
       report["stored_as"] = cmd.name;
     }
     report["time"] = {{"read_s", read_s}, {"total_s", seconds_since(start)}};
+    report["spill"] = {{"memory", cmd.memory}, {"runs", r.spilled_runs}};
     report["problems"] = problems_json(problems);
     report["unreadable_documents"] = d.unreadable;
     cli::print_report(report);
@@ -221,12 +226,23 @@ const bool registered = cli::register_command(
                      "time for integer programs over components above 64 documents, in all "
                      "(0: greedy there)")
           ->check(CLI::Range(0.0, 86400.0));
+      cli::add_size_option(app, "--memory", cmd->memory,
+                           "the shingle index's memory (similarity atoms); beyond it, sorted "
+                           "runs spill to --temp (default 1G)");
+      app.add_option("--temp", cmd->temp,
+                     "folder for the shingle index's spilled runs (default: the system's "
+                     "temporary folder)");
       app.add_option("--streaming", cmd->streaming,
                      "run one Hadoop Streaming step, stdin to stdout: map, reduce, map2, reduce2, "
                      "map3 or reduce3 (docs/redundancy.md)")
           ->excludes(index)
           ->excludes(docs);
       return [cmd] {
+        std::error_code ec;
+        if (!cmd->temp.empty() && !std::filesystem::is_directory(cmd->temp, ec)) {
+          std::cerr << "strata cover: --temp: not a folder: " << cmd->temp << "\n";
+          return exit_code::usage;
+        }
         if (cmd->streaming.empty() && cmd->index.empty() == cmd->docs.empty()) {
           std::cerr << "strata cover: give --index or --docs\n";
           return exit_code::usage;

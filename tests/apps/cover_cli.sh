@@ -34,6 +34,31 @@ rc=$?
 [ "$rc" -eq 2 ] || fail "bad expression exited $rc, expected 2"
 grep -q "column 9" "$work/bad.err" || fail "bad expression message: $(cat "$work/bad.err")"
 
+# The shingle index within a tiny --memory spills sorted runs to --temp (removed afterwards)
+# and gives the same cover, byte for byte; a --temp that is not a folder is refused.
+i=0
+while [ $i -lt 12 ]; do
+  echo "{\"type\":\"document\",\"id\":\"t$i\",\"imgDigest\":\"t$i\",\"imgUrl\":\"http://example.pt/t$i.jpg\",\"imgCrawlTimestamp\":\"200101010000$((10 + i))\",\"imgSize\":100,\"imgAlt\":[\"words shared by all and group $((i % 3)) picture $((i % 5))\"]}"
+  i=$((i + 1))
+done >"$work/texts.jsonl"
+texts() {
+  "$strata" cover --where 'containment(text)>=0.8,newer' --docs "$work/texts.jsonl" --json -q "$@"
+}
+texts --out "$work/texts-memory.jsonl" >"$work/texts-memory.json" || fail "text cover"
+mkdir -p "$work/spill"
+texts --memory 64 --temp "$work/spill" --out "$work/texts-spill.jsonl" >"$work/texts-spill.json" ||
+  fail "text cover within 64 bytes"
+grep -q '"runs":0' "$work/texts-memory.json" || fail "in memory: $(cat "$work/texts-memory.json")"
+grep -q '"runs":[1-9]' "$work/texts-spill.json" || fail "no runs: $(cat "$work/texts-spill.json")"
+[ "$(grep -o '"cover":{[^}]*}' "$work/texts-spill.json")" = \
+  "$(grep -o '"cover":{[^}]*}' "$work/texts-memory.json")" ] || fail "spilled cover differs"
+grep -q '"removed":[1-9]' "$work/texts-memory.json" || fail "nothing covered: $(cat "$work/texts-memory.json")"
+cmp -s "$work/texts-memory.jsonl" "$work/texts-spill.jsonl" || fail "spilled --out differs"
+[ -z "$(ls -A "$work/spill")" ] || fail "spill runs left behind: $(ls "$work/spill")"
+texts --temp "$work/nowhere" 2>"$work/temp.err"
+[ $? -eq 2 ] || fail "--temp that is no folder accepted"
+grep -q "not a folder" "$work/temp.err" || fail "--temp message: $(cat "$work/temp.err")"
+
 "$strata" cover --where near --docs "$work/documents.jsonl" --name x 2>/dev/null
 [ $? -eq 2 ] || fail "--name without --index accepted"
 
