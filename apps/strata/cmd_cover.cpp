@@ -1,7 +1,9 @@
 // `strata cover --where EXPR (--index DIR | --docs documents.jsonl [--analysis analysis.jsonl])`:
 // the minimum cover set of a whole collection under a user-defined coverage relation
-// (src/cover, docs/redundancy.md). `--out` writes one JSON line per document; `--name`
-// stores the cover in the index, where /imagesearch?cover=NAME hides what it covers.
+// (src/cover, docs/redundancy.md); `--items pages` covers the captures of the pages that hold
+// images instead (from --index's record store or --records, cover/pages.hpp). `--out` writes one
+// JSON line per document; `--name` stores the cover in the index, where /imagesearch?cover=NAME
+// hides what it covers.
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -17,6 +19,7 @@
 #include "core/progress.hpp"
 #include "cover/cover.hpp"
 #include "cover/documents.hpp"
+#include "cover/pages.hpp"
 #include "cover/streaming.hpp"
 #include "index/cover_terms.hpp"
 
@@ -25,6 +28,8 @@ namespace {
 
 struct CoverCommand {
   std::string where, index, docs, analysis, name, out, streaming;
+  std::string items = "images";      // or "pages" (cover/pages.hpp)
+  std::vector<std::string> records;  // extraction JSONL (files or folders), for pages
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   uint64_t pair_budget = cover::CoverOptions{}.pair_budget;
   double ilp_seconds = cover::CoverOptions{}.ilp_time_ms / 1000.0;
@@ -158,17 +163,31 @@ int run(const CoverCommand& cmd) {
     std::cerr << "strata cover: --name needs --index and 1-32 of [a-z0-9_-]\n";
     return exit_code::usage;
   }
+  const bool pages = cmd.items == "pages";
+  if (pages && !cmd.name.empty()) {
+    std::cerr << "strata cover: --name stores a filter of images: not with --items pages\n";
+    return exit_code::usage;
+  }
   const auto uses = cover::attributes_used(*where);
   ProblemLog problems;
   const auto start = Clock::now();
   try {
     cover::IndexItems d;
+    Json pages_read;
     {
-      Progress progress("1/2 read", 0, "documents", "");
-      if (!cmd.index.empty())
-        d = cover::read_index(cmd.index, uses, [&](uint64_t n) { progress.advance(n); });
-      else
+      Progress progress("1/2 read", 0, pages ? "records" : "documents", "");
+      auto advance = [&](uint64_t n) { progress.advance(n); };
+      if (pages) {
+        cover::PageItems p = cmd.index.empty()
+                                 ? cover::read_record_pages(cmd.records, uses, problems, advance)
+                                 : cover::read_index_pages(cmd.index, uses, problems, advance);
+        pages_read = {{"references", p.references}, {"pages_without_text", p.without_text}};
+        d = std::move(p.pages);
+      } else if (!cmd.index.empty()) {
+        d = cover::read_index(cmd.index, uses, advance);
+      } else {
         d = read_documents(cmd, uses, problems, progress);
+      }
       progress.finish();
     }
     if (d.items.empty() && (d.unreadable > 0 || problems.total() > 0)) {
@@ -177,11 +196,13 @@ int run(const CoverCommand& cmd) {
     }
     const double read_s = seconds_since(start);
     order_by_id(d);
-    Progress progress("2/2 cover", d.items.size(), "documents", "");
+    Progress progress("2/2 cover", d.items.size(), pages ? "pages" : "documents", "");
     const auto r = cover::compute_cover(*where, d.items, cover_options(cmd));
     progress.advance(d.items.size());
     progress.finish();
-    Json report = {{"where", cover::to_string(*where)}, {"cover", cover_report(d, r)}};
+    Json report = {
+        {"where", cover::to_string(*where)}, {"items", cmd.items}, {"cover", cover_report(d, r)}};
+    if (pages) report["pages"] = pages_read;
     if (!cmd.out.empty()) write_lines(cmd.out, d, r);
     if (!cmd.name.empty()) {
       std::vector<Xapian::docid> hidden;
@@ -212,6 +233,15 @@ const bool registered = cli::register_command(
       auto* index = app.add_option("--index", cmd->index, "index folder to read");
       auto* docs = app.add_option("--docs", cmd->docs, "documents.jsonl to read instead");
       index->excludes(docs);
+      app.add_option("--items", cmd->items,
+                     "what is covered: images (documents, default) or pages (the captures of "
+                     "the pages that hold images, from --index's record store or --records)")
+          ->check(CLI::IsMember({"images", "pages"}));
+      app.add_option("--records", cmd->records,
+                     "extraction JSONL files or folders of part-*.jsonl (strata extract) "
+                     "to read pages from, with --items pages")
+          ->excludes(index)
+          ->excludes(docs);
       app.add_option("--analysis", cmd->analysis,
                      "analysis.jsonl giving --docs (or --streaming map) their pHashes")
           ->excludes(index);
@@ -243,7 +273,16 @@ const bool registered = cli::register_command(
           std::cerr << "strata cover: --temp: not a folder: " << cmd->temp << "\n";
           return exit_code::usage;
         }
-        if (cmd->streaming.empty() && cmd->index.empty() == cmd->docs.empty()) {
+        if (cmd->items == "pages") {
+          if (!cmd->streaming.empty() || !cmd->docs.empty() || !cmd->analysis.empty() ||
+              cmd->index.empty() == cmd->records.empty()) {
+            std::cerr << "strata cover: --items pages reads --index or --records\n";
+            return exit_code::usage;
+          }
+        } else if (!cmd->records.empty()) {
+          std::cerr << "strata cover: --records needs --items pages\n";
+          return exit_code::usage;
+        } else if (cmd->streaming.empty() && cmd->index.empty() == cmd->docs.empty()) {
           std::cerr << "strata cover: give --index or --docs\n";
           return exit_code::usage;
         }
