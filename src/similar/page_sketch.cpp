@@ -260,6 +260,7 @@ std::vector<uint64_t> page_shingles(std::string_view html) {
   sketcher.end_word();
   std::sort(shingles.begin(), shingles.end());
   shingles.erase(std::unique(shingles.begin(), shingles.end()), shingles.end());
+  shingles.shrink_to_fit();
   return shingles;
 }
 

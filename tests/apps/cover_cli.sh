@@ -59,6 +59,23 @@ texts --temp "$work/nowhere" 2>"$work/temp.err"
 [ $? -eq 2 ] || fail "--temp that is no folder accepted"
 grep -q "not a folder" "$work/temp.err" || fail "--temp message: $(cat "$work/temp.err")"
 
+# Pages as items: the generated sample's pages, captured by 3 crawls, read from extraction
+# records; each URL keeps its newest capture unless an older one holds text it lacks.
+"$strata" sample --out "$work/sample" --scale tiny -q >/dev/null 2>&1 || fail "sample"
+"$strata" extract --collection tiny -o "$work/records" --jobs 1 -q "$work/sample" >/dev/null 2>&1 ||
+  fail "extract the sample"
+"$strata" cover --items pages --records "$work/records" --where pageversions --json -q \
+  --out "$work/pages.jsonl" >"$work/pages.json" || fail "pages cover: $(cat "$work/pages.json")"
+grep -q '"items":"pages"' "$work/pages.json" || fail "pages report: $(cat "$work/pages.json")"
+grep -q '"documents":13,"kept":5,' "$work/pages.json" || fail "pages: $(cat "$work/pages.json")"
+grep -q '"pages_without_text":0' "$work/pages.json" || fail "pages text: $(cat "$work/pages.json")"
+grep -q '{"id":"19960909060000/http://www.guanhambique0.pt/","keeper":"20101112050000/http://www.guanhambique0.pt/"' \
+  "$work/pages.jsonl" || fail "pages --out: $(head -3 "$work/pages.jsonl")"
+"$strata" cover --items pages --docs "$work/documents.jsonl" --where versions 2>/dev/null
+[ $? -eq 2 ] || fail "--items pages with --docs accepted"
+"$strata" cover --records "$work/records" --where versions 2>/dev/null
+[ $? -eq 2 ] || fail "--records without --items pages accepted"
+
 "$strata" cover --where near --docs "$work/documents.jsonl" --name x 2>/dev/null
 [ $? -eq 2 ] || fail "--name without --index accepted"
 
@@ -79,4 +96,11 @@ grep -q '"stored_as":"one-per-site"' "$work/real.json" || fail "real crawl: cove
 "$strata" cover --index "$work/index" --where 'phash<=10,larger' --json -q >"$work/near.json" ||
   fail "phash cover of the real crawl"
 grep -q '"kept":22,' "$work/near.json" || fail "real crawl, phash<=10,larger: $(cat "$work/near.json")"
+# Its pages, from the index's record store: one capture per URL, 49 near-copies of a template.
+"$strata" cover --index "$work/index" --items pages --where 'jaccard(text)>=0.9' --json -q \
+  >"$work/real-pages.json" || fail "pages of the real crawl"
+grep -q '"documents":116,"kept":67,' "$work/real-pages.json" ||
+  fail "real crawl pages: $(cat "$work/real-pages.json")"
+"$strata" cover --index "$work/index" --items pages --where pageversions --name x 2>/dev/null
+[ $? -eq 2 ] || fail "--name with --items pages accepted"
 echo "ok"
