@@ -66,6 +66,13 @@ class SpillSorter {
   // `budget`: bytes of buffered records (at least one record's worth is used).
   SpillSorter(uint64_t budget, SpillFolder& folder, Less less = {})
       : capacity_(std::max<uint64_t>(1, budget / sizeof(Record))), folder_(folder), less_(less) {}
+  // Its runs go as soon as it is done with (the folder goes at the end).
+  ~SpillSorter() {
+    std::error_code ignored;
+    for (const auto& run : runs_) std::filesystem::remove(run, ignored);
+  }
+  SpillSorter(const SpillSorter&) = delete;
+  SpillSorter& operator=(const SpillSorter&) = delete;
 
   void add(const Record& r) {
     if (buffer_.size() == capacity_) spill();
@@ -109,7 +116,8 @@ class SpillSorter {
             throw CoverError(std::string("spill: ") + e.what());
           }
         }
-        for (size_t k = from; k < to; ++k) std::filesystem::remove(runs_[k]);
+        std::error_code ignored;  // a run left behind goes with the folder
+        for (size_t k = from; k < to; ++k) std::filesystem::remove(runs_[k], ignored);
         next.push_back(file);
       }
       runs_ = std::move(next);
