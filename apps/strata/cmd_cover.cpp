@@ -10,6 +10,7 @@
 #include <fstream>
 #include <memory>
 #include <numeric>
+#include <streambuf>
 #include <thread>
 #include <unordered_map>
 
@@ -22,6 +23,7 @@
 #include "cover/pages.hpp"
 #include "cover/streaming.hpp"
 #include "index/cover_terms.hpp"
+#include "store/record_store.hpp"
 
 namespace strata {
 namespace {
@@ -69,6 +71,59 @@ cover::IndexItems read_documents(const CoverCommand& cmd, const cover::Uses& use
     out.bytes.push_back(doc.imgSize);
   }
   return out;
+}
+
+// Hands each line written to it to a PageCollector (the record store exports to a stream).
+class PageLineSink : public std::streambuf {
+ public:
+  PageLineSink(cover::PageCollector& pages, ProblemLog& problems, std::string name,
+               Progress& progress)
+      : pages_(pages), problems_(problems), name_(std::move(name)), progress_(progress) {}
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (c == traits_type::eof()) return traits_type::not_eof(c);
+    if (c != '\n') {
+      line_.push_back(static_cast<char>(c));
+      return c;
+    }
+    pages_.add_line(line_, name_, offset_, problems_);
+    offset_ += line_.size() + 1;
+    line_.clear();
+    progress_.advance(1);
+    return c;
+  }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    for (std::streamsize k = 0; k < n; ++k) overflow(traits_type::to_int_type(s[k]));
+    return n;
+  }
+
+ private:
+  cover::PageCollector& pages_;
+  ProblemLog& problems_;
+  std::string name_, line_;
+  uint64_t offset_ = 0;
+  Progress& progress_;
+};
+
+// The pages of every live reference in the record store of the index at `dir`.
+cover::PageItems read_index_pages(const std::string& dir, const cover::Uses& uses,
+                                  ProblemLog& problems, Progress& progress) {
+  const auto file = store::store_file(dir);
+  if (!std::filesystem::exists(file))
+    throw cover::CoverError("no record store in " + dir +
+                            " (strata index keeps one; an index made by index-docs has none)");
+  cover::PageCollector pages;
+  try {
+    store::RecordStore records(dir);
+    records.select_affected(0);  // every live record
+    PageLineSink sink(pages, problems, file.string(), progress);
+    std::ostream out(&sink);
+    records.export_affected(out);
+  } catch (const std::runtime_error& e) {
+    throw cover::CoverError(std::string("cannot read the record store: ") + e.what());
+  }
+  return pages.finish(uses);
 }
 
 // Orders the documents by id, so that the cover does not depend on the input's order.
@@ -180,7 +235,7 @@ int run(const CoverCommand& cmd) {
       if (pages) {
         cover::PageItems p = cmd.index.empty()
                                  ? cover::read_record_pages(cmd.records, uses, problems, advance)
-                                 : cover::read_index_pages(cmd.index, uses, problems, advance);
+                                 : read_index_pages(cmd.index, uses, problems, progress);
         pages_read = {{"references", p.references}, {"pages_without_text", p.without_text}};
         d = std::move(p.pages);
       } else if (!cmd.index.empty()) {
