@@ -1,75 +1,30 @@
-// Archived pages as items (cover/pages.hpp): a WARC of page versions whose minimum cover under
-// `pageversions` is known by construction, read through the real extraction; a real crawl.
+// Archived pages as items (cover/pages.hpp): the sample generator's WARC of page versions whose
+// minimum cover under `pageversions` is known by construction, read through the real
+// extraction; a real crawl.
 #include "cover/pages.hpp"
 
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <map>
-#include <random>
 
 #include "archive/warc_writer.hpp"
 #include "cover/cover.hpp"
 #include "cover_checks.hpp"
 #include "extract/stage.hpp"
+#include "sample/cover_world.hpp"
 #include "similar/page_sketch.hpp"
 #include "testing/shared_data.hpp"
 
 namespace strata::cover {
 namespace {
 
-struct Truth {
-  size_t pages = 0, optimum = 0;
-  std::vector<std::string> keepers;  // ids ("TIMESTAMP/URL") of the pages a minimum cover keeps
-};
-
-std::string html_page(const std::vector<std::string>& words, size_t url) {
-  std::string body = "<html><head><title>Page " + std::to_string(url) +
-                     "</title></head><body><nav>menu home about</nav><img src=\"/p" +
-                     std::to_string(url) + ".jpg\" alt=\"picture\"><p>";
+std::string html_page(const std::vector<std::string>& words) {
+  std::string body =
+      "<html><head><title>Page</title></head><body><nav>menu home about</nav>"
+      "<img src=\"/p.jpg\" alt=\"picture\"><p>";
   for (const auto& w : words) body += w + " ";
   return body + "</p></body></html>";
-}
-
-// `urls` pages with 2-6 versions a year apart, each version appending 1-3 words that never
-// occurred before, and with probability 0.3 first cutting one word for good. Under
-// `same(url),newer,containment(text)>=1` a version covers exactly the older versions of its own
-// run (versions since the last cut: appending keeps every 5-word shingle, a cut destroys some
-// for good), so the minimum cover is one page per run, the run's newest.
-Truth write_page_versions(const std::filesystem::path& warc, size_t urls) {
-  std::mt19937_64 rng(24);
-  archive::WarcWriter writer(warc);
-  Truth truth;
-  for (size_t u = 0; u < urls; ++u) {
-    const std::string url = "http://site" + std::to_string(u) + ".pt/news.html";
-    std::vector<std::string> words;
-    size_t fresh = 0;
-    auto word = [&] { return "u" + std::to_string(u) + "w" + std::to_string(fresh++); };
-    for (int k = 0; k < 20; ++k) words.push_back(word());
-    const size_t versions = 2 + rng() % 5;
-    std::string previous;
-    for (size_t v = 0; v < versions; ++v) {
-      const bool cut = v > 0 && rng() % 10 < 3;
-      if (cut) {
-        truth.keepers.push_back(previous);  // the run before the cut ends here
-        words.erase(words.begin() + static_cast<long>(2 + rng() % (words.size() - 4)));
-      }
-      if (v > 0)
-        for (size_t k = 1 + rng() % 3; k > 0; --k) words.push_back(word());
-      const std::string date = std::to_string(2001 + v) + "0101120000";
-      const std::string body = html_page(words, u);
-      writer.write_response(url, date,
-                            "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n"
-                            "Content-Length: " +
-                                std::to_string(body.size()) + "\r\n\r\n" + body);
-      previous = date + "/" + url;
-      ++truth.pages;
-    }
-    truth.keepers.push_back(previous);
-  }
-  truth.optimum = truth.keepers.size();
-  std::sort(truth.keepers.begin(), truth.keepers.end());
-  return truth;
 }
 
 std::vector<std::string> kept_ids(const PageItems& p, const CoverResult& r) {
@@ -94,7 +49,7 @@ std::filesystem::path extract_into(const std::vector<std::filesystem::path>& arc
 
 TEST(CoverPages, NewestVersionUnlessAnOlderOneHasTextTheNewerLacks) {
   const std::filesystem::path dir = strata::testing::scratch_dir();
-  const Truth truth = write_page_versions(dir / "versions.warc.gz", 30);
+  const auto truth = sample::write_page_versions(24, 30, (dir / "versions.warc.gz").string());
   const auto records = extract_into({dir / "versions.warc.gz"}, dir / "extracted");
   const ExprPtr e = parse("pageversions");
   ProblemLog problems;
@@ -113,7 +68,7 @@ TEST(CoverPages, NewestVersionUnlessAnOlderOneHasTextTheNewerLacks) {
 }
 
 TEST(CoverPages, TextIsTheMainTextShinglesOfTheSketch) {
-  const std::string html = html_page({"a1", "b2", "c3", "d4", "e5", "f6", "g7"}, 3);
+  const std::string html = html_page({"a1", "b2", "c3", "d4", "e5", "f6", "g7"});
   const auto shingles = similar::page_shingles(html);
   const auto sketch = similar::sketch_html(html);
   ASSERT_TRUE(sketch);
@@ -127,7 +82,7 @@ TEST(CoverPages, TextIsTheMainTextShinglesOfTheSketch) {
 
 TEST(CoverPages, PagesWhoseRecordIsGoneHaveNoTextAndHideNothing) {
   const std::filesystem::path dir = strata::testing::scratch_dir();
-  const Truth truth = write_page_versions(dir / "versions.warc.gz", 4);
+  const auto truth = sample::write_page_versions(24, 4, (dir / "versions.warc.gz").string());
   const auto records = extract_into({dir / "versions.warc.gz"}, dir / "extracted");
   std::filesystem::remove(dir / "versions.warc.gz");
   const ExprPtr e = parse("pageversions");
