@@ -1,12 +1,16 @@
 // `strata cover --where EXPR (--index DIR | --docs documents.jsonl [--analysis analysis.jsonl])`:
 // the minimum cover set of a whole collection under a user-defined coverage relation
-// (src/cover, docs/redundancy.md). `--out` writes one JSON line per document; `--name`
-// stores the cover in the index, where /imagesearch?cover=NAME hides what it covers.
+// (src/cover, docs/redundancy.md); `--items pages` covers the captures of the pages that hold
+// images instead (from --index's record store or --records, cover/pages.hpp). `--out` writes one
+// JSON line per document; `--name` stores the cover in the index, where /imagesearch?cover=NAME
+// hides what it covers.
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <numeric>
+#include <streambuf>
 #include <thread>
 #include <unordered_map>
 
@@ -16,17 +20,23 @@
 #include "core/progress.hpp"
 #include "cover/cover.hpp"
 #include "cover/documents.hpp"
+#include "cover/pages.hpp"
 #include "cover/streaming.hpp"
 #include "index/cover_terms.hpp"
+#include "store/record_store.hpp"
 
 namespace strata {
 namespace {
 
 struct CoverCommand {
   std::string where, index, docs, analysis, name, out, streaming;
+  std::string items = "images";      // or "pages" (cover/pages.hpp)
+  std::vector<std::string> records;  // extraction JSONL (files or folders), for pages
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   uint64_t pair_budget = cover::CoverOptions{}.pair_budget;
   double ilp_seconds = cover::CoverOptions{}.ilp_time_ms / 1000.0;
+  uint64_t memory = cover::SpillOptions{}.memory;
+  std::string temp;
 };
 
 using Clock = std::chrono::steady_clock;
@@ -61,6 +71,59 @@ cover::IndexItems read_documents(const CoverCommand& cmd, const cover::Uses& use
     out.bytes.push_back(doc.imgSize);
   }
   return out;
+}
+
+// Hands each line written to it to a PageCollector (the record store exports to a stream).
+class PageLineSink : public std::streambuf {
+ public:
+  PageLineSink(cover::PageCollector& pages, ProblemLog& problems, std::string name,
+               Progress& progress)
+      : pages_(pages), problems_(problems), name_(std::move(name)), progress_(progress) {}
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (c == traits_type::eof()) return traits_type::not_eof(c);
+    if (c != '\n') {
+      line_.push_back(static_cast<char>(c));
+      return c;
+    }
+    pages_.add_line(line_, name_, offset_, problems_);
+    offset_ += line_.size() + 1;
+    line_.clear();
+    progress_.advance(1);
+    return c;
+  }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    for (std::streamsize k = 0; k < n; ++k) overflow(traits_type::to_int_type(s[k]));
+    return n;
+  }
+
+ private:
+  cover::PageCollector& pages_;
+  ProblemLog& problems_;
+  std::string name_, line_;
+  uint64_t offset_ = 0;
+  Progress& progress_;
+};
+
+// The pages of every live reference in the record store of the index at `dir`.
+cover::PageItems read_index_pages(const std::string& dir, const cover::Uses& uses,
+                                  ProblemLog& problems, Progress& progress) {
+  const auto file = store::store_file(dir);
+  if (!std::filesystem::exists(file))
+    throw cover::CoverError("no record store in " + dir +
+                            " (strata index keeps one; an index made by index-docs has none)");
+  cover::PageCollector pages;
+  try {
+    store::RecordStore records(dir);
+    records.select_affected(0);  // every live record
+    PageLineSink sink(pages, problems, file.string(), progress);
+    std::ostream out(&sink);
+    records.export_affected(out);
+  } catch (const std::runtime_error& e) {
+    throw cover::CoverError(std::string("cannot read the record store: ") + e.what());
+  }
+  return pages.finish(uses);
 }
 
 // Orders the documents by id, so that the cover does not depend on the input's order.
@@ -118,7 +181,8 @@ void write_lines(const std::string& file, const cover::IndexItems& d, const cove
 cover::CoverOptions cover_options(const CoverCommand& cmd) {
   return {.pair_budget = cmd.pair_budget,
           .threads = cmd.jobs,
-          .ilp_time_ms = static_cast<int>(cmd.ilp_seconds * 1000)};
+          .ilp_time_ms = static_cast<int>(cmd.ilp_seconds * 1000),
+          .spill = {.memory = cmd.memory, .temp = cmd.temp}};
 }
 
 // One Hadoop Streaming step: stdin -> stdout, counters on stderr (cover/streaming.hpp).
@@ -154,17 +218,31 @@ int run(const CoverCommand& cmd) {
     std::cerr << "strata cover: --name needs --index and 1-32 of [a-z0-9_-]\n";
     return exit_code::usage;
   }
+  const bool pages = cmd.items == "pages";
+  if (pages && !cmd.name.empty()) {
+    std::cerr << "strata cover: --name stores a filter of images: not with --items pages\n";
+    return exit_code::usage;
+  }
   const auto uses = cover::attributes_used(*where);
   ProblemLog problems;
   const auto start = Clock::now();
   try {
     cover::IndexItems d;
+    Json pages_read;
     {
-      Progress progress("1/2 read", 0, "documents", "");
-      if (!cmd.index.empty())
-        d = cover::read_index(cmd.index, uses, [&](uint64_t n) { progress.advance(n); });
-      else
+      Progress progress("1/2 read", 0, pages ? "records" : "documents", "");
+      auto advance = [&](uint64_t n) { progress.advance(n); };
+      if (pages) {
+        cover::PageItems p = cmd.index.empty()
+                                 ? cover::read_record_pages(cmd.records, uses, problems, advance)
+                                 : read_index_pages(cmd.index, uses, problems, progress);
+        pages_read = {{"references", p.references}, {"pages_without_text", p.without_text}};
+        d = std::move(p.pages);
+      } else if (!cmd.index.empty()) {
+        d = cover::read_index(cmd.index, uses, advance);
+      } else {
         d = read_documents(cmd, uses, problems, progress);
+      }
       progress.finish();
     }
     if (d.items.empty() && (d.unreadable > 0 || problems.total() > 0)) {
@@ -173,11 +251,13 @@ int run(const CoverCommand& cmd) {
     }
     const double read_s = seconds_since(start);
     order_by_id(d);
-    Progress progress("2/2 cover", d.items.size(), "documents", "");
+    Progress progress("2/2 cover", d.items.size(), pages ? "pages" : "documents", "");
     const auto r = cover::compute_cover(*where, d.items, cover_options(cmd));
     progress.advance(d.items.size());
     progress.finish();
-    Json report = {{"where", cover::to_string(*where)}, {"cover", cover_report(d, r)}};
+    Json report = {
+        {"where", cover::to_string(*where)}, {"items", cmd.items}, {"cover", cover_report(d, r)}};
+    if (pages) report["pages"] = pages_read;
     if (!cmd.out.empty()) write_lines(cmd.out, d, r);
     if (!cmd.name.empty()) {
       std::vector<Xapian::docid> hidden;
@@ -189,6 +269,7 @@ int run(const CoverCommand& cmd) {
       report["stored_as"] = cmd.name;
     }
     report["time"] = {{"read_s", read_s}, {"total_s", seconds_since(start)}};
+    report["spill"] = {{"memory", cmd.memory}, {"runs", r.spilled_runs}};
     report["problems"] = problems_json(problems);
     report["unreadable_documents"] = d.unreadable;
     cli::print_report(report);
@@ -207,6 +288,15 @@ const bool registered = cli::register_command(
       auto* index = app.add_option("--index", cmd->index, "index folder to read");
       auto* docs = app.add_option("--docs", cmd->docs, "documents.jsonl to read instead");
       index->excludes(docs);
+      app.add_option("--items", cmd->items,
+                     "what is covered: images (documents, default) or pages (the captures of "
+                     "the pages that hold images, from --index's record store or --records)")
+          ->check(CLI::IsMember({"images", "pages"}));
+      app.add_option("--records", cmd->records,
+                     "extraction JSONL files or folders of part-*.jsonl (strata extract) "
+                     "to read pages from, with --items pages")
+          ->excludes(index)
+          ->excludes(docs);
       app.add_option("--analysis", cmd->analysis,
                      "analysis.jsonl giving --docs (or --streaming map) their pHashes")
           ->excludes(index);
@@ -221,13 +311,33 @@ const bool registered = cli::register_command(
                      "time for integer programs over components above 64 documents, in all "
                      "(0: greedy there)")
           ->check(CLI::Range(0.0, 86400.0));
+      cli::add_size_option(app, "--memory", cmd->memory,
+                           "the shingle index's memory (similarity atoms); beyond it, sorted "
+                           "runs spill to --temp (default 1G)");
+      app.add_option("--temp", cmd->temp,
+                     "folder for the shingle index's spilled runs (default: the system's "
+                     "temporary folder)");
       app.add_option("--streaming", cmd->streaming,
                      "run one Hadoop Streaming step, stdin to stdout: map, reduce, map2, reduce2, "
                      "map3 or reduce3 (docs/redundancy.md)")
           ->excludes(index)
           ->excludes(docs);
       return [cmd] {
-        if (cmd->streaming.empty() && cmd->index.empty() == cmd->docs.empty()) {
+        std::error_code ec;
+        if (!cmd->temp.empty() && !std::filesystem::is_directory(cmd->temp, ec)) {
+          std::cerr << "strata cover: --temp: not a folder: " << cmd->temp << "\n";
+          return exit_code::usage;
+        }
+        if (cmd->items == "pages") {
+          if (!cmd->streaming.empty() || !cmd->docs.empty() || !cmd->analysis.empty() ||
+              cmd->index.empty() == cmd->records.empty()) {
+            std::cerr << "strata cover: --items pages reads --index or --records\n";
+            return exit_code::usage;
+          }
+        } else if (!cmd->records.empty()) {
+          std::cerr << "strata cover: --records needs --items pages\n";
+          return exit_code::usage;
+        } else if (cmd->streaming.empty() && cmd->index.empty() == cmd->docs.empty()) {
           std::cerr << "strata cover: give --index or --docs\n";
           return exit_code::usage;
         }

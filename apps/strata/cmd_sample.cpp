@@ -42,6 +42,8 @@ int run(const Options& o) {
     size_t documents = 0;
     for (const auto& f : families) documents += f.documents.size();
     report["cover truth documents"] = documents;
+    report["cover truth pages"] =
+        strata::sample::write_page_versions_world(o.seed, o.cover_truth, o.out).pages;
   }
   strata::cli::print_report(report);
   return 0;

@@ -1,5 +1,5 @@
 // bench_cover [--images N] [--windows W] [--window S] [--threads T] [--offline 0|1] [--ilp-ms M]
-// bench_cover --pages N [--threads T]
+// bench_cover --pages N [--threads T] [--memory BYTES]
 // Offline: the minimum cover of N synthetic images (default 1,000,000; 40 % near-copies of an
 // earlier look, 1 to 3 bits flipped; about 2.2 versions per URL, as the paper's data set A)
 // under `phash<=6` and `versions`, each in a child process: wall and CPU seconds, peak RSS,
@@ -10,7 +10,8 @@
 // Items from ImageDocuments (what the server pays per hit) and the time of the cover, p50 and
 // p99 of thread CPU milliseconds, per expression, with the server's integer-program budget
 // (--ilp-ms, default 10: search::kRedundancyIlpMs). --offline 0 skips the offline part.
-// Pages (--pages N): the paper's relation over N synthetic page versions (see pages()).
+// Pages (--pages N): the paper's relation over N synthetic page versions (see pages()), the
+// shingle index within --memory bytes (default 1 GB; spilled to the temporary folder).
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -33,6 +34,7 @@ namespace {
 struct Options {
   size_t images = 1'000'000, windows = 200, window = 1000, offline = 1, pages = 0, ilp_ms = 10;
   unsigned threads = 2;
+  uint64_t memory = cover::SpillOptions{}.memory;  // the shingle index's budget (--pages)
 };
 
 // Compact per-image facts; ImageDocuments are built from them one at a time, as a reader of
@@ -214,11 +216,11 @@ void interactive(const Collection& c, const Options& o) {
 // (mean 2.24), 150 words from a Zipf vocabulary of 20,000 after a 30-word boilerplate shared
 // by the URL's host; each later version edits the one before (appends up to 20 words,
 // replaces up to 5). The paper's relation (1): containment of 5-word shingles >= 0.7, newer.
-void pages(size_t n, unsigned threads) {
+void pages(size_t n, unsigned threads, uint64_t memory) {
   struct Pass {
     double cpu = 0, build_cpu = 0;
     size_t kept = 0, components = 0, exact = 0, greedy = 0;
-    uint64_t candidates = 0, edges = 0, shingles = 0;
+    uint64_t candidates = 0, edges = 0, shingles = 0, runs = 0;
   };
   auto f = bench::measure_in_child<Pass>(1, [&] {
     const double cpu0 = cpu_seconds();
@@ -252,20 +254,23 @@ void pages(size_t n, unsigned threads) {
       }
     }
     const double built = cpu_seconds();
-    const auto r = cover::compute_cover(*cover::parse("containment(text)>=0.7,newer"), items,
-                                        {.pair_budget = 500'000'000, .threads = threads});
+    const auto r = cover::compute_cover(
+        *cover::parse("containment(text)>=0.7,newer"), items,
+        {.pair_budget = 500'000'000, .threads = threads, .spill = {.memory = memory, .temp = {}}});
     return Pass{cpu_seconds() - built, built - cpu0,      r.kept,  r.components, r.exact_components,
-                r.greedy_components,   r.candidate_pairs, r.edges, shingles};
+                r.greedy_components,   r.candidate_pairs, r.edges, shingles,     r.spilled_runs};
   });
   std::printf(
       "pages %zu (%llu shingles), containment(text)>=0.7,newer: cover cpu %.2f s (texts "
       "generated and shingled: %.2f s), wall %.2f s, peak RSS %.0f MB; kept %zu (removed "
-      "%.2f %%), %zu components, exact %zu, greedy %zu, %llu candidate pairs, %llu edges\n",
+      "%.2f %%), %zu components, exact %zu, greedy %zu, %llu candidate pairs, %llu edges; "
+      "shingle index within %.0f MB: %llu runs spilled\n",
       n, static_cast<unsigned long long>(f.pass.shingles), f.pass.cpu, f.pass.build_cpu, f.seconds,
       f.max_rss_kib / 1024.0, f.pass.kept,
       100.0 * static_cast<double>(n - f.pass.kept) / static_cast<double>(n), f.pass.components,
       f.pass.exact, f.pass.greedy, static_cast<unsigned long long>(f.pass.candidates),
-      static_cast<unsigned long long>(f.pass.edges));
+      static_cast<unsigned long long>(f.pass.edges), static_cast<double>(memory) / 1e6,
+      static_cast<unsigned long long>(f.pass.runs));
 }
 
 }  // namespace
@@ -289,9 +294,11 @@ int main(int argc, char** argv) {
       o.threads = static_cast<unsigned>(value);
     else if (flag == "--ilp-ms")
       o.ilp_ms = value;
+    else if (flag == "--memory")
+      o.memory = value;
   }
   if (o.pages) {  // pages only
-    pages(o.pages, o.threads);
+    pages(o.pages, o.threads, o.memory);
     return 0;
   }
   const Collection c = generate(o.images);

@@ -1,5 +1,7 @@
 #include "cover/candidates.hpp"
 
+#include "cover/spill_sort.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -49,8 +51,9 @@ std::optional<TextBound> text_bound(const Expr& e) {
 
 class Generator {
  public:
-  Generator(std::span<const Item> items, uint64_t budget, Candidates& out)
-      : items_(items), budget_(budget), out_(out) {}
+  Generator(std::span<const Item> items, uint64_t budget, const SpillOptions& spill,
+            Candidates& out)
+      : items_(items), budget_(budget), spill_(spill), out_(out) {}
 
   void run(const ExprPtr& e, std::span<const uint32_t> ids) {
     if (e->kind == Expr::Kind::any_of) {
@@ -107,48 +110,97 @@ class Generator {
   }
 
   // Prefix filtering (AllPairs): with shingles ordered rarest first, `b` can hold `share` of
-  // a's shingles only if it holds one of a's first |A| - ceil(share |A|) + 1. Sorted arrays,
-  // not hash maps: (shingle, document) sorted gives each shingle's posting as a run; the same
-  // entries sorted by (document, posting size) give each document's prefix.
+  // a's shingles only if it holds one of a's first |A| - ceil(share |A|) + 1. Out of core, as
+  // three sorts within the memory budget (spill_sort.hpp), each spilled to LZ4 runs when it
+  // does not fit: (shingle, document) gives each shingle's posting and its size; (document,
+  // posting size, shingle) gives each document's prefix; the prefix requests sorted by
+  // (shingle, document) meet the postings again in one merge, which emits the pairs. The pairs
+  // (deduplicated later) are the same whatever the budget.
   void text_pairs(std::span<const uint32_t> ids, const TextBound& bound) {
-    struct Entry {
+    struct __attribute__((packed)) Entry {
       uint64_t shingle;
       uint32_t id;
     };
-    std::vector<Entry> entries;
-    for (uint32_t id : ids)
-      for (uint64_t s : items_[id].get(bound.text)) entries.push_back({s, id});
-    if (entries.size() >= UINT32_MAX) throw CoverError("too many shingles to index");
-    std::sort(entries.begin(), entries.end(), [](const Entry& x, const Entry& y) {
-      return x.shingle != y.shingle ? x.shingle < y.shingle : x.id < y.id;
-    });
-    struct Probe {
-      uint32_t id, size, start;  // a document, and one of its shingles' posting in `entries`
+    struct ByShingle {
+      bool operator()(const Entry& x, const Entry& y) const {
+        return x.shingle != y.shingle ? x.shingle < y.shingle : x.id < y.id;
+      }
     };
-    std::vector<Probe> probes;
-    probes.reserve(entries.size());
-    for (size_t k = 0, end; k < entries.size(); k = end) {
-      for (end = k; end < entries.size() && entries[end].shingle == entries[k].shingle;) ++end;
-      for (size_t j = k; j < end; ++j)
-        probes.push_back({entries[j].id, static_cast<uint32_t>(end - k), static_cast<uint32_t>(k)});
-    }
-    std::sort(probes.begin(), probes.end(), [](const Probe& x, const Probe& y) {
-      return x.id != y.id ? x.id < y.id : x.size != y.size ? x.size < y.size : x.start < y.start;
+    struct Probe {
+      uint32_t id, size;  // a document, and the size of one of its shingles' posting
+      uint64_t shingle;
+    };
+    struct ByDocument {
+      bool operator()(const Probe& x, const Probe& y) const {
+        return x.id != y.id       ? x.id < y.id
+               : x.size != y.size ? x.size < y.size
+                                  : x.shingle < y.shingle;
+      }
+    };
+    SpillFolder folder(spill_.temp);
+    uint64_t total = 0;
+    for (uint32_t id : ids) total += items_[id].get(bound.text).size();
+    // Two sorts are alive at once (the postings, and the probes or the requests).
+    const uint64_t half = spill_.memory / 2;
+    if (total * sizeof(Entry) > half) folder.create();  // a bad folder fails before the work
+    SpillSorter<Entry, ByShingle> postings(half, folder);
+    for (uint32_t id : ids)
+      for (uint64_t s : items_[id].get(bound.text)) postings.add({s, id});
+    postings.finish();
+
+    std::vector<uint32_t> group;
+    auto for_each_posting = [&](auto&& visit) {
+      auto in = postings.read();
+      Entry e{};
+      bool more = in.next(e);
+      while (more) {
+        const uint64_t shingle = e.shingle;
+        group.clear();
+        for (; more && e.shingle == shingle; more = in.next(e)) group.push_back(e.id);
+        visit(shingle, group);
+      }
+    };
+    auto probes = std::make_unique<SpillSorter<Probe, ByDocument>>(half, folder);
+    for_each_posting([&](uint64_t shingle, const std::vector<uint32_t>& posting) {
+      for (uint32_t id : posting) probes->add({id, static_cast<uint32_t>(posting.size()), shingle});
     });
-    for (size_t k = 0, end; k < probes.size(); k = end) {
-      const uint32_t id = probes[k].id;
-      for (end = k; end < probes.size() && probes[end].id == id;) ++end;
-      const size_t n = end - k;
-      const auto overlap = static_cast<size_t>(
-          std::max(1.0, std::ceil(bound.share * static_cast<double>(n) - 1e-9)));
-      for (size_t j = k; j < k + n - std::min(n, overlap) + 1; ++j)
-        for (uint32_t q = probes[j].start; q < probes[j].start + probes[j].size; ++q)
-          if (entries[q].id != id)
-            out_.pairs.emplace_back(std::min(id, entries[q].id), std::max(id, entries[q].id));
-      if (out_.pairs.size() > budget_)
-        throw CoverError("the similarity atom gives more than " + std::to_string(budget_) +
-                         " candidate pairs: raise its threshold or add same(...)");
+    probes->finish();
+
+    SpillSorter<Entry, ByShingle> requests(half, folder);
+    {
+      auto in = probes->read();
+      std::vector<Probe> own;
+      Probe p{};
+      bool more = in.next(p);
+      while (more) {
+        const uint32_t id = p.id;
+        own.clear();
+        for (; more && p.id == id; more = in.next(p)) own.push_back(p);
+        const size_t n = own.size();
+        const auto overlap = static_cast<size_t>(
+            std::max(1.0, std::ceil(bound.share * static_cast<double>(n) - 1e-9)));
+        for (size_t j = 0; j < n - std::min(n, overlap) + 1; ++j)
+          requests.add({own[j].shingle, id});
+      }
     }
+    probes.reset();
+    requests.finish();
+
+    auto asked = requests.read();
+    Entry request{};
+    bool more = asked.next(request);
+    for_each_posting([&](uint64_t shingle, const std::vector<uint32_t>& posting) {
+      while (more && request.shingle < shingle) more = asked.next(request);
+      for (; more && request.shingle == shingle; more = asked.next(request)) {
+        for (uint32_t q : posting)
+          if (q != request.id)
+            out_.pairs.emplace_back(std::min(request.id, q), std::max(request.id, q));
+        if (out_.pairs.size() > budget_)
+          throw CoverError("the similarity atom gives more than " + std::to_string(budget_) +
+                           " candidate pairs: raise its threshold or add same(...)");
+      }
+    });
+    out_.spilled_runs += folder.runs_written();
   }
 
   void all_pairs(std::span<const uint32_t> ids) {
@@ -166,6 +218,7 @@ class Generator {
 
   std::span<const Item> items_;
   uint64_t budget_;
+  const SpillOptions& spill_;
   Candidates& out_;
 };
 
@@ -297,13 +350,14 @@ Narrowing narrowing(const Expr& branch) {
   return n;
 }
 
-Candidates candidate_pairs(const Expr& e, std::span<const Item> items, uint64_t pair_budget) {
+Candidates candidate_pairs(const Expr& e, std::span<const Item> items, uint64_t pair_budget,
+                           const SpillOptions& spill) {
   Candidates out;
   std::vector<uint32_t> ids(items.size());
   std::iota(ids.begin(), ids.end(), uint32_t{0});
   // The generator walks shared pointers; wrap the root without copying it.
   ExprPtr root(std::shared_ptr<const Expr>{}, &e);
-  Generator(items, pair_budget, out).run(root, ids);
+  Generator(items, pair_budget, spill, out).run(root, ids);
   std::sort(out.pairs.begin(), out.pairs.end());
   out.pairs.erase(std::unique(out.pairs.begin(), out.pairs.end()), out.pairs.end());
   std::sort(out.capped.begin(), out.capped.end());

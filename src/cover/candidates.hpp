@@ -7,9 +7,11 @@
 //
 // Failure contract: throws CoverError when the pairs to compare one by one (or a similarity
 // atom's candidates) exceed the budget (the expression needs a same(...) or phash atom, or a
-// higher threshold, for that many documents); nothing else
+// higher threshold, for that many documents), or when the shingle index cannot spill (its
+// temporary folder cannot be made or written); nothing else
 // (beyond std::bad_alloc).
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -34,6 +36,15 @@ struct Candidates {
   std::string method;  // how they were found: "blocks(url)", "phash-join(6)", "all-pairs", ...
   // Items of giant clusters of one pHash, paired with the cluster's first kGiantCluster only.
   std::vector<uint32_t> capped;
+  uint64_t spilled_runs = 0;  // run files the shingle index wrote (0: it fitted in memory)
+};
+
+// The shingle index of a similarity atom (prefix filtering) sorts within `memory` bytes and
+// spills sorted LZ4 runs to a private folder inside `temp` (the system's temporary folder when
+// empty), removed afterwards. The candidates are the same whatever the budget.
+struct SpillOptions {
+  uint64_t memory = uint64_t{1} << 30;
+  std::filesystem::path temp;
 };
 
 // Items sharing one pHash beyond this many (thousands of re-encoded copies of one picture)
@@ -42,7 +53,8 @@ struct Candidates {
 // Their cover stays valid (only tested pairs hide anything) but is not proven minimal.
 inline constexpr size_t kGiantCluster = 256;
 
-Candidates candidate_pairs(const Expr& e, std::span<const Item> items, uint64_t pair_budget);
+Candidates candidate_pairs(const Expr& e, std::span<const Item> items, uint64_t pair_budget,
+                           const SpillOptions& spill = {});
 
 // What narrows the candidate pairs of one branch of an expression (a conjunction, presets and
 // nested conjunctions flattened); shared with the Hadoop Streaming keys (streaming.hpp).

@@ -217,8 +217,9 @@ ComponentCover solve_component(const Lists& covered_by, uint64_t node_limit, int
 CoverResult compute_cover(const Expr& e, std::span<const Item> items, const CoverOptions& options) {
   CoverResult r;
   const auto n = static_cast<uint32_t>(items.size());
-  Candidates candidates = candidate_pairs(e, items, options.pair_budget);
+  Candidates candidates = candidate_pairs(e, items, options.pair_budget, options.spill);
   r.candidate_pairs = candidates.pairs.size();
+  r.spilled_runs = candidates.spilled_runs;
   r.method = candidates.method;
   std::vector<Pair> edges = coverage_edges(e, items, candidates.pairs, options.threads);
   candidates.pairs = {};

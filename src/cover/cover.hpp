@@ -11,7 +11,8 @@
 // and each document is assigned to the earliest kept document that covers it.
 //
 // Failure contract: throws CoverError (candidates.hpp) when the expression cannot be blocked
-// and all pairs exceed the budget; nothing else (beyond std::bad_alloc).
+// and all pairs exceed the budget, or when the shingle index cannot spill; nothing else (beyond
+// std::bad_alloc).
 #include <cstdint>
 #include <span>
 #include <string>
@@ -32,6 +33,7 @@ struct CoverOptions {
   // Time for integer programs over all components above kExactLimit that the bound does not
   // settle (0: none; each component gets what is left, greedy when it runs out).
   int ilp_time_ms = 10'000;
+  SpillOptions spill = {};  // the shingle index's memory budget and spill folder (candidates.hpp)
 };
 
 struct CoverResult {
@@ -50,7 +52,8 @@ struct CoverResult {
   size_t lower_bound = 0;   // a proven lower bound on the minimum cover size
   double greedy_bound = 1;  // H(Δ) of the worst greedy component (1 when none)
   uint64_t candidate_pairs = 0, edges = 0;
-  std::string method;  // how candidates were found (candidates.hpp)
+  uint64_t spilled_runs = 0;  // run files the shingle index spilled (Candidates::spilled_runs)
+  std::string method;         // how candidates were found (candidates.hpp)
 };
 
 CoverResult compute_cover(const Expr& e, std::span<const Item> items,

@@ -20,14 +20,6 @@ std::string joined(const std::vector<std::string>& values) {
   return out;
 }
 
-// The last two labels of a host: "www.fc.ul.pt" -> "ul.pt".
-std::string last_two_labels(const std::string& host) {
-  const size_t last = host.rfind('.');
-  if (last == std::string::npos || last == 0) return host;
-  const size_t before = host.rfind('.', last - 1);
-  return before == std::string::npos ? host : host.substr(before + 1);
-}
-
 std::string text_of(const merge::ImageDocument& doc, TextAttr t) {
   switch (t) {
     case TextAttr::alt:
@@ -101,6 +93,13 @@ std::optional<double> number_of(const merge::ImageDocument& doc, const index::Mo
 }
 
 }  // namespace
+
+std::string last_two_labels(const std::string& host) {
+  const size_t last = host.rfind('.');
+  if (last == std::string::npos || last == 0) return host;
+  const size_t before = host.rfind('.', last - 1);
+  return before == std::string::npos ? host : host.substr(before + 1);
+}
 
 Item item_from_document(const merge::ImageDocument& doc, const index::Moderation& m,
                         const Uses& uses) {

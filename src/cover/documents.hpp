@@ -24,6 +24,9 @@
 
 namespace strata::cover {
 
+// The `domain` attribute: the last two labels of a host ("www.fc.ul.pt" -> "ul.pt").
+std::string last_two_labels(const std::string& host);
+
 // The item of one document, with the attributes `uses` names (the others stay missing).
 Item item_from_document(const merge::ImageDocument& doc, const index::Moderation& m,
                         const Uses& uses);

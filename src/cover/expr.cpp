@@ -206,7 +206,7 @@ class Parser {
       fail(start, "unknown word '" + w +
                       "' (operators: same, within, phash, containment, "
                       "jaccard, dice, newer, older, larger, smaller, better; presets: exact, near, "
-                      "best, versions, perhost; attributes as a.x / b.x)");
+                      "best, versions, perhost, pageversions; attributes as a.x / b.x)");
     return comparison();
   }
 
@@ -654,6 +654,9 @@ const std::vector<Preset>& presets() {
       {"best", "phash<=6,larger", "the largest of each near-duplicate group"},
       {"versions", "same(url),newer", "versions of one URL: the newest"},
       {"perhost", "same(host),newer", "one per host (page host): the newest"},
+      {"pageversions", "same(url),newer,containment(text)>=1",
+       "versions of one URL: the newest, and each older one holding words the newer lacks "
+       "(the paper's use case, over pages)"},
   };
   return list;
 }

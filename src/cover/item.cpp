@@ -36,6 +36,7 @@ std::vector<uint64_t> word_shingles(const std::string& text, int k) {
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
+  out.shrink_to_fit();  // an offline cover holds one per document: no spare capacity
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "archive/warc_writer.hpp"
 #include "core/json.hpp"
 #include "core/timestamp.hpp"
 #include "sample/rng.hpp"
@@ -270,6 +271,65 @@ void write_cover_world(const std::vector<CoverFamily>& families, const std::stri
   std::ofstream out(root / "truth.json");
   out << truth.dump(1) << "\n";
   if (!out) throw std::runtime_error("cannot write " + (root / "truth.json").string());
+}
+
+PageVersionsTruth write_page_versions(uint64_t seed, size_t groups, const std::string& warc) {
+  Rng rng = Rng::derive(seed, "cover:archived-pages");
+  archive::WarcWriter writer(warc);
+  PageVersionsTruth truth;
+  truth.proof =
+      "a run of captures only appends words (every 5-word shingle stays), a cut removes a word "
+      "for good (the shingles holding it never come back): the newest capture of each run is "
+      "covered only by itself and covers its run";
+  for (size_t u = 0; u < groups; ++u) {
+    const std::string url = "http://site" + std::to_string(u) + ".example/news.html";
+    std::vector<std::string> words;
+    size_t fresh = 0;
+    auto word = [&] { return "u" + std::to_string(u) + "w" + std::to_string(fresh++); };
+    for (int k = 0; k < 20; ++k) words.push_back(word());
+    const int captures = rng.range(2, 6);
+    std::string previous;
+    for (int v = 0; v < captures; ++v) {
+      if (v > 0 && rng.chance(0.3)) {
+        truth.keepers.push_back(previous);  // the run before the cut ends here
+        words.erase(words.begin() + static_cast<std::ptrdiff_t>(2 + rng.below(words.size() - 4)));
+      }
+      if (v > 0)
+        for (int k = rng.range(1, 3); k > 0; --k) words.push_back(word());
+      std::string body = "<html><head><title>News " + std::to_string(u) +
+                         "</title></head><body><nav>home about contact</nav><img src=\"/p" +
+                         std::to_string(u) + ".jpg\" alt=\"picture\"><p>";
+      for (const auto& w : words) body += w + " ";
+      body += "</p></body></html>";
+      const std::string date = std::to_string(2001 + v) + "0101120000";
+      writer.write_response(url, date,
+                            "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n"
+                            "Content-Length: " +
+                                std::to_string(body.size()) + "\r\n\r\n" + body);
+      previous = date + "/" + url;
+      ++truth.pages;
+    }
+    truth.keepers.push_back(previous);
+  }
+  writer.flush();
+  truth.optimum = truth.keepers.size();
+  std::sort(truth.keepers.begin(), truth.keepers.end());
+  return truth;
+}
+
+PageVersionsTruth write_page_versions_world(uint64_t seed, size_t groups, const std::string& dir) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::path(dir) / "cover" / "archived-pages";
+  fs::create_directories(root);
+  PageVersionsTruth truth =
+      write_page_versions(seed, std::max<size_t>(groups, 1), (root / "versions.warc.gz").string());
+  std::ofstream out(root / "truth.json");
+  out << Json{{"expression", truth.expression}, {"items", "pages"},         {"pages", truth.pages},
+              {"optimum", truth.optimum},       {"keepers", truth.keepers}, {"proof", truth.proof}}
+             .dump(1)
+      << "\n";
+  if (!out) throw std::runtime_error("cannot write " + (root / "truth.json").string());
+  return truth;
 }
 
 }  // namespace strata::sample

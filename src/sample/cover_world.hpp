@@ -34,4 +34,21 @@ std::vector<CoverFamily> build_cover_world(uint64_t seed, size_t groups);
 // [{"family","expression","documents","optimum","largestGroup","proof"}].
 void write_cover_world(const std::vector<CoverFamily>& families, const std::string& dir);
 
+// The paper's use case over archived pages (`strata cover --items pages`, docs/redundancy.md
+// "Pages"): `groups` URLs with 2-6 captures a year apart in one WARC, each capture appending
+// 1-3 words never seen before to the page's main text and, with probability 0.3, first
+// cutting one for good. Under `pageversions` a capture covers exactly the older captures of
+// its own run (those since the last cut), so the minimum cover keeps the newest of each run.
+struct PageVersionsTruth {
+  std::string expression = "pageversions";
+  std::string proof;
+  size_t pages = 0, optimum = 0;
+  std::vector<std::string> keepers;  // the ids ("TIMESTAMP/URL") a minimum cover keeps, sorted
+};
+// Writes `warc`; throws std::runtime_error when it cannot be written.
+PageVersionsTruth write_page_versions(uint64_t seed, size_t groups, const std::string& warc);
+// DIR/cover/archived-pages/{versions.warc.gz,truth.json} ({expression, items: "pages",
+// pages, optimum, keepers, proof}).
+PageVersionsTruth write_page_versions_world(uint64_t seed, size_t groups, const std::string& dir);
+
 }  // namespace strata::sample

@@ -43,7 +43,10 @@ constexpr uint64_t kFnvBasis = 0xcbf29ce484222325ULL, kFnvPrime = 0x100000001b3U
 // copy of the text and one pass over its bytes.
 class Sketcher {
  public:
-  Sketcher() { minima_.fill(std::numeric_limits<uint32_t>::max()); }
+  // `shingles`: when given, every shingle hash is also appended there (page_shingles()).
+  explicit Sketcher(std::vector<uint64_t>* shingles = nullptr) : collected_(shingles) {
+    minima_.fill(std::numeric_limits<uint32_t>::max());
+  }
 
   bool full() const { return words_ >= kMaxWords; }
 
@@ -108,6 +111,7 @@ class Sketcher {
     uint64_t h = ring_[0] ^ std::rotl(ring_[1], 13) ^ std::rotl(ring_[2], 26) ^
                  std::rotl(ring_[3], 39) ^ std::rotl(ring_[4], 52);
     h = mix64(h);
+    if (collected_) collected_->push_back(h);
     auto bin = static_cast<std::size_t>(((h >> 32) * kValues) >> 32);
     auto value = static_cast<uint32_t>(h);
     filled_[bin] = true;
@@ -115,6 +119,7 @@ class Sketcher {
     ++shingles_;
   }
 
+  std::vector<uint64_t>* collected_;
   std::array<uint32_t, kValues> minima_;
   std::array<bool, kValues> filled_{};
   uint64_t ring_[kShingleWords] = {};
@@ -182,8 +187,10 @@ std::optional<PageSketch> sketch_text(std::string_view text) {
   return sketcher.finish();
 }
 
-std::optional<PageSketch> sketch_html(std::string_view html) {
-  Sketcher sketcher;
+namespace {
+
+// Feeds the main text of `html` to `sketcher` (see sketch_html()).
+void read_main_text(std::string_view html, Sketcher& sketcher) {
   int open[std::size(kBoilerplate)] = {};
   int boilerplate_open = 0;
   std::size_t i = 0;
@@ -236,7 +243,25 @@ std::optional<PageSketch> sketch_html(std::string_view html) {
     int b = index_of(kBoilerplate, name);
     if (b >= 0 && !self_closing) ++open[b], ++boilerplate_open;
   }
+}
+
+}  // namespace
+
+std::optional<PageSketch> sketch_html(std::string_view html) {
+  Sketcher sketcher;
+  read_main_text(html, sketcher);
   return sketcher.finish();
+}
+
+std::vector<uint64_t> page_shingles(std::string_view html) {
+  std::vector<uint64_t> shingles;
+  Sketcher sketcher(&shingles);
+  read_main_text(html, sketcher);
+  sketcher.end_word();
+  std::sort(shingles.begin(), shingles.end());
+  shingles.erase(std::unique(shingles.begin(), shingles.end()), shingles.end());
+  shingles.shrink_to_fit();
+  return shingles;
 }
 
 double estimated_jaccard(const PageSketch& a, const PageSketch& b) {

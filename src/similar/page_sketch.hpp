@@ -57,6 +57,11 @@ std::optional<PageSketch> sketch_text(std::string_view text);
 // decoded (both copies of a page spell them the same).
 std::optional<PageSketch> sketch_html(std::string_view html);
 
+// The distinct hashes, sorted, of the 5-word shingles sketch_html() reads (the same main text,
+// words and first kMaxWords): exact set similarities, where the sketch estimates them (the
+// redundancy cover's pages, docs/redundancy.md). Empty below kShingleWords words.
+std::vector<uint64_t> page_shingles(std::string_view html);
+
 // Estimated Jaccard similarity of the two pages' shingle sets, in [0, 1].
 double estimated_jaccard(const PageSketch& a, const PageSketch& b);
 inline bool near_duplicate_pages(const PageSketch& a, const PageSketch& b) {

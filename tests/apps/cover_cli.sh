@@ -34,6 +34,48 @@ rc=$?
 [ "$rc" -eq 2 ] || fail "bad expression exited $rc, expected 2"
 grep -q "column 9" "$work/bad.err" || fail "bad expression message: $(cat "$work/bad.err")"
 
+# The shingle index within a tiny --memory spills sorted runs to --temp (removed afterwards)
+# and gives the same cover, byte for byte; a --temp that is not a folder is refused.
+i=0
+while [ $i -lt 12 ]; do
+  echo "{\"type\":\"document\",\"id\":\"t$i\",\"imgDigest\":\"t$i\",\"imgUrl\":\"http://example.pt/t$i.jpg\",\"imgCrawlTimestamp\":\"200101010000$((10 + i))\",\"imgSize\":100,\"imgAlt\":[\"words shared by all and group $((i % 3)) picture $((i % 5))\"]}"
+  i=$((i + 1))
+done >"$work/texts.jsonl"
+texts() {
+  "$strata" cover --where 'containment(text)>=0.8,newer' --docs "$work/texts.jsonl" --json -q "$@"
+}
+texts --out "$work/texts-memory.jsonl" >"$work/texts-memory.json" || fail "text cover"
+mkdir -p "$work/spill"
+texts --memory 64 --temp "$work/spill" --out "$work/texts-spill.jsonl" >"$work/texts-spill.json" ||
+  fail "text cover within 64 bytes"
+grep -q '"runs":0' "$work/texts-memory.json" || fail "in memory: $(cat "$work/texts-memory.json")"
+grep -q '"runs":[1-9]' "$work/texts-spill.json" || fail "no runs: $(cat "$work/texts-spill.json")"
+[ "$(grep -o '"cover":{[^}]*}' "$work/texts-spill.json")" = \
+  "$(grep -o '"cover":{[^}]*}' "$work/texts-memory.json")" ] || fail "spilled cover differs"
+grep -q '"removed":[1-9]' "$work/texts-memory.json" || fail "nothing covered: $(cat "$work/texts-memory.json")"
+cmp -s "$work/texts-memory.jsonl" "$work/texts-spill.jsonl" || fail "spilled --out differs"
+[ -z "$(ls -A "$work/spill")" ] || fail "spill runs left behind: $(ls "$work/spill")"
+texts --temp "$work/nowhere" 2>"$work/temp.err"
+[ $? -eq 2 ] || fail "--temp that is no folder accepted"
+grep -q "not a folder" "$work/temp.err" || fail "--temp message: $(cat "$work/temp.err")"
+
+# Pages as items: the generated sample's pages, captured by 3 crawls, read from extraction
+# records; each URL keeps its newest capture unless an older one holds text it lacks.
+"$strata" sample --out "$work/sample" --scale tiny -q >/dev/null 2>&1 || fail "sample"
+"$strata" extract --collection tiny -o "$work/records" --jobs 1 -q "$work/sample" >/dev/null 2>&1 ||
+  fail "extract the sample"
+"$strata" cover --items pages --records "$work/records" --where pageversions --json -q \
+  --out "$work/pages.jsonl" >"$work/pages.json" || fail "pages cover: $(cat "$work/pages.json")"
+grep -q '"items":"pages"' "$work/pages.json" || fail "pages report: $(cat "$work/pages.json")"
+grep -q '"documents":13,"kept":5,' "$work/pages.json" || fail "pages: $(cat "$work/pages.json")"
+grep -q '"pages_without_text":0' "$work/pages.json" || fail "pages text: $(cat "$work/pages.json")"
+grep -q '{"id":"19960909060000/http://www.guanhambique0.pt/","keeper":"20101112050000/http://www.guanhambique0.pt/"' \
+  "$work/pages.jsonl" || fail "pages --out: $(head -3 "$work/pages.jsonl")"
+"$strata" cover --items pages --docs "$work/documents.jsonl" --where versions 2>/dev/null
+[ $? -eq 2 ] || fail "--items pages with --docs accepted"
+"$strata" cover --records "$work/records" --where versions 2>/dev/null
+[ $? -eq 2 ] || fail "--records without --items pages accepted"
+
 "$strata" cover --where near --docs "$work/documents.jsonl" --name x 2>/dev/null
 [ $? -eq 2 ] || fail "--name without --index accepted"
 
@@ -54,4 +96,11 @@ grep -q '"stored_as":"one-per-site"' "$work/real.json" || fail "real crawl: cove
 "$strata" cover --index "$work/index" --where 'phash<=10,larger' --json -q >"$work/near.json" ||
   fail "phash cover of the real crawl"
 grep -q '"kept":22,' "$work/near.json" || fail "real crawl, phash<=10,larger: $(cat "$work/near.json")"
+# Its pages, from the index's record store: one capture per URL, 49 near-copies of a template.
+"$strata" cover --index "$work/index" --items pages --where 'jaccard(text)>=0.9' --json -q \
+  >"$work/real-pages.json" || fail "pages of the real crawl"
+grep -q '"documents":116,"kept":67,' "$work/real-pages.json" ||
+  fail "real crawl pages: $(cat "$work/real-pages.json")"
+"$strata" cover --index "$work/index" --items pages --where pageversions --name x 2>/dev/null
+[ $? -eq 2 ] || fail "--name with --items pages accepted"
 echo "ok"

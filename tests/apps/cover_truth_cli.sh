@@ -2,7 +2,8 @@
 # `strata sample --cover-truth`: every generated family's cover (`strata cover --docs`) keeps
 # exactly the optimum its truth.json proves, the six Hadoop Streaming steps piped through
 # `LC_ALL=C sort` give the same lines as `strata cover --out`, and the flag leaves the
-# archive's own truth unchanged.
+# archive's own truth unchanged; the archived page versions, covered as pages (`--items pages`),
+# keep exactly the captures their truth.json names.
 # Usage: cover_truth_cli.sh STRATA WORK_DIR
 set -u
 strata=$1 work=$2
@@ -39,4 +40,21 @@ for f in $families; do
   grep -q "reporter:counter:strata-cover,kept,$optimum" "$work/$f.counters" ||
     fail "$f: streaming counters: $(cat "$work/$f.counters")"
 done
+
+# The archived page versions: extracted, then covered as pages; the kept ids are the truth's.
+pages="$work/s/cover/archived-pages"
+[ -f "$pages/versions.warc.gz" ] && [ -f "$pages/truth.json" ] || fail "no $pages"
+"$strata" extract --collection pages -o "$work/pages-records" --jobs 1 -q "$pages/versions.warc.gz" \
+  >/dev/null 2>&1 || fail "extract the page versions"
+"$strata" cover --items pages --records "$work/pages-records" --where pageversions --json -q \
+  --out "$work/pages.out" >"$work/pages.json" || fail "pages cover: $(cat "$work/pages.json")"
+optimum=$(sed -n 's/^ *"optimum": \([0-9]*\),$/\1/p' "$pages/truth.json")
+[ -n "$optimum" ] || fail "no optimum in $pages/truth.json"
+grep -q "\"kept\":$optimum," "$work/pages.json" || fail "pages: optimum $optimum, got $(cat "$work/pages.json")"
+grep -q '"greedy_components":0,' "$work/pages.json" || fail "pages: a component not proven"
+sed -n 's/^{"id":"\([^"]*\)","keeper":"\1".*/\1/p' "$work/pages.out" | LC_ALL=C sort >"$work/pages.kept"
+tr -d '\n' <"$pages/truth.json" | sed 's/.*"keepers": *\[\([^]]*\)\].*/\1/' | tr ',' '\n' |
+  sed -n 's/^ *"\(.*\)" *$/\1/p' | LC_ALL=C sort >"$work/pages.truth"
+[ -s "$work/pages.truth" ] && cmp -s "$work/pages.kept" "$work/pages.truth" ||
+  fail "pages kept differ from the truth: $(diff "$work/pages.kept" "$work/pages.truth" | head -5)"
 echo "ok"

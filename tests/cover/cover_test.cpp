@@ -1,4 +1,5 @@
 #include "cover/cover.hpp"
+#include "cover/spill_sort.hpp"
 #include "cover_checks.hpp"
 
 #include <gtest/gtest.h>
@@ -6,6 +7,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <filesystem>
 #include <random>
 
 namespace strata::cover {
@@ -264,6 +266,104 @@ TEST(CoverAlgorithm, ShinglePrefixFindsEveryPairAboveTheThreshold) {
     EXPECT_EQ(r.edges, expected);
     EXPECT_EQ(r.method, "shingle-prefix");
     EXPECT_LT(r.candidate_pairs, items.size() * (items.size() - 1) / 2);
+  }
+}
+
+// Page versions as bench_cover --pages makes them, small: URLs with 1-4 versions of 5-word
+// shingles, each version editing the one before, a boilerplate shared per host.
+std::vector<Item> page_versions(size_t n) {
+  std::mt19937_64 rng(1667);
+  std::vector<Item> items;
+  for (size_t url = 0; items.size() < n; ++url) {
+    std::vector<uint64_t> words;
+    for (int k = 0; k < 10; ++k) words.push_back(url % 7 * 31 + k);
+    for (int k = 0; k < 30; ++k) words.push_back(1000 + rng() % (1 + rng() % 300));
+    for (size_t v = 0, versions = 1 + rng() % 4; v < versions && items.size() < n; ++v) {
+      if (v > 0) {
+        for (size_t k = rng() % 3; k > 0; --k) words[10 + rng() % 30] = 1000 + rng() % 300;
+        for (size_t k = rng() % 5; k > 0; --k) words.push_back(1000 + rng() % 300);
+      }
+      std::string text;
+      for (uint64_t w : words) text += std::to_string(w) + " ";
+      Item item;
+      item.set(StringAttr::url, std::to_string(url));
+      item.set(NumberAttr::ts, static_cast<double>(v));
+      item.set(TextAttr::text, word_shingles(text, 5));
+      items.push_back(std::move(item));
+    }
+  }
+  return items;
+}
+
+TEST(CoverSpill, TinyBudgetsSpillManyRunsAndGiveTheSameCover) {
+  const auto items = page_versions(1500);
+  for (std::string_view text : {"containment(text)>=0.7,newer", "jaccard(text)>=0.5|same(url)"}) {
+    SCOPED_TRACE(text);
+    const ExprPtr e = parse(text);
+    const CoverResult memory = compute_cover(*e, items);
+    ASSERT_EQ(memory.spilled_runs, 0u);
+    ASSERT_GT(memory.edges, 500u);
+    // 2 KB buffers hold ~80 records: several hundred runs, merged in passes of kMaxFanIn.
+    for (uint64_t budget : {uint64_t{4096}, uint64_t{200'000}}) {
+      SCOPED_TRACE(budget);
+      const CoverResult spilled =
+          compute_cover(*e, items, {.spill = {.memory = budget, .temp = ::testing::TempDir()}});
+      EXPECT_GT(spilled.spilled_runs, budget < 10'000 ? kMaxFanIn : 2);
+      EXPECT_EQ(spilled.candidate_pairs, memory.candidate_pairs);
+      EXPECT_EQ(spilled.edges, memory.edges);
+      EXPECT_EQ(spilled.keeper, memory.keeper);
+      EXPECT_EQ(spilled.covers, memory.covers);
+      EXPECT_EQ(spilled.component, memory.component);
+      EXPECT_EQ(spilled.kept, memory.kept);
+      EXPECT_EQ(spilled.exact_components, memory.exact_components);
+    }
+  }
+}
+
+TEST(CoverSpill, SpillRunsAreRemovedAfterwards) {
+  const auto items = page_versions(300);
+  const auto folder = std::filesystem::path(::testing::TempDir()) / "cover-spill-cleanup";
+  std::filesystem::remove_all(folder);
+  std::filesystem::create_directories(folder);
+  const auto r = compute_cover(*parse("containment(text)>=0.7,newer"), items,
+                               {.spill = {.memory = 8192, .temp = folder}});
+  EXPECT_GT(r.spilled_runs, 0u);
+  EXPECT_TRUE(std::filesystem::is_empty(folder));
+}
+
+TEST(CoverSpill, AnUnwritableSpillFolderIsAClearError) {
+  const auto items = page_versions(300);
+  const ExprPtr e = parse("containment(text)>=0.7,newer");
+  try {
+    compute_cover(*e, items, {.spill = {.memory = 8192, .temp = "/nonexistent/strata-spill"}});
+    FAIL() << "no error";
+  } catch (const CoverError& error) {
+    EXPECT_NE(std::string(error.what())
+                  .find("cannot make a spill folder in "
+                        "/nonexistent/strata-spill"),
+              std::string::npos)
+        << error.what();
+  }
+  // Within the budget nothing is spilled, so the folder is never needed.
+  EXPECT_NO_THROW(compute_cover(*e, items, {.spill = {.temp = "/nonexistent/strata-spill"}}));
+}
+
+TEST(CoverSpill, SorterMergesRunsInPassesIntoOneOrder) {
+  std::mt19937_64 rng(3);
+  std::vector<uint64_t> values(20000);
+  for (auto& v : values) v = rng() % 5000;  // repeats: equal records from several runs
+  SpillFolder folder(::testing::TempDir());
+  SpillSorter<uint64_t, std::less<uint64_t>> sorter(512, folder);  // 64 values a run
+  for (uint64_t v : values) sorter.add(v);
+  sorter.finish();
+  EXPECT_LE(sorter.runs(), kMaxFanIn);
+  EXPECT_GT(folder.runs_written(), 300u);
+  std::sort(values.begin(), values.end());
+  for (int pass = 0; pass < 2; ++pass) {  // a sorter can be read again
+    std::vector<uint64_t> read;
+    auto in = sorter.read();
+    for (uint64_t v; in.next(v);) read.push_back(v);
+    EXPECT_EQ(read, values);
   }
 }
 
