@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -72,6 +73,20 @@ struct HttpListener::Impl {
   net::io_context ioc;
   tcp::acceptor acceptor{ioc};
   net::steady_timer accept_retry{ioc};
+  // Replies handed to the socket whose completion (and access-log line) has not run yet.
+  std::atomic<int> replies_being_written{0};
+  net::steady_timer stop_wait{ioc};
+
+  // Stops accepting, then stops the loop once every reply being written has completed (or at
+  // `deadline`): a client may have read a reply before its completion handler ran, and that
+  // handler writes the reply's access-log line. Idle keep-alive connections do not delay it.
+  void stop_after_replies(Clock::time_point deadline) {
+    beast::error_code ignored;
+    acceptor.close(ignored);
+    if (replies_being_written == 0 || Clock::now() >= deadline) return ioc.stop();
+    stop_wait.expires_after(std::chrono::milliseconds(1));
+    stop_wait.async_wait([this, deadline](beast::error_code) { stop_after_replies(deadline); });
+  }
 
   // Counts a new connection; false when a limit is reached.
   bool admit(const std::string& client) {
@@ -270,6 +285,7 @@ class Session : public std::enable_shared_from_this<Session> {
     }
     status_ = r.status;
     stream_.expires_after(admitted_ ? limits().write_timeout : kRefusalTimeout);
+    ++owner_->replies_being_written;
     http::async_write(stream_, res, [self = shared_from_this()](beast::error_code ec, size_t) {
       self->on_written(ec);
     });
@@ -290,6 +306,7 @@ class Session : public std::enable_shared_from_this<Session> {
     sent_ = 0;
     serializer_.emplace(stream_head_);
     stream_.expires_after(limits().write_timeout);
+    ++owner_->replies_being_written;
     http::async_write_header(stream_, *serializer_,
                              [self = shared_from_this()](beast::error_code ec, size_t) {
                                if (ec) return self->end_stream(ec);
@@ -355,6 +372,7 @@ class Session : public std::enable_shared_from_this<Session> {
       double ms = std::chrono::duration<double, std::milli>(Clock::now() - received_).count();
       owner_->log({client_, head_.method, head_.target, status_, sent_, ms});
     }
+    --owner_->replies_being_written;
     if (ec || !keep_alive_) return close();
     head_ = {};
     received_ = {};
@@ -469,10 +487,8 @@ void HttpListener::run() {
   for (auto& t : extra) t.join();
 }
 
-// Posted rather than called: handlers already queued run first, so a reply whose last bytes a
-// client has read still writes its access-log line before the listener stops.
 void HttpListener::stop() {
-  net::post(impl_->ioc, [ioc = &impl_->ioc] { ioc->stop(); });
+  net::post(impl_->ioc, [impl = impl_.get()] { impl->stop_after_replies(Clock::now() + kLinger); });
 }
 
 }  // namespace strata::server
