@@ -103,6 +103,7 @@ class Finder {
   void styled(const GumboNode* e) { css(attribute_or_empty(e, "style"), positions_.of(e)); }
   std::vector<HtmlRef> take() { return std::move(refs_); }
   void drop_shared_captions();
+  void mark_repeated_pictures();
   size_t captions_timed_out() const { return captions_.timed_out(); }
 
  private:
@@ -239,6 +240,28 @@ void Finder::drop_shared_captions() {
     ++dropped;
   }
   counters_.add("html_captions_shared_dropped", static_cast<int64_t>(dropped));
+}
+
+// A picture the page shows kRepeatedPictureElements times or more (a bullet, a rating's star,
+// a pictogram beside every entry of a guide, an avatar on every post) is the page's
+// furniture wherever it stands, like its header and navigation: its references count as
+// chrome, so the page's title and URL, which name the page's subject, are not indexed as
+// its words (index/position_prior.hpp). A site's logo stays a logo.
+void Finder::mark_repeated_pictures() {
+  constexpr size_t kRepeatedPictureElements = 3;
+  std::map<std::string_view, std::set<const GumboNode*>> elements_of;
+  std::map<const GumboNode*, std::string_view> picture_of;
+  for (size_t i = 0; i < refs_.size(); ++i)
+    if (described_by_[i] && picture_of.emplace(described_by_[i], refs_[i].url).second)
+      elements_of[refs_[i].url].insert(described_by_[i]);
+  size_t marked = 0;
+  for (size_t i = 0; i < refs_.size(); ++i) {
+    if (!described_by_[i] || refs_[i].position == PagePosition::logo) continue;
+    if (elements_of[picture_of[described_by_[i]]].size() < kRepeatedPictureElements) continue;
+    refs_[i].position = PagePosition::chrome;
+    ++marked;
+  }
+  if (marked > 0) counters_.add("html_refs_repeated_picture", static_cast<int64_t>(marked));
 }
 
 const std::set<std::string>& Finder::element_urls() {
@@ -385,6 +408,7 @@ PageRefs references_in(std::string base, const Elements& found, const GumboNode*
   }
   for (const GumboNode* s : found.sources) finder.source(s);
   finder.drop_shared_captions();
+  finder.mark_repeated_pictures();
   for (const GumboNode* a : found.anchors) finder.anchor(a);
   for (const GumboNode* s : found.styles) finder.css(text_content(s), PagePosition::page);
   for (const GumboNode* e : found.styled) finder.styled(e);

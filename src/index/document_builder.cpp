@@ -78,13 +78,16 @@ std::vector<std::string> alt_values(const merge::ImageDocument& d) {
   return alts;
 }
 
-// A book image's authors and subjects, searchable beside its caption and title (the page
-// title is the book's title); nothing for a web image.
+// A book image's authors, subjects and chapter heading, searchable beside its caption and
+// title, with a page title's weight: an EPUB chapter's page title is the book's title, so its
+// heading ("The Pool of Tears") is what names the chapter, as a web page's title names the
+// page. Nothing for a web image.
 std::vector<std::string> book_text(const merge::ImageDocument& d) {
   std::optional<BookFacts> facts = parse_book_facts(d.book);
   if (!facts) return {};
   std::vector<std::string> text = facts->author;
   text.insert(text.end(), facts->subject.begin(), facts->subject.end());
+  if (!facts->chapter.empty()) text.push_back(facts->chapter);
   return text;
 }
 

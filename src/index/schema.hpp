@@ -32,7 +32,7 @@ inline constexpr std::array<TextField, 7> kTextFields{{
     {"imgUrlTokens", 2, false},
     {"pageTitle", 1, false},
     {"pageUrlTokens", 1, false},
-    {"bookAuthorSubject", 1, false},  // a book image's authors and subjects (index/book_facts.hpp)
+    {"bookText", 1, false},  // a book image's authors, subjects, chapter heading (book_facts.hpp)
 }};
 
 // Positions of field k are [1 + k * kFieldPositions, 1 + (k + 1) * kFieldPositions); words

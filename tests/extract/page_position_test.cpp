@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 #include <string>
 
 #include "extract/html_refs.hpp"
@@ -108,6 +109,27 @@ TEST(PagePosition, AnchorsAndStyles) {
                 "<div style=\"background:url(bg.png)\"></div></main>"
                 "<style>body{background:url(page.png)}</style>"),
       (M{{"big.jpg", "chrome"}, {"photo.jpg", "main"}, {"bg.png", "main"}, {"page.png", "page"}}));
+}
+
+// A picture shown three times or more on one page (a guide's pictogram beside every entry, a
+// rating's star) is the page's furniture wherever it stands; twice is not (a thumbnail and
+// its zoom), and a site's logo stays its logo.
+TEST(PagePosition, APictureRepeatedOnThePageIsChrome) {
+  Counters c;
+  const std::string body =
+      "<header><a href=/><img src=logo.png></a></header><main><p>Domaine A <img src=heart.jpg>"
+      "<img src=a.jpg></p><p>Domaine B <img src=heart.jpg><img src=b.jpg></p><p>Domaine C"
+      " <img src=heart.jpg><img src=twice.jpg><img src=twice.jpg></p></main>"
+      "<footer><a href=/><img src=logo.png></a><a href=/><img src=logo.png></a></footer>";
+  std::map<std::string, std::set<std::string>> places;
+  for (const HtmlRef& r : find_references("http://ex.com/a/b.html", body, {}, c).refs)
+    places[r.url.substr(r.url.rfind('/') + 1)].insert(std::string(position_name(r.position)));
+  EXPECT_EQ(places, (std::map<std::string, std::set<std::string>>{{"logo.png", {"logo"}},
+                                                                  {"heart.jpg", {"chrome"}},
+                                                                  {"a.jpg", {"main"}},
+                                                                  {"b.jpg", {"main"}},
+                                                                  {"twice.jpg", {"main"}}}));
+  EXPECT_EQ(c.get("html_refs_repeated_picture"), 3);
 }
 
 }  // namespace

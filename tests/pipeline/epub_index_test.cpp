@@ -298,5 +298,26 @@ TEST_F(EpubsInIndex, LanguageAndPublicationYearFiltersKeepTheBooksTheyName) {
             "pubYearTo");
 }
 
+// A chapter's heading names its pictures as a web page's title names its own: alice.epub's
+// chapter II, "The Pool Of Tears", shows Alice swimming (i006), whose own words ("her foot
+// slipped … salt-water") never say "pool"; every chapter's book page title is the book's.
+TEST_F(EpubsInIndex, AChaptersHeadingFindsItsPictures) {
+  STRATA_REQUIRE_SHARED();
+  const std::map<std::string, Json> found = all_results({{"q", "pool tears"}});
+  bool swimming = false;
+  for (const auto& [digest, item] : found) {
+    const std::string src = item["imgSrc"];
+    if (src.find("alice-in-wonderland") == std::string::npos) continue;
+    swimming |= src.ends_with("/OPS/images/i006_th.jpg");
+    EXPECT_EQ(item["pageTitle"], "Alice's Adventures in Wonderland") << src;
+  }
+  EXPECT_TRUE(swimming);
+  for (const auto& [digest, item] : all_results({{"q", "slipped"}})) {
+    if (std::string(item["imgSrc"]).ends_with("/OPS/images/i006_th.jpg")) {
+      EXPECT_EQ(item["bookChapter"], "The Pool Of Tears");
+    }
+  }
+}
+
 }  // namespace
 }  // namespace strata
