@@ -27,6 +27,7 @@ struct Config {
   bool per_query = false;
   bool urls = false;         // with --per-query: each hit's image URL on a line of its own
   bool no_collapse = false;  // Strata's ranking without its near-duplicate collapse
+  bool fail_on_repeats = false;
 };
 
 std::vector<search::Hit> top10(Xapian::Database& db, const std::string& q, search::Ranking r,
@@ -79,6 +80,8 @@ int main(int argc, char** argv) {
   app.add_flag("--per-query", c.per_query, "print each query's grades (scores) in ranked order");
   app.add_flag("--urls", c.urls, "with --per-query, each hit's image URL");
   app.add_flag("--no-collapse", c.no_collapse, "Strata's ranking without near-duplicate collapse");
+  app.add_flag("--fail-on-repeats", c.fail_on_repeats,
+               "exit 3 when Strata's top 10 of a query shows a picture twice (issue 21)");
   CLI11_PARSE(app, argc, argv);
   try {
     Xapian::Database db(c.index);
@@ -97,6 +100,10 @@ int main(int argc, char** argv) {
     std::printf("%-8s %-8s %3s  %6s %6s %8s %9s %12s %11s\n", "set", "ranking", "n", "P@5", "P@10",
                 "nDCG@10", "repeated", "decorative", "unanswered");
     for (const auto& [key, sum] : sums) print_scores(key.first, key.second, sum);
+    if (c.fail_on_repeats && sums[{"all", search::Ranking::strata}].repeated > 0) {
+      std::printf("FAILED: a picture shown twice in Strata's top 10\n");
+      return 3;
+    }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_relevance: %s\n", e.what());
     return 1;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 #include <stdexcept>
+#include <string_view>
 
 #include "index/group_table.hpp"
 #include "index/schema.hpp"
@@ -81,6 +82,39 @@ void one_dictionary(const std::vector<fs::path>& from, const std::vector<std::st
   db.commit();
 }
 
+// Compaction leaves the grouping table (index/group_table.hpp) out of every copy: it is the
+// writer's cache (~90 bytes a hashed image), a serving copy is never written to, and in any
+// copy it would be stale anyway (compaction restarts the revision at 1 and renumbers the
+// docids past deleted ones), so a copy's first write rebuilds it from the documents. Xapian
+// copies metadata as it is, but asks a Compactor to resolve a key that several sources hold:
+// a document-less source holding the table's keys makes each one such a duplicate, resolved
+// to "", which the compaction does not write. The key it is handed carries the metadata
+// table's own two-byte prefix in Xapian 1.4.
+class LeaveOutGroupTable : public Xapian::Compactor {
+ public:
+  std::string resolve_duplicate_metadata(const std::string& key, size_t count,
+                                         const std::string tags[]) override {
+    std::string_view name = key;
+    if (name.starts_with(std::string_view("\0\xc0", 2))) name.remove_prefix(2);
+    if (is_group_table_key(name)) return {};
+    return Xapian::Compactor::resolve_duplicate_metadata(key, count, tags);
+  }
+};
+
+// The document-less source that holds the grouping tables' keys of `from`, at `dir`; false
+// (nothing made) when none has a table.
+bool make_group_table_mask(const std::vector<fs::path>& from, const fs::path& dir) {
+  std::set<std::string> keys;
+  for (const fs::path& source : from)
+    for (std::string& key : group_table_keys(Xapian::Database(source.string())))
+      keys.insert(std::move(key));
+  if (keys.empty()) return false;
+  Xapian::WritableDatabase mask(dir.string(), Xapian::DB_CREATE_OR_OVERWRITE);
+  for (const std::string& key : keys) mask.set_metadata(key, "-");
+  mask.commit();
+  return true;
+}
+
 // Compacts the tables of `from` (several: merged, docids renumbered in order) into `to`, with
 // the files beside the tables of `beside` (a sharded index's own files: record store, analysis
 // cache, thumbnails, block list; not its shard folders).
@@ -95,6 +129,9 @@ CompactReport merge_tables(const std::vector<fs::path>& from, const fs::path& be
     if (!fs::exists(source / "iamglass"))
       throw std::runtime_error(source.string() + " is not an index");
   const std::vector<std::string> dicts = dictionaries(from);
+  fs::path mask = to;
+  mask += ".group-table-mask";
+  fs::remove_all(mask);
   {
     Xapian::Database db;
     for (const fs::path& source : from) {
@@ -102,14 +139,16 @@ CompactReport merge_tables(const std::vector<fs::path>& from, const fs::path& be
       report.bytes_before += table_bytes(source);
     }
     report.documents = db.get_doccount();
-    db.compact(partial.string());
+    if (make_group_table_mask(from, mask)) db.add_database(Xapian::Database(mask.string()));
+    LeaveOutGroupTable leave_out;
+    db.compact(partial.string(), 0, 0, leave_out);
   }
-  if (from.size() > 1) {
-    one_dictionary(from, dicts, partial);
-    // A shard's grouping table names its own docids, renumbered now: the next regroup
-    // rebuilds it over the whole index.
+  fs::remove_all(mask);
+  if (from.size() > 1) one_dictionary(from, dicts, partial);
+  if (!group_table_keys(Xapian::Database(partial.string())).empty()) {
+    // A Xapian that wrote the resolved keys after all: the table must not survive, stale or not.
     Xapian::WritableDatabase db(partial.string());
-    invalidate_group_table(db);
+    drop_group_table(db);
     db.commit();
   }
   const std::set<fs::path> shards(from.begin(), from.end());

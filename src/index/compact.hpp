@@ -2,6 +2,9 @@
 // A compacted copy of an index: Xapian's compaction rewrites the tables with full blocks
 // (~30 % smaller after a bulk load; docs/search.md, "Index size"), and the files beside the
 // tables (analysis.jsonl, blocklist.txt, thumbs/) come along, hard-linked where possible.
+// The near-duplicate groups (document values and terms) come along; the grouping table
+// (index/group_table.hpp, the writer's cache) does not: a copy's first write rebuilds it
+// from the documents.
 // The copy appears under its final name only once complete; the source is never changed.
 #include <cstdint>
 #include <filesystem>
@@ -27,10 +30,10 @@ CompactReport compact_index(const std::filesystem::path& from, const std::filesy
                             CompactMode mode = CompactMode::full);
 // Merges several indexes (shards with distinct document ids) into one compacted index `to`,
 // their docids renumbered; the files beside the tables come from the first. The grouping
-// table is left stale (rebuilt by the next regroup); the near-duplicate groups themselves
-// (document values) stay. Documents compressed with another dictionary than the first
-// source's are rewritten with it (shards of `strata index --shards` train one each; shards
-// built with index::ShardedBuild::dictionary share one and are merged as they are).
+// table is left out, as above; the near-duplicate groups themselves (document values) stay.
+// Documents compressed with another dictionary than the first source's are rewritten with it
+// (shards of `strata index --shards` train one each; shards built with
+// index::ShardedBuild::dictionary share one and are merged as they are).
 CompactReport compact_index(const std::vector<std::filesystem::path>& from,
                             const std::filesystem::path& to);
 

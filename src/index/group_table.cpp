@@ -111,6 +111,22 @@ void invalidate_group_table(Xapian::WritableDatabase& db) {
   db.set_metadata(std::string(kHeaderKey), "");
 }
 
+std::vector<std::string> group_table_keys(const Xapian::Database& db) {
+  std::vector<std::string> keys;
+  const std::string prefix(kHeaderKey);  // the chunks' prefix starts with the header's key
+  for (auto key = db.metadata_keys_begin(prefix); key != db.metadata_keys_end(prefix); ++key)
+    if (is_group_table_key(*key)) keys.push_back(*key);
+  return keys;
+}
+
+bool is_group_table_key(std::string_view key) {
+  return key == kHeaderKey || key.starts_with(kChunkPrefix);
+}
+
+void drop_group_table(Xapian::WritableDatabase& db) {
+  for (const std::string& key : group_table_keys(db)) db.set_metadata(key, "");
+}
+
 size_t GroupTable::find(Xapian::docid docid) const {
   const auto it = std::lower_bound(docids.begin(), docids.end(), docid);
   return it != docids.end() && *it == docid ? size_t(it - docids.begin()) : size();
@@ -143,11 +159,7 @@ void save_group_table(Xapian::WritableDatabase& db, const GroupTable& table,
   if (chunks) {
     numbers = *chunks;
   } else {
-    const std::string prefix(kChunkPrefix);
-    std::vector<std::string> stale;
-    for (auto key = db.metadata_keys_begin(prefix); key != db.metadata_keys_end(prefix); ++key)
-      stale.push_back(*key);
-    for (const auto& key : stale) db.set_metadata(key, "");
+    drop_group_table(db);  // the header is written again below
     for (const Xapian::docid docid : table.docids)
       if (numbers.empty() || numbers.back() != docid >> kGroupChunkBits)
         numbers.push_back(docid >> kGroupChunkBits);

@@ -13,6 +13,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "similar/groups.hpp"
@@ -38,5 +40,13 @@ void save_group_table(Xapian::WritableDatabase& db, const GroupTable& table,
 
 // Makes the table stale (the next regroup rebuilds it).
 void invalidate_group_table(Xapian::WritableDatabase& db);
+
+// The table's metadata keys in `db` (its header and chunks), and whether a metadata key is
+// one. Compaction leaves them out of every copy (index/compact.hpp): a copy is never the
+// index its table describes.
+std::vector<std::string> group_table_keys(const Xapian::Database& db);
+bool is_group_table_key(std::string_view key);
+// Removes the table (header and chunks) in the caller's transaction.
+void drop_group_table(Xapian::WritableDatabase& db);
 
 }  // namespace strata::index

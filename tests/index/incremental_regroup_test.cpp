@@ -10,6 +10,7 @@
 #include <random>
 
 #include "analyze/phash.hpp"
+#include "index/compact.hpp"
 #include "index/group_table.hpp"
 #include "index/near_duplicate_groups.hpp"
 #include "index/schema.hpp"
@@ -236,6 +237,72 @@ TEST(IncrementalRegroup, AWholeRegroupInALongTransactionSeesEveryWrite) {
     }
     EXPECT_EQ(groups["whole"], whole_groups(images)) << "threshold " << threshold;
     EXPECT_EQ(groups["changed"], groups["whole"]) << "threshold " << threshold;
+  }
+}
+
+// Compaction leaves the grouping table (the writer's cache) out of every copy, full, serving or
+// merged from shards: in a copy it would be stale (the revision restarts, the docids past
+// deleted ones are renumbered). The groups themselves come along, and a copy's first write
+// rebuilds the table from the documents, with the whole regroup's groups.
+TEST(IncrementalRegroup, CopiesLeaveTheGroupingTableOutAndTheirFirstWriteRebuildsIt) {
+  Corpus corpus(7);
+  const fs::path dir = strata::testing::scratch_dir();
+  auto write = [&](const fs::path& index, std::map<std::string, Image>& images,
+                   const std::string& prefix, int count, const std::vector<std::string>& removed) {
+    IndexWriter writer(index);
+    writer.set_moderate([&](const merge::ImageDocument& d, Moderation& m) {
+      m.safe = 0;
+      m.phash = images.at(d.id).phash;
+    });
+    writer.begin();
+    for (int k = 0; k < count; ++k) {
+      const std::string id = prefix + std::to_string(k);
+      images[id] = corpus.fresh();
+      writer.add(document(id, images[id]));
+    }
+    for (const auto& id : removed) {
+      EXPECT_TRUE(writer.remove(id)) << id;
+      images.erase(id);
+    }
+    const RegroupReport report = writer.regroup_near_duplicates();
+    writer.commit();
+    return report.whole;
+  };
+  const auto table_keys = [](const fs::path& index) {
+    return group_table_keys(Xapian::Database(index.string()));
+  };
+  std::map<std::string, Image> a, shard;
+  write(dir / "a", a, "a", 60, {});
+  EXPECT_FALSE(write(dir / "a", a, "b", 20, {"a0", "a1", "a2"}));  // a copy renumbers docids
+  write(dir / "shard", shard, "s", 30, {});
+  ASSERT_TRUE(load_group_table(Xapian::Database((dir / "a").string())));
+  ASSERT_FALSE(table_keys(dir / "a").empty());
+  ASSERT_FALSE(table_keys(dir / "shard").empty());
+
+  compact_index(dir / "a", dir / "full");
+  compact_index(dir / "a", dir / "serving", CompactMode::serving);
+  compact_index(std::vector<fs::path>{dir / "a", dir / "shard"}, dir / "merged");
+  for (const char* copy : {"full", "serving", "merged"}) {
+    EXPECT_TRUE(table_keys(dir / copy).empty()) << copy;
+    EXPECT_FALSE(load_group_table(Xapian::Database((dir / copy).string()))) << copy;
+    EXPECT_FALSE(fs::exists(dir / (std::string(copy) + ".group-table-mask"))) << copy;
+  }
+  EXPECT_FALSE(table_keys(dir / "a").empty());  // the source is never changed
+  EXPECT_EQ(stored_groups(dir / "full"), whole_groups(a));
+  EXPECT_GT(Xapian::Database((dir / "serving").string()).get_value_freq(slot::group), 0u);
+  EXPECT_THROW(IndexWriter{dir / "serving"}, std::runtime_error);  // never written to
+
+  std::map<std::string, Image> merged = a;
+  merged.insert(shard.begin(), shard.end());
+  auto sources_groups = stored_groups(dir / "a");  // as each source grouped its own
+  sources_groups.merge(stored_groups(dir / "shard"));
+  EXPECT_EQ(stored_groups(dir / "merged"), sources_groups);
+  for (auto [copy, images] : {std::pair{"full", a}, std::pair{"merged", merged}}) {
+    EXPECT_TRUE(write(dir / copy, images, "c", 15, {"a5"})) << copy;  // rebuilt whole
+    EXPECT_EQ(stored_groups(dir / copy), whole_groups(images)) << copy;
+    EXPECT_TRUE(load_group_table(Xapian::Database((dir / copy).string()))) << copy;
+    EXPECT_FALSE(write(dir / copy, images, "d", 15, {"a6", "c1"})) << copy;  // then incremental
+    EXPECT_EQ(stored_groups(dir / copy), whole_groups(images)) << copy;
   }
 }
 
