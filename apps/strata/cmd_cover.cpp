@@ -108,7 +108,8 @@ class PageLineSink : public std::streambuf {
 
 // The pages of every live reference in the record store of the index at `dir`.
 cover::PageItems read_index_pages(const std::string& dir, const cover::Uses& uses,
-                                  ProblemLog& problems, Progress& progress) {
+                                  ProblemLog& problems, Progress& progress,
+                                  cover::ItemTexts& texts) {
   const auto file = store::store_file(dir);
   if (!std::filesystem::exists(file))
     throw cover::CoverError("no record store in " + dir +
@@ -123,11 +124,12 @@ cover::PageItems read_index_pages(const std::string& dir, const cover::Uses& use
   } catch (const std::runtime_error& e) {
     throw cover::CoverError(std::string("cannot read the record store: ") + e.what());
   }
-  return pages.finish(uses);
+  return pages.finish(uses, &texts);
 }
 
-// Orders the documents by id, so that the cover does not depend on the input's order.
-void order_by_id(cover::IndexItems& d) {
+// Orders the documents by id, so that the cover does not depend on the input's order; the
+// texts held apart (pages) follow.
+void order_by_id(cover::IndexItems& d, cover::ItemTexts* texts) {
   std::vector<size_t> order(d.ids.size());
   std::iota(order.begin(), order.end(), size_t{0});
   std::sort(order.begin(), order.end(), [&](size_t x, size_t y) { return d.ids[x] < d.ids[y]; });
@@ -140,6 +142,7 @@ void order_by_id(cover::IndexItems& d) {
     if (!d.docids.empty()) sorted.docids.push_back(d.docids[k]);
   }
   d = std::move(sorted);
+  if (texts) texts->reorder(order);
 }
 
 Json cover_report(const cover::IndexItems& d, const cover::CoverResult& r) {
@@ -178,11 +181,13 @@ void write_lines(const std::string& file, const cover::IndexItems& d, const cove
   if (!out) throw cover::CoverError("cannot write " + file);
 }
 
-cover::CoverOptions cover_options(const CoverCommand& cmd) {
+cover::CoverOptions cover_options(const CoverCommand& cmd,
+                                  const cover::ItemTexts* texts = nullptr) {
   return {.pair_budget = cmd.pair_budget,
           .threads = cmd.jobs,
           .ilp_time_ms = static_cast<int>(cmd.ilp_seconds * 1000),
-          .spill = {.memory = cmd.memory, .temp = cmd.temp}};
+          .spill = {.memory = cmd.memory, .temp = cmd.temp},
+          .texts = texts};
 }
 
 // One Hadoop Streaming step: stdin -> stdout, counters on stderr (cover/streaming.hpp).
@@ -229,13 +234,16 @@ int run(const CoverCommand& cmd) {
   try {
     cover::IndexItems d;
     Json pages_read;
+    // A page's texts are most of its item: they are held apart, within --memory.
+    cover::ItemTexts texts({.memory = cmd.memory, .temp = cmd.temp});
     {
       Progress progress("1/2 read", 0, pages ? "records" : "documents", "");
       auto advance = [&](uint64_t n) { progress.advance(n); };
       if (pages) {
-        cover::PageItems p = cmd.index.empty()
-                                 ? cover::read_record_pages(cmd.records, uses, problems, advance)
-                                 : read_index_pages(cmd.index, uses, problems, progress);
+        cover::PageItems p =
+            cmd.index.empty()
+                ? cover::read_record_pages(cmd.records, uses, problems, advance, &texts)
+                : read_index_pages(cmd.index, uses, problems, progress, texts);
         pages_read = {{"references", p.references}, {"pages_without_text", p.without_text}};
         d = std::move(p.pages);
       } else if (!cmd.index.empty()) {
@@ -250,9 +258,10 @@ int run(const CoverCommand& cmd) {
       return exit_code::no_input;
     }
     const double read_s = seconds_since(start);
-    order_by_id(d);
+    order_by_id(d, pages ? &texts : nullptr);
     Progress progress("2/2 cover", d.items.size(), pages ? "pages" : "documents", "");
-    const auto r = cover::compute_cover(*where, d.items, cover_options(cmd));
+    const auto r =
+        cover::compute_cover(*where, d.items, cover_options(cmd, pages ? &texts : nullptr));
     progress.advance(d.items.size());
     progress.finish();
     Json report = {
@@ -269,7 +278,8 @@ int run(const CoverCommand& cmd) {
       report["stored_as"] = cmd.name;
     }
     report["time"] = {{"read_s", read_s}, {"total_s", seconds_since(start)}};
-    report["spill"] = {{"memory", cmd.memory}, {"runs", r.spilled_runs}};
+    report["spill"] = {
+        {"memory", cmd.memory}, {"runs", r.spilled_runs}, {"text_chunks", r.text_chunks}};
     report["problems"] = problems_json(problems);
     report["unreadable_documents"] = d.unreadable;
     cli::print_report(report);

@@ -58,7 +58,7 @@ void PageCollector::add_line(std::string_view line, const std::string& file, uin
   p.length = j.value("length", uint64_t{0});
 }
 
-PageItems PageCollector::finish(const Uses& uses) {
+PageItems PageCollector::finish(const Uses& uses, ItemTexts* texts) {
   PageItems out;
   out.references = references_;
   for (const auto& [location, page] : pages_) {
@@ -85,15 +85,18 @@ PageItems PageCollector::finish(const Uses& uses) {
         ++out.without_text;
     }
     if (uses.collection && !page.collection.empty()) item.collections = {page.collection};
+    if (texts) texts->add(item);
     out.pages.items.push_back(std::move(item));
     out.pages.ids.push_back(page.timestamp + "/" + page.url);
     out.pages.bytes.push_back(page.length);
   }
+  if (texts) texts->finish();
   return out;
 }
 
 PageItems read_record_pages(const std::vector<std::string>& inputs, const Uses& uses,
-                            ProblemLog& problems, const std::function<void(uint64_t)>& progress) {
+                            ProblemLog& problems, const std::function<void(uint64_t)>& progress,
+                            ItemTexts* texts) {
   PageCollector pages;
   std::vector<std::filesystem::path> files;
   for (const auto& input : inputs) {
@@ -120,7 +123,7 @@ PageItems read_record_pages(const std::vector<std::string>& inputs, const Uses& 
       if (progress) progress(1);
     }
   }
-  return pages.finish(uses);
+  return pages.finish(uses, texts);
 }
 
 }  // namespace strata::cover

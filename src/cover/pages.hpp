@@ -27,6 +27,7 @@
 #include "core/problems.hpp"
 #include "cover/documents.hpp"
 #include "cover/expr.hpp"
+#include "cover/item_texts.hpp"
 
 namespace strata::cover {
 
@@ -44,8 +45,9 @@ class PageCollector {
   void add_line(std::string_view line, const std::string& file, uint64_t offset,
                 ProblemLog& problems);
   // The items in (archive, offset) order, so the cover does not depend on the input's order;
-  // each page's record is read again when `uses` reads `text`.
-  PageItems finish(const Uses& uses);
+  // each page's record is read again when `uses` reads `text`. With `texts`, each item's
+  // texts go there as it is made (held apart from the items, out of core: item_texts.hpp).
+  PageItems finish(const Uses& uses, ItemTexts* texts = nullptr);
 
  private:
   struct Page {  // one page capture, as its references describe it
@@ -59,6 +61,7 @@ class PageCollector {
 // Pages from extraction JSONL files, or folders of part-*.jsonl; `progress(n)` per n lines.
 PageItems read_record_pages(const std::vector<std::string>& inputs, const Uses& uses,
                             ProblemLog& problems,
-                            const std::function<void(uint64_t)>& progress = {});
+                            const std::function<void(uint64_t)>& progress = {},
+                            ItemTexts* texts = nullptr);
 
 }  // namespace strata::cover
