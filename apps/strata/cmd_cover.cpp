@@ -194,13 +194,23 @@ cover::CoverOptions cover_options(const CoverCommand& cmd,
 int run_streaming_stage(const CoverCommand& cmd, const cover::Expr& where) {
   cover::StreamingStage stage;
   if (!cover::parse_streaming_stage(cmd.streaming, stage)) {
-    std::cerr << "strata cover: --streaming must be map, reduce, map2, reduce2, map3 or reduce3\n";
+    std::cerr << "strata cover: --streaming must be map0, reduce0 (pages), map, reduce, map2, "
+                 "reduce2, map3 or reduce3\n";
+    return exit_code::usage;
+  }
+  const bool pages = cmd.items == "pages";
+  const bool job0 = stage == cover::StreamingStage::map0 || stage == cover::StreamingStage::reduce0;
+  if (job0 != pages && (job0 || stage == cover::StreamingStage::map)) {
+    std::cerr << "strata cover: --streaming " << cmd.streaming
+              << (pages ? ": pages start with map0 and reduce0 (job 1's map is cat)\n"
+                        : ": map0 and reduce0 are for --items pages\n");
     return exit_code::usage;
   }
   std::ios::sync_with_stdio(false);
   try {
     const Counters counters = cover::run_streaming(
-        stage, where, {.analysis = cmd.analysis, .cover = cover_options(cmd)}, std::cin, std::cout);
+        stage, where, {.analysis = cmd.analysis, .pages = pages, .cover = cover_options(cmd)},
+        std::cin, std::cout);
     for (const auto& [name, value] : counters.values())
       std::cerr << "reporter:counter:strata-cover," << name << ',' << value << '\n';
   } catch (const cover::CoverError& e) {
@@ -329,7 +339,8 @@ const bool registered = cli::register_command(
                      "temporary folder)");
       app.add_option("--streaming", cmd->streaming,
                      "run one Hadoop Streaming step, stdin to stdout: map, reduce, map2, reduce2, "
-                     "map3 or reduce3 (docs/redundancy.md)")
+                     "map3 or reduce3; with --items pages map0 and reduce0 first "
+                     "(docs/redundancy.md)")
           ->excludes(index)
           ->excludes(docs);
       return [cmd] {
@@ -339,9 +350,11 @@ const bool registered = cli::register_command(
           return exit_code::usage;
         }
         if (cmd->items == "pages") {
-          if (!cmd->streaming.empty() || !cmd->docs.empty() || !cmd->analysis.empty() ||
-              cmd->index.empty() == cmd->records.empty()) {
-            std::cerr << "strata cover: --items pages reads --index or --records\n";
+          if (!cmd->docs.empty() || !cmd->analysis.empty() ||
+              (cmd->streaming.empty() ? cmd->index.empty() == cmd->records.empty()
+                                      : !cmd->records.empty())) {
+            std::cerr << "strata cover: --items pages reads --index or --records (or stdin with "
+                         "--streaming)\n";
             return exit_code::usage;
           }
         } else if (!cmd->records.empty()) {
