@@ -296,6 +296,17 @@ std::vector<Item> page_versions(size_t n) {
   return items;
 }
 
+// The same pairs, edges and cover.
+void expect_same_cover(const CoverResult& got, const CoverResult& want) {
+  EXPECT_EQ(got.candidate_pairs, want.candidate_pairs);
+  EXPECT_EQ(got.edges, want.edges);
+  EXPECT_EQ(got.keeper, want.keeper);
+  EXPECT_EQ(got.covers, want.covers);
+  EXPECT_EQ(got.component, want.component);
+  EXPECT_EQ(got.kept, want.kept);
+  EXPECT_EQ(got.exact_components, want.exact_components);
+}
+
 TEST(CoverSpill, TinyBudgetsSpillManyRunsAndGiveTheSameCover) {
   const auto items = page_versions(1500);
   for (std::string_view text : {"containment(text)>=0.7,newer", "jaccard(text)>=0.5|same(url)"}) {
@@ -310,13 +321,7 @@ TEST(CoverSpill, TinyBudgetsSpillManyRunsAndGiveTheSameCover) {
       const CoverResult spilled =
           compute_cover(*e, items, {.spill = {.memory = budget, .temp = ::testing::TempDir()}});
       EXPECT_GT(spilled.spilled_runs, budget < 10'000 ? kMaxFanIn : 2);
-      EXPECT_EQ(spilled.candidate_pairs, memory.candidate_pairs);
-      EXPECT_EQ(spilled.edges, memory.edges);
-      EXPECT_EQ(spilled.keeper, memory.keeper);
-      EXPECT_EQ(spilled.covers, memory.covers);
-      EXPECT_EQ(spilled.component, memory.component);
-      EXPECT_EQ(spilled.kept, memory.kept);
-      EXPECT_EQ(spilled.exact_components, memory.exact_components);
+      expect_same_cover(spilled, memory);
     }
   }
 }
@@ -355,13 +360,7 @@ TEST(CoverSpill, TextsHeldApartGiveTheSameCoverAtAnyBudget) {
         const CoverResult r = compute_cover(
             *e, apart, {.spill = {.memory = budget, .temp = folder}, .texts = &texts});
         EXPECT_EQ(r.text_chunks, texts.chunks());
-        EXPECT_EQ(r.candidate_pairs, memory.candidate_pairs);
-        EXPECT_EQ(r.edges, memory.edges);
-        EXPECT_EQ(r.keeper, memory.keeper);
-        EXPECT_EQ(r.covers, memory.covers);
-        EXPECT_EQ(r.component, memory.component);
-        EXPECT_EQ(r.kept, memory.kept);
-        EXPECT_EQ(r.exact_components, memory.exact_components);
+        expect_same_cover(r, memory);
       }
       EXPECT_TRUE(std::filesystem::is_empty(folder));  // the spilled texts go with them
     }
