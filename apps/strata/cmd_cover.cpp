@@ -45,7 +45,8 @@ double seconds_since(Clock::time_point start) {
 }
 
 cover::IndexItems read_documents(const CoverCommand& cmd, const cover::Uses& uses,
-                                 ProblemLog& problems, Progress& progress) {
+                                 ProblemLog& problems, Progress& progress,
+                                 cover::ItemTexts* texts) {
   std::unordered_map<std::string, uint64_t> phashes;
   if (!cmd.analysis.empty()) phashes = cover::read_phashes(cmd.analysis, problems);
   cover::IndexItems out;
@@ -67,9 +68,11 @@ cover::IndexItems read_documents(const CoverCommand& cmd, const cover::Uses& use
     index::Moderation m;
     if (auto it = phashes.find(doc.imgDigest); it != phashes.end()) m.phash = it->second;
     out.items.push_back(cover::item_from_document(doc, m, uses));
+    if (texts) texts->add(out.items.back());
     out.ids.push_back(doc.id);
     out.bytes.push_back(doc.imgSize);
   }
+  if (texts) texts->finish();
   return out;
 }
 
@@ -128,7 +131,7 @@ cover::PageItems read_index_pages(const std::string& dir, const cover::Uses& use
 }
 
 // Orders the documents by id, so that the cover does not depend on the input's order; the
-// texts held apart (pages) follow.
+// texts held apart follow.
 void order_by_id(cover::IndexItems& d, cover::ItemTexts* texts) {
   std::vector<size_t> order(d.ids.size());
   std::iota(order.begin(), order.end(), size_t{0});
@@ -244,8 +247,12 @@ int run(const CoverCommand& cmd) {
   try {
     cover::IndexItems d;
     Json pages_read;
-    // A page's texts are most of its item: they are held apart, within --memory.
+    // The texts the expression reads are held apart from the items, within --memory (a
+    // page's are most of its item; images' captions, alt and titles much less).
     cover::ItemTexts texts({.memory = cmd.memory, .temp = cmd.temp});
+    const bool apart =
+        pages || std::any_of(uses.texts.begin(), uses.texts.end(), [](bool t) { return t; });
+    cover::ItemTexts* held = apart ? &texts : nullptr;
     {
       Progress progress("1/2 read", 0, pages ? "records" : "documents", "");
       auto advance = [&](uint64_t n) { progress.advance(n); };
@@ -257,9 +264,9 @@ int run(const CoverCommand& cmd) {
         pages_read = {{"references", p.references}, {"pages_without_text", p.without_text}};
         d = std::move(p.pages);
       } else if (!cmd.index.empty()) {
-        d = cover::read_index(cmd.index, uses, advance);
+        d = cover::read_index(cmd.index, uses, advance, held);
       } else {
-        d = read_documents(cmd, uses, problems, progress);
+        d = read_documents(cmd, uses, problems, progress, held);
       }
       progress.finish();
     }
@@ -268,10 +275,9 @@ int run(const CoverCommand& cmd) {
       return exit_code::no_input;
     }
     const double read_s = seconds_since(start);
-    order_by_id(d, pages ? &texts : nullptr);
+    order_by_id(d, held);
     Progress progress("2/2 cover", d.items.size(), pages ? "pages" : "documents", "");
-    const auto r =
-        cover::compute_cover(*where, d.items, cover_options(cmd, pages ? &texts : nullptr));
+    const auto r = cover::compute_cover(*where, d.items, cover_options(cmd, held));
     progress.advance(d.items.size());
     progress.finish();
     Json report = {
