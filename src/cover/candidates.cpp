@@ -191,6 +191,18 @@ class Generator {
     probes.reset();
     requests.finish();
 
+    // A pair is met once per prefix shingle the two share (about 50 times for two versions of
+    // a page): the pairs are made distinct whenever the new ones outnumber the distinct ones
+    // (and a million), so that memory holds at most about twice the distinct pairs.
+    size_t distinct = out_.pairs.size();
+    auto compact = [&] {
+      std::sort(out_.pairs.begin(), out_.pairs.end());
+      out_.pairs.erase(std::unique(out_.pairs.begin(), out_.pairs.end()), out_.pairs.end());
+      distinct = out_.pairs.size();
+      if (distinct > budget_)
+        throw CoverError("the similarity atom gives more than " + std::to_string(budget_) +
+                         " candidate pairs: raise its threshold or add same(...)");
+    };
     auto asked = requests.read();
     Entry request{};
     bool more = asked.next(request);
@@ -200,11 +212,10 @@ class Generator {
         for (uint32_t q : posting)
           if (q != request.id)
             out_.pairs.emplace_back(std::min(request.id, q), std::max(request.id, q));
-        if (out_.pairs.size() > budget_)
-          throw CoverError("the similarity atom gives more than " + std::to_string(budget_) +
-                           " candidate pairs: raise its threshold or add same(...)");
+        if (out_.pairs.size() - distinct > std::max<size_t>(size_t{1} << 20, distinct)) compact();
       }
     });
+    compact();
     out_.spilled_runs += folder.runs_written();
   }
 

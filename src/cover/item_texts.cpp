@@ -15,26 +15,23 @@ void put(std::string& out, T value) {
   out.append(reinterpret_cast<const char*>(&value), sizeof value);
 }
 
-template <typename T>
-T take(const char*& at) {
-  T value;
-  std::memcpy(&value, at, sizeof value);
-  at += sizeof value;
-  return value;
-}
-
-// Decodes the records of one chunk's bytes; false when `visit` asked to stop.
-bool decode(std::string_view bytes, uint32_t first, const std::vector<uint32_t>& item_of_record,
-            const ItemTexts::Visit& visit) {
-  const char* at = bytes.data();
-  const char* end = at + bytes.size();
-  for (uint32_t record = first; at < end; ++record) {
-    Item::Texts texts(take<uint8_t>(at));
+// Decodes `count` records from `take(to, bytes)` (the chunk's bytes in order); false when
+// `visit` asked to stop. Each shingle set is read straight into its vector.
+template <typename Take>
+bool decode(uint32_t first, uint32_t count, Take&& take,
+            const std::vector<uint32_t>& item_of_record, const ItemTexts::Visit& visit) {
+  for (uint32_t record = first; record < first + count; ++record) {
+    uint8_t texts_count = 0;
+    take(reinterpret_cast<char*>(&texts_count), 1);
+    Item::Texts texts(texts_count);
     for (auto& [attr, shingles] : texts) {
-      attr = static_cast<TextAttr>(take<uint8_t>(at));
-      shingles.resize(take<uint32_t>(at));
-      std::memcpy(shingles.data(), at, shingles.size() * sizeof(uint64_t));
-      at += shingles.size() * sizeof(uint64_t);
+      uint8_t attr_byte = 0;
+      uint32_t size = 0;
+      take(reinterpret_cast<char*>(&attr_byte), 1);
+      take(reinterpret_cast<char*>(&size), sizeof size);
+      attr = static_cast<TextAttr>(attr_byte);
+      shingles.resize(size);
+      take(reinterpret_cast<char*>(shingles.data()), size * sizeof(uint64_t));
     }
     if (!visit(record, item_of_record.empty() ? record : item_of_record[record], texts))
       return false;
@@ -70,24 +67,37 @@ void ItemTexts::add(Item& item) {
   }
   buffer_cost_ += cost;
   ++records_;
+  if (writer_ && buffer_.size() >= (1 << 16)) write_buffer();  // spilling: no chunk buffered
 }
 
-// The open chunk goes to the file as one frame (the file made with the first).
-void ItemTexts::end_chunk() {
+void ItemTexts::write_buffer() {
   try {
-    if (!writer_) {
-      file_ = folder_.next_file();
-      writer_ = std::make_unique<merge::RunFileWriter>(file_);
-      frame_offsets_.push_back(0);
-    }
     for (size_t at = 0; at < buffer_.size(); at += 1 << 16)
       writer_->write(std::string_view(buffer_).substr(at, 1 << 16));
-    frame_offsets_.push_back(writer_->end_frame());
-    chunk_bytes_.push_back(buffer_.size());
   } catch (const std::runtime_error& e) {
     throw CoverError(std::string("spill: ") + e.what());
   }
   buffer_.clear();
+}
+
+// The open chunk goes to the file as one frame (the file made with the first).
+void ItemTexts::end_chunk() {
+  if (!writer_) {
+    try {
+      file_ = folder_.next_file();
+      writer_ = std::make_unique<merge::RunFileWriter>(file_);
+    } catch (const std::runtime_error& e) {
+      throw CoverError(std::string("spill: ") + e.what());
+    }
+    frame_offsets_.push_back(0);
+  }
+  write_buffer();
+  if (buffer_.capacity() > (1 << 20)) buffer_ = std::string();  // the first chunk's memory
+  try {
+    frame_offsets_.push_back(writer_->end_frame());
+  } catch (const std::runtime_error& e) {
+    throw CoverError(std::string("spill: ") + e.what());
+  }
   buffer_cost_ = 0;
 }
 
@@ -128,20 +138,35 @@ size_t ItemTexts::chunk_of(uint32_t item) const {
 }
 
 void ItemTexts::read(size_t from, size_t to, const Visit& visit) const {
+  auto records_in = [&](size_t c) {
+    return (c + 1 < chunks() ? chunk_first_[c + 1] : records_) - chunk_first_[c];
+  };
   if (frame_offsets_.empty()) {  // in memory: one chunk
-    if (from == 0 && to > 0 && !chunk_first_.empty()) decode(buffer_, 0, item_of_record_, visit);
+    if (from == 0 && to > 0 && !chunk_first_.empty()) {
+      const char* at = buffer_.data();
+      decode(
+          0, records_in(0),
+          [&](char* out, size_t n) {
+            std::memcpy(out, at, n);
+            at += n;
+          },
+          item_of_record_, visit);
+    }
     return;
   }
-  std::string bytes;
   for (size_t c = from; c < to && c < chunks(); ++c) {
+    bool more = true;
     try {
       merge::RunFileReader in(file_, frame_offsets_[c], frame_offsets_[c + 1]);
-      bytes.resize(chunk_bytes_[c]);  // whole: a chunk is at most a quarter of the budget
-      in.read(bytes.data(), bytes.size());
+      more = decode(
+          chunk_first_[c], records_in(c), [&](char* out, size_t n) { in.read(out, n); },
+          item_of_record_, visit);
+    } catch (const CoverError&) {
+      throw;  // the visitor's own
     } catch (const std::runtime_error& e) {
       throw CoverError(std::string("spill: ") + e.what());
     }
-    if (!decode(bytes, chunk_first_[c], item_of_record_, visit)) return;
+    if (!more) return;
   }
 }
 

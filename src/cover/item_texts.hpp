@@ -4,7 +4,9 @@
 // bulk of a page item (185 shingles, 1.5 KB, against ~200 bytes for the rest). They are
 // serialized in the order the items are added, in chunks of at most a quarter of the budget;
 // while everything fits in one chunk it stays in memory, else each chunk is one LZ4 frame of a
-// spill file (merge/run_file.hpp), so that a reader can start at any chunk. The shingle index
+// spill file (merge/run_file.hpp), so that a reader can start at any chunk (written as the
+// items come once the first chunk is full, and read back record by record: no chunk is held
+// as bytes). The shingle index
 // (candidates.cpp) reads them once in order; the pair tests (cover.cpp) hold one chunk at a
 // time and stream the chunks after it.
 //
@@ -63,6 +65,7 @@ class ItemTexts {
 
  private:
   void end_chunk();
+  void write_buffer();
 
   uint64_t chunk_budget_;
   SpillFolder folder_;
@@ -72,7 +75,6 @@ class ItemTexts {
   uint64_t buffer_cost_ = 0;
   std::vector<uint32_t> chunk_first_;    // each chunk's first record
   std::vector<uint64_t> frame_offsets_;  // each chunk's frame in file_, and the file's end
-  std::vector<uint64_t> chunk_bytes_;    // each spilled chunk's bytes, uncompressed
   std::vector<uint32_t> item_of_record_, record_of_item_;  // empty: the identity
   uint32_t records_ = 0;
   bool finished_ = false;
