@@ -338,10 +338,10 @@ const bool registered = cli::register_command(
                      "(0: greedy there)")
           ->check(CLI::Range(0.0, 86400.0));
       cli::add_size_option(app, "--memory", cmd->memory,
-                           "the shingle index's memory (similarity atoms); beyond it, sorted "
-                           "runs spill to --temp (default 1G)");
+                           "the shingle index's and the texts' memory (similarity atoms); "
+                           "beyond it, sorted runs and the texts spill to --temp (default 1G)");
       app.add_option("--temp", cmd->temp,
-                     "folder for the shingle index's spilled runs (default: the system's "
+                     "folder for the spilled runs and texts (default: the system's "
                      "temporary folder)");
       app.add_option("--streaming", cmd->streaming,
                      "run one Hadoop Streaming step, stdin to stdout: map, reduce, map2, reduce2, "
