@@ -45,7 +45,8 @@ double seconds_since(Clock::time_point start) {
 }
 
 cover::IndexItems read_documents(const CoverCommand& cmd, const cover::Uses& uses,
-                                 ProblemLog& problems, Progress& progress) {
+                                 ProblemLog& problems, Progress& progress,
+                                 cover::ItemTexts* texts) {
   std::unordered_map<std::string, uint64_t> phashes;
   if (!cmd.analysis.empty()) phashes = cover::read_phashes(cmd.analysis, problems);
   cover::IndexItems out;
@@ -67,9 +68,11 @@ cover::IndexItems read_documents(const CoverCommand& cmd, const cover::Uses& use
     index::Moderation m;
     if (auto it = phashes.find(doc.imgDigest); it != phashes.end()) m.phash = it->second;
     out.items.push_back(cover::item_from_document(doc, m, uses));
+    if (texts) texts->add(out.items.back());
     out.ids.push_back(doc.id);
     out.bytes.push_back(doc.imgSize);
   }
+  if (texts) texts->finish();
   return out;
 }
 
@@ -108,7 +111,8 @@ class PageLineSink : public std::streambuf {
 
 // The pages of every live reference in the record store of the index at `dir`.
 cover::PageItems read_index_pages(const std::string& dir, const cover::Uses& uses,
-                                  ProblemLog& problems, Progress& progress) {
+                                  ProblemLog& problems, Progress& progress,
+                                  cover::ItemTexts& texts) {
   const auto file = store::store_file(dir);
   if (!std::filesystem::exists(file))
     throw cover::CoverError("no record store in " + dir +
@@ -123,11 +127,12 @@ cover::PageItems read_index_pages(const std::string& dir, const cover::Uses& use
   } catch (const std::runtime_error& e) {
     throw cover::CoverError(std::string("cannot read the record store: ") + e.what());
   }
-  return pages.finish(uses);
+  return pages.finish(uses, &texts);
 }
 
-// Orders the documents by id, so that the cover does not depend on the input's order.
-void order_by_id(cover::IndexItems& d) {
+// Orders the documents by id, so that the cover does not depend on the input's order; the
+// texts held apart follow.
+void order_by_id(cover::IndexItems& d, cover::ItemTexts* texts) {
   std::vector<size_t> order(d.ids.size());
   std::iota(order.begin(), order.end(), size_t{0});
   std::sort(order.begin(), order.end(), [&](size_t x, size_t y) { return d.ids[x] < d.ids[y]; });
@@ -140,6 +145,7 @@ void order_by_id(cover::IndexItems& d) {
     if (!d.docids.empty()) sorted.docids.push_back(d.docids[k]);
   }
   d = std::move(sorted);
+  if (texts) texts->reorder(order);
 }
 
 Json cover_report(const cover::IndexItems& d, const cover::CoverResult& r) {
@@ -178,24 +184,36 @@ void write_lines(const std::string& file, const cover::IndexItems& d, const cove
   if (!out) throw cover::CoverError("cannot write " + file);
 }
 
-cover::CoverOptions cover_options(const CoverCommand& cmd) {
+cover::CoverOptions cover_options(const CoverCommand& cmd,
+                                  const cover::ItemTexts* texts = nullptr) {
   return {.pair_budget = cmd.pair_budget,
           .threads = cmd.jobs,
           .ilp_time_ms = static_cast<int>(cmd.ilp_seconds * 1000),
-          .spill = {.memory = cmd.memory, .temp = cmd.temp}};
+          .spill = {.memory = cmd.memory, .temp = cmd.temp},
+          .texts = texts};
 }
 
 // One Hadoop Streaming step: stdin -> stdout, counters on stderr (cover/streaming.hpp).
 int run_streaming_stage(const CoverCommand& cmd, const cover::Expr& where) {
   cover::StreamingStage stage;
   if (!cover::parse_streaming_stage(cmd.streaming, stage)) {
-    std::cerr << "strata cover: --streaming must be map, reduce, map2, reduce2, map3 or reduce3\n";
+    std::cerr << "strata cover: --streaming must be map0, reduce0 (pages), map, reduce, map2, "
+                 "reduce2, map3 or reduce3\n";
+    return exit_code::usage;
+  }
+  const bool pages = cmd.items == "pages";
+  const bool job0 = stage == cover::StreamingStage::map0 || stage == cover::StreamingStage::reduce0;
+  if (job0 != pages && (job0 || stage == cover::StreamingStage::map)) {
+    std::cerr << "strata cover: --streaming " << cmd.streaming
+              << (pages ? ": pages start with map0 and reduce0 (job 1's map is cat)\n"
+                        : ": map0 and reduce0 are for --items pages\n");
     return exit_code::usage;
   }
   std::ios::sync_with_stdio(false);
   try {
     const Counters counters = cover::run_streaming(
-        stage, where, {.analysis = cmd.analysis, .cover = cover_options(cmd)}, std::cin, std::cout);
+        stage, where, {.analysis = cmd.analysis, .pages = pages, .cover = cover_options(cmd)},
+        std::cin, std::cout);
     for (const auto& [name, value] : counters.values())
       std::cerr << "reporter:counter:strata-cover," << name << ',' << value << '\n';
   } catch (const cover::CoverError& e) {
@@ -229,19 +247,26 @@ int run(const CoverCommand& cmd) {
   try {
     cover::IndexItems d;
     Json pages_read;
+    // The texts the expression reads are held apart from the items, within --memory (a
+    // page's are most of its item; images' captions, alt and titles much less).
+    cover::ItemTexts texts({.memory = cmd.memory, .temp = cmd.temp});
+    const bool apart =
+        pages || std::any_of(uses.texts.begin(), uses.texts.end(), [](bool t) { return t; });
+    cover::ItemTexts* held = apart ? &texts : nullptr;
     {
       Progress progress("1/2 read", 0, pages ? "records" : "documents", "");
       auto advance = [&](uint64_t n) { progress.advance(n); };
       if (pages) {
-        cover::PageItems p = cmd.index.empty()
-                                 ? cover::read_record_pages(cmd.records, uses, problems, advance)
-                                 : read_index_pages(cmd.index, uses, problems, progress);
+        cover::PageItems p =
+            cmd.index.empty()
+                ? cover::read_record_pages(cmd.records, uses, problems, advance, &texts)
+                : read_index_pages(cmd.index, uses, problems, progress, texts);
         pages_read = {{"references", p.references}, {"pages_without_text", p.without_text}};
         d = std::move(p.pages);
       } else if (!cmd.index.empty()) {
-        d = cover::read_index(cmd.index, uses, advance);
+        d = cover::read_index(cmd.index, uses, advance, held);
       } else {
-        d = read_documents(cmd, uses, problems, progress);
+        d = read_documents(cmd, uses, problems, progress, held);
       }
       progress.finish();
     }
@@ -250,9 +275,9 @@ int run(const CoverCommand& cmd) {
       return exit_code::no_input;
     }
     const double read_s = seconds_since(start);
-    order_by_id(d);
+    order_by_id(d, held);
     Progress progress("2/2 cover", d.items.size(), pages ? "pages" : "documents", "");
-    const auto r = cover::compute_cover(*where, d.items, cover_options(cmd));
+    const auto r = cover::compute_cover(*where, d.items, cover_options(cmd, held));
     progress.advance(d.items.size());
     progress.finish();
     Json report = {
@@ -269,7 +294,8 @@ int run(const CoverCommand& cmd) {
       report["stored_as"] = cmd.name;
     }
     report["time"] = {{"read_s", read_s}, {"total_s", seconds_since(start)}};
-    report["spill"] = {{"memory", cmd.memory}, {"runs", r.spilled_runs}};
+    report["spill"] = {
+        {"memory", cmd.memory}, {"runs", r.spilled_runs}, {"text_chunks", r.text_chunks}};
     report["problems"] = problems_json(problems);
     report["unreadable_documents"] = d.unreadable;
     cli::print_report(report);
@@ -312,14 +338,15 @@ const bool registered = cli::register_command(
                      "(0: greedy there)")
           ->check(CLI::Range(0.0, 86400.0));
       cli::add_size_option(app, "--memory", cmd->memory,
-                           "the shingle index's memory (similarity atoms); beyond it, sorted "
-                           "runs spill to --temp (default 1G)");
+                           "the shingle index's and the texts' memory (similarity atoms); "
+                           "beyond it, sorted runs and the texts spill to --temp (default 1G)");
       app.add_option("--temp", cmd->temp,
-                     "folder for the shingle index's spilled runs (default: the system's "
+                     "folder for the spilled runs and texts (default: the system's "
                      "temporary folder)");
       app.add_option("--streaming", cmd->streaming,
                      "run one Hadoop Streaming step, stdin to stdout: map, reduce, map2, reduce2, "
-                     "map3 or reduce3 (docs/redundancy.md)")
+                     "map3 or reduce3; with --items pages map0 and reduce0 first "
+                     "(docs/redundancy.md)")
           ->excludes(index)
           ->excludes(docs);
       return [cmd] {
@@ -329,9 +356,11 @@ const bool registered = cli::register_command(
           return exit_code::usage;
         }
         if (cmd->items == "pages") {
-          if (!cmd->streaming.empty() || !cmd->docs.empty() || !cmd->analysis.empty() ||
-              cmd->index.empty() == cmd->records.empty()) {
-            std::cerr << "strata cover: --items pages reads --index or --records\n";
+          if (!cmd->docs.empty() || !cmd->analysis.empty() ||
+              (cmd->streaming.empty() ? cmd->index.empty() == cmd->records.empty()
+                                      : !cmd->records.empty())) {
+            std::cerr << "strata cover: --items pages reads --index or --records (or stdin with "
+                         "--streaming)\n";
             return exit_code::usage;
           }
         } else if (!cmd->records.empty()) {

@@ -11,7 +11,8 @@
 // p99 of thread CPU milliseconds, per expression, with the server's integer-program budget
 // (--ilp-ms, default 10: search::kRedundancyIlpMs). --offline 0 skips the offline part.
 // Pages (--pages N): the paper's relation over N synthetic page versions (see pages()), the
-// shingle index within --memory bytes (default 1 GB; spilled to the temporary folder).
+// shingle index, the pages' texts and the pair tests within --memory bytes (default 1 GB;
+// spilled to the temporary folder).
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -25,6 +26,7 @@
 #include "../common/measure.hpp"
 #include "cover/cover.hpp"
 #include "cover/documents.hpp"
+#include "cover/item_texts.hpp"
 #include "similar/groups.hpp"
 
 using namespace strata;
@@ -220,7 +222,7 @@ void pages(size_t n, unsigned threads, uint64_t memory) {
   struct Pass {
     double cpu = 0, build_cpu = 0;
     size_t kept = 0, components = 0, exact = 0, greedy = 0;
-    uint64_t candidates = 0, edges = 0, shingles = 0, runs = 0;
+    uint64_t candidates = 0, edges = 0, shingles = 0, runs = 0, chunks = 0;
   };
   auto f = bench::measure_in_child<Pass>(1, [&] {
     const double cpu0 = cpu_seconds();
@@ -231,6 +233,9 @@ void pages(size_t n, unsigned threads, uint64_t memory) {
     std::poisson_distribution<int> more_versions(1.24);
     std::vector<cover::Item> items;
     items.reserve(n);
+    // The texts held apart from the items as they are made, within the budget (as `strata
+    // cover --items pages` holds them).
+    cover::ItemTexts texts({.memory = memory, .temp = {}});
     uint64_t shingles = 0;
     for (size_t url = 0; items.size() < n; ++url) {
       std::vector<uint32_t> words;
@@ -250,27 +255,32 @@ void pages(size_t n, unsigned threads, uint64_t memory) {
         auto s = cover::word_shingles(text, 5);
         shingles += s.size();
         item.set(cover::TextAttr::text, std::move(s));
+        texts.add(item);
         items.push_back(std::move(item));
       }
     }
+    texts.finish();
     const double built = cpu_seconds();
-    const auto r = cover::compute_cover(
-        *cover::parse("containment(text)>=0.7,newer"), items,
-        {.pair_budget = 500'000'000, .threads = threads, .spill = {.memory = memory, .temp = {}}});
+    const auto r = cover::compute_cover(*cover::parse("containment(text)>=0.7,newer"), items,
+                                        {.pair_budget = 500'000'000,
+                                         .threads = threads,
+                                         .spill = {.memory = memory, .temp = {}},
+                                         .texts = &texts});
     return Pass{cpu_seconds() - built, built - cpu0,      r.kept,  r.components, r.exact_components,
-                r.greedy_components,   r.candidate_pairs, r.edges, shingles,     r.spilled_runs};
+                r.greedy_components,   r.candidate_pairs, r.edges, shingles,     r.spilled_runs,
+                r.text_chunks};
   });
   std::printf(
       "pages %zu (%llu shingles), containment(text)>=0.7,newer: cover cpu %.2f s (texts "
       "generated and shingled: %.2f s), wall %.2f s, peak RSS %.0f MB; kept %zu (removed "
       "%.2f %%), %zu components, exact %zu, greedy %zu, %llu candidate pairs, %llu edges; "
-      "shingle index within %.0f MB: %llu runs spilled\n",
+      "within %.0f MB: %llu runs spilled, texts in %llu chunks\n",
       n, static_cast<unsigned long long>(f.pass.shingles), f.pass.cpu, f.pass.build_cpu, f.seconds,
       f.max_rss_kib / 1024.0, f.pass.kept,
       100.0 * static_cast<double>(n - f.pass.kept) / static_cast<double>(n), f.pass.components,
       f.pass.exact, f.pass.greedy, static_cast<unsigned long long>(f.pass.candidates),
       static_cast<unsigned long long>(f.pass.edges), static_cast<double>(memory) / 1e6,
-      static_cast<unsigned long long>(f.pass.runs));
+      static_cast<unsigned long long>(f.pass.runs), static_cast<unsigned long long>(f.pass.chunks));
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "cover/candidates.hpp"
 
+#include "cover/item_texts.hpp"
 #include "cover/spill_sort.hpp"
 
 #include <algorithm>
@@ -52,8 +53,8 @@ std::optional<TextBound> text_bound(const Expr& e) {
 class Generator {
  public:
   Generator(std::span<const Item> items, uint64_t budget, const SpillOptions& spill,
-            Candidates& out)
-      : items_(items), budget_(budget), spill_(spill), out_(out) {}
+            const ItemTexts* texts, Candidates& out)
+      : items_(items), budget_(budget), spill_(spill), texts_(texts), out_(out) {}
 
   void run(const ExprPtr& e, std::span<const uint32_t> ids) {
     if (e->kind == Expr::Kind::any_of) {
@@ -139,13 +140,17 @@ class Generator {
     };
     SpillFolder folder(spill_.temp);
     uint64_t total = 0;
-    for (uint32_t id : ids) total += items_[id].get(bound.text).size();
-    // Two sorts are alive at once (the postings, and the probes or the requests).
-    const uint64_t half = spill_.memory / 2;
+    for_each_text(ids, bound.text, [&](uint32_t, const std::vector<uint64_t>& shingles) {
+      total += shingles.size();
+    });
+    // Two sorts are alive at once (the postings, and the probes or the requests), beside the
+    // texts held apart when they stay in memory (at most a quarter, item_texts.hpp).
+    const uint64_t half = (texts_ ? spill_.memory - spill_.memory / 4 : spill_.memory) / 2;
     if (total * sizeof(Entry) > half) folder.create();  // a bad folder fails before the work
     SpillSorter<Entry, ByShingle> postings(half, folder);
-    for (uint32_t id : ids)
-      for (uint64_t s : items_[id].get(bound.text)) postings.add({s, id});
+    for_each_text(ids, bound.text, [&](uint32_t id, const std::vector<uint64_t>& shingles) {
+      for (uint64_t s : shingles) postings.add({s, id});
+    });
     postings.finish();
 
     std::vector<uint32_t> group;
@@ -186,6 +191,18 @@ class Generator {
     probes.reset();
     requests.finish();
 
+    // A pair is met once per prefix shingle the two share (about 50 times for two versions of
+    // a page): the pairs are made distinct whenever the new ones outnumber the distinct ones
+    // (and a million), so that memory holds at most about twice the distinct pairs.
+    size_t distinct = out_.pairs.size();
+    auto compact = [&] {
+      std::sort(out_.pairs.begin(), out_.pairs.end());
+      out_.pairs.erase(std::unique(out_.pairs.begin(), out_.pairs.end()), out_.pairs.end());
+      distinct = out_.pairs.size();
+      if (distinct > budget_)
+        throw CoverError("the similarity atom gives more than " + std::to_string(budget_) +
+                         " candidate pairs: raise its threshold or add same(...)");
+    };
     auto asked = requests.read();
     Entry request{};
     bool more = asked.next(request);
@@ -195,11 +212,10 @@ class Generator {
         for (uint32_t q : posting)
           if (q != request.id)
             out_.pairs.emplace_back(std::min(request.id, q), std::max(request.id, q));
-        if (out_.pairs.size() > budget_)
-          throw CoverError("the similarity atom gives more than " + std::to_string(budget_) +
-                           " candidate pairs: raise its threshold or add same(...)");
+        if (out_.pairs.size() - distinct > std::max<size_t>(size_t{1} << 20, distinct)) compact();
       }
     });
+    compact();
     out_.spilled_runs += folder.runs_written();
   }
 
@@ -216,9 +232,29 @@ class Generator {
         out_.pairs.emplace_back(std::min(ids[i], ids[j]), std::max(ids[i], ids[j]));
   }
 
+  // Calls visit(id, shingles) for each of `ids` with that text: from the items, or read in
+  // order from the texts held apart from them.
+  template <typename Visit>
+  void for_each_text(std::span<const uint32_t> ids, TextAttr text, Visit&& visit) const {
+    if (!texts_) {
+      for (uint32_t id : ids) visit(id, items_[id].get(text));
+      return;
+    }
+    std::vector<char> wanted(items_.size(), ids.size() == items_.size());
+    if (ids.size() != items_.size())
+      for (uint32_t id : ids) wanted[id] = 1;
+    texts_->read(0, texts_->chunks(), [&](uint32_t, uint32_t id, Item::Texts& texts) {
+      if (wanted[id])
+        for (const auto& [attr, shingles] : texts)
+          if (attr == text) visit(id, shingles);
+      return true;
+    });
+  }
+
   std::span<const Item> items_;
   uint64_t budget_;
   const SpillOptions& spill_;
+  const ItemTexts* texts_;
   Candidates& out_;
 };
 
@@ -351,13 +387,13 @@ Narrowing narrowing(const Expr& branch) {
 }
 
 Candidates candidate_pairs(const Expr& e, std::span<const Item> items, uint64_t pair_budget,
-                           const SpillOptions& spill) {
+                           const SpillOptions& spill, const ItemTexts* texts) {
   Candidates out;
   std::vector<uint32_t> ids(items.size());
   std::iota(ids.begin(), ids.end(), uint32_t{0});
   // The generator walks shared pointers; wrap the root without copying it.
   ExprPtr root(std::shared_ptr<const Expr>{}, &e);
-  Generator(items, pair_budget, spill, out).run(root, ids);
+  Generator(items, pair_budget, spill, texts, out).run(root, ids);
   std::sort(out.pairs.begin(), out.pairs.end());
   out.pairs.erase(std::unique(out.pairs.begin(), out.pairs.end()), out.pairs.end());
   std::sort(out.capped.begin(), out.capped.end());

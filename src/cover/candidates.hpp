@@ -53,8 +53,10 @@ struct SpillOptions {
 // Their cover stays valid (only tested pairs hide anything) but is not proven minimal.
 inline constexpr size_t kGiantCluster = 256;
 
+// `texts`: the items' texts when they are held apart from the items (item_texts.hpp).
+class ItemTexts;
 Candidates candidate_pairs(const Expr& e, std::span<const Item> items, uint64_t pair_budget,
-                           const SpillOptions& spill = {});
+                           const SpillOptions& spill = {}, const ItemTexts* texts = nullptr);
 
 // What narrows the candidate pairs of one branch of an expression (a conjunction, presets and
 // nested conjunctions flattened); shared with the Hadoop Streaming keys (streaming.hpp).

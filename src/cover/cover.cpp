@@ -1,10 +1,13 @@
 #include "cover/cover.hpp"
 
 #include "cover/ilp.hpp"
+#include "cover/item_texts.hpp"
+#include "cover/spill_sort.hpp"
 
 #include <algorithm>
 #include <bit>
 #include <chrono>
+#include <deque>
 #include <numeric>
 #include <queue>
 #include <thread>
@@ -148,17 +151,25 @@ double harmonic(size_t n) {
   return h;
 }
 
-// Directed edges (a, b): `b` covers `a`, from the candidate pairs, tested on `threads` threads.
-std::vector<Pair> coverage_edges(const Expr& e, std::span<const Item> items,
-                                 const std::vector<Pair>& pairs, unsigned threads) {
-  const size_t parts = std::max(1u, std::min<unsigned>(threads, 1 + pairs.size() / 4096));
+// One candidate pair to test both ways: its items and their indices.
+struct PairTest {
+  const Item *a, *b;
+  uint32_t x, y;
+};
+
+// Directed edges (a, b): `b` covers `a`, appended to `edges`, from `count` candidate pairs
+// (test(k) gives the k-th), tested on `threads` threads.
+template <typename TestAt>
+void test_pairs(const Expr& e, size_t count, TestAt test, unsigned threads,
+                std::vector<Pair>& edges) {
+  const size_t parts = std::max(1u, std::min<unsigned>(threads, 1 + count / 4096));
   std::vector<std::vector<Pair>> found(parts);
   auto work = [&](size_t part) {
-    const size_t from = pairs.size() * part / parts, to = pairs.size() * (part + 1) / parts;
+    const size_t from = count * part / parts, to = count * (part + 1) / parts;
     for (size_t k = from; k < to; ++k) {
-      const auto [x, y] = pairs[k];
-      if (covers(e, items[x], items[y])) found[part].emplace_back(x, y);
-      if (covers(e, items[y], items[x])) found[part].emplace_back(y, x);
+      const PairTest t = test(k);
+      if (covers(e, *t.a, *t.b)) found[part].emplace_back(t.x, t.y);
+      if (covers(e, *t.b, *t.a)) found[part].emplace_back(t.y, t.x);
     }
   };
   {
@@ -166,8 +177,98 @@ std::vector<Pair> coverage_edges(const Expr& e, std::span<const Item> items,
     for (size_t p = 1; p < parts; ++p) helpers.emplace_back(work, p);
     work(0);
   }
-  std::vector<Pair> edges;
   for (auto& f : found) edges.insert(edges.end(), f.begin(), f.end());
+}
+
+std::vector<Pair> coverage_edges(const Expr& e, std::span<const Item> items,
+                                 const std::vector<Pair>& pairs, unsigned threads) {
+  std::vector<Pair> edges;
+  test_pairs(
+      e, pairs.size(),
+      [&](size_t k) {
+        const auto [x, y] = pairs[k];
+        return PairTest{&items[x], &items[y], x, y};
+      },
+      threads, edges);
+  return edges;
+}
+
+// The same edges when the texts are held apart from the items (item_texts.hpp), within the
+// memory budget: a block nested-loop join. The pairs are sorted (spilled when they do not fit)
+// by the chunk of the item whose texts were added first, then by the other's record. Each
+// chunk that has pairs is read back whole (at most a quarter of the budget) and the chunks
+// after it are streamed past it; a later item is held only while its pairs are tested (in
+// windows of another quarter). Most pairs lie within one chunk (versions of a page are added
+// together), so most chunks stream little or nothing; in the worst case, each chunk streams
+// the rest of the texts once. The edges are those of coverage_edges() (in another order).
+std::vector<Pair> coverage_edges(const Expr& e, std::span<const Item> items,
+                                 const std::vector<Pair>& pairs, const ItemTexts& texts,
+                                 unsigned threads, const SpillOptions& spill, uint64_t& runs) {
+  struct __attribute__((packed)) Task {
+    uint32_t chunk, later;  // the chunk of `first`, the record of `second`
+    uint32_t first, second;
+  };
+  struct ByChunk {
+    bool operator()(const Task& x, const Task& y) const {
+      return x.chunk != y.chunk   ? x.chunk < y.chunk
+             : x.later != y.later ? x.later < y.later
+                                  : x.first < y.first;
+    }
+  };
+  const uint64_t quarter = std::max<uint64_t>(1, spill.memory / 4);
+  SpillFolder folder(spill.temp);
+  SpillSorter<Task, ByChunk> tasks(quarter, folder);
+  for (auto [x, y] : pairs) {
+    if (texts.record_of(x) > texts.record_of(y)) std::swap(x, y);
+    tasks.add({static_cast<uint32_t>(texts.chunk_of(x)), texts.record_of(y), x, y});
+  }
+  tasks.finish();
+
+  std::vector<Pair> edges;
+  std::vector<PairTest> batch;
+  auto flush = [&] {
+    test_pairs(
+        e, batch.size(), [&](size_t k) { return batch[k]; }, threads, edges);
+    batch.clear();
+  };
+  auto in = tasks.read();
+  Task t{};
+  bool more = in.next(t);
+  std::vector<Item> held;  // the chunk's items with their texts, by record
+  while (more) {
+    const uint32_t chunk = t.chunk, first = texts.first_record(chunk);
+    const uint32_t end = chunk + 1 < texts.chunks() ? texts.first_record(chunk + 1)
+                                                    : static_cast<uint32_t>(texts.items());
+    held.clear();
+    texts.read(chunk, chunk + 1, [&](uint32_t, uint32_t item, Item::Texts& own) {
+      held.push_back(items[item]);
+      held.back().set_texts(std::move(own));
+      return true;
+    });
+    auto in_chunk = [&](uint32_t item) { return &held[texts.record_of(item) - first]; };
+    for (; more && t.chunk == chunk && t.later < end; more = in.next(t))
+      batch.push_back({in_chunk(t.first), in_chunk(t.second), t.first, t.second});
+    flush();
+    if (!more || t.chunk != chunk) continue;
+    std::deque<Item> window;  // later items (a deque keeps their addresses)
+    uint64_t window_cost = 0;
+    texts.read(chunk + 1, texts.chunks(), [&](uint32_t record, uint32_t item, Item::Texts& own) {
+      if (record != t.later) return true;
+      window_cost += ItemTexts::memory_cost(own);
+      window.push_back(items[item]);
+      window.back().set_texts(std::move(own));
+      for (; more && t.chunk == chunk && t.later == record; more = in.next(t))
+        batch.push_back({in_chunk(t.first), &window.back(), t.first, t.second});
+      if (window_cost > quarter || batch.size() >= (size_t{1} << 20)) {
+        flush();
+        window.clear();
+        window_cost = 0;
+      }
+      return more && t.chunk == chunk;
+    });
+    flush();
+  }
+  runs += folder.runs_written();
   return edges;
 }
 
@@ -217,11 +318,20 @@ ComponentCover solve_component(const Lists& covered_by, uint64_t node_limit, int
 CoverResult compute_cover(const Expr& e, std::span<const Item> items, const CoverOptions& options) {
   CoverResult r;
   const auto n = static_cast<uint32_t>(items.size());
-  Candidates candidates = candidate_pairs(e, items, options.pair_budget, options.spill);
+  Candidates candidates =
+      candidate_pairs(e, items, options.pair_budget, options.spill, options.texts);
   r.candidate_pairs = candidates.pairs.size();
   r.spilled_runs = candidates.spilled_runs;
   r.method = candidates.method;
-  std::vector<Pair> edges = coverage_edges(e, items, candidates.pairs, options.threads);
+  std::vector<Pair> edges;
+  if (options.texts) {
+    edges = coverage_edges(e, items, candidates.pairs, *options.texts, options.threads,
+                           options.spill, r.spilled_runs);
+    r.spilled_runs += options.texts->runs_written();
+    r.text_chunks = options.texts->chunks();
+  } else {
+    edges = coverage_edges(e, items, candidates.pairs, options.threads);
+  }
   candidates.pairs = {};
   r.edges = edges.size();
 

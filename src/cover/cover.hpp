@@ -34,6 +34,9 @@ struct CoverOptions {
   // settle (0: none; each component gets what is left, greedy when it runs out).
   int ilp_time_ms = 10'000;
   SpillOptions spill = {};  // the shingle index's memory budget and spill folder (candidates.hpp)
+  // The items' texts, when they are held apart from the items (an offline cover of pages):
+  // the pair tests then hold one chunk of them at a time (item_texts.hpp).
+  const ItemTexts* texts = nullptr;
 };
 
 struct CoverResult {
@@ -52,7 +55,8 @@ struct CoverResult {
   size_t lower_bound = 0;   // a proven lower bound on the minimum cover size
   double greedy_bound = 1;  // H(Δ) of the worst greedy component (1 when none)
   uint64_t candidate_pairs = 0, edges = 0;
-  uint64_t spilled_runs = 0;  // run files the shingle index spilled (Candidates::spilled_runs)
+  uint64_t spilled_runs = 0;  // run files the shingle index and the pair tests spilled
+  size_t text_chunks = 0;     // chunks of texts held apart (ItemTexts), 0 without
   std::string method;         // how candidates were found (candidates.hpp)
 };
 

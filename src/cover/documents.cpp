@@ -6,6 +6,7 @@
 #include "analyze/record.hpp"
 #include "core/timestamp.hpp"
 #include "cover/candidates.hpp"
+#include "cover/item_texts.hpp"
 #include "index/cover_terms.hpp"
 #include "index/stored_data.hpp"
 #include "similar/groups.hpp"
@@ -124,7 +125,7 @@ Item item_from_document(const merge::ImageDocument& doc, const index::Moderation
 }
 
 IndexItems read_index(const std::string& dir, const Uses& uses,
-                      const std::function<void(uint64_t)>& progress) {
+                      const std::function<void(uint64_t)>& progress, ItemTexts* texts) {
   IndexItems out;
   try {
     Xapian::Database db(dir);
@@ -138,12 +139,14 @@ IndexItems read_index(const std::string& dir, const Uses& uses,
         continue;
       }
       out.items.push_back(item_from_document(doc, m, uses));
+      if (texts) texts->add(out.items.back());
       out.ids.push_back(doc.id);
       out.docids.push_back(*it);
       out.bytes.push_back(doc.imgSize);
       if (progress && ++since == 1024) progress(since), since = 0;
     }
     if (progress && since) progress(since);
+    if (texts) texts->finish();
   } catch (const Xapian::Error& e) {
     throw CoverError("cannot read the index " + dir + ": " + e.get_description());
   }

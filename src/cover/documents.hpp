@@ -39,9 +39,12 @@ struct IndexItems {
   size_t unreadable = 0;        // documents whose stored data could not be read
 };
 
-// Every document of the index at `dir`; `progress(n)` after each n documents read.
+// Every document of the index at `dir`; `progress(n)` after each n documents read. With
+// `texts`, each item's texts go there as it is read (held apart: item_texts.hpp).
+class ItemTexts;
 IndexItems read_index(const std::string& dir, const Uses& uses,
-                      const std::function<void(uint64_t)>& progress = {});
+                      const std::function<void(uint64_t)>& progress = {},
+                      ItemTexts* texts = nullptr);
 
 // Replaces the named cover `name` in the index at `dir`: `hidden` get its term, no other
 // document keeps it; `about` is stored as metadata (index/cover_terms.hpp).

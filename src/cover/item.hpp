@@ -49,6 +49,10 @@ class Item {
   void set(TextAttr a, std::vector<uint64_t> shingles) {
     texts_.emplace_back(a, std::move(shingles));
   }
+  // Every text attribute at once: moved out (to an ItemTexts, item_texts.hpp) and back.
+  using Texts = std::vector<std::pair<TextAttr, std::vector<uint64_t>>>;
+  Texts take_texts() { return std::exchange(texts_, {}); }
+  void set_texts(Texts texts) { texts_ = std::move(texts); }
 
   std::optional<uint64_t> phash;         // absent, or gated as flat / too small to compare
   std::vector<std::string> collections;  // same(collection): the value sets intersect
@@ -57,7 +61,7 @@ class Item {
   static constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
   std::vector<std::pair<StringAttr, std::string>> strings_;
   std::array<double, size_t(NumberAttr::count)> numbers_;
-  std::vector<std::pair<TextAttr, std::vector<uint64_t>>> texts_;
+  Texts texts_;
 };
 
 // The sorted, distinct hashes of the `k`-word shingles of `text` (words: letters and digits,

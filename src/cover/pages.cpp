@@ -13,15 +13,47 @@
 #include "url/url.hpp"
 
 namespace strata::cover {
-namespace {
 
-using Location = std::pair<std::string, uint64_t>;  // archive file, record offset
+PageLine parse_page_line(std::string_view line, PageRef& out) {
+  if (line.empty()) return PageLine::other;
+  Json j = Json::parse(line, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return PageLine::not_json;
+  if (j.value("type", "") != "ref") return PageLine::other;  // images and revisits: not pages
+  return page_from_json(j, out) ? PageLine::page : PageLine::no_page;
+}
 
-// The page's main-text shingles from its archive record, or nullopt when the record cannot
-// be read again (moved archive, another record at that offset, damaged bytes).
-std::optional<std::vector<uint64_t>> main_text_shingles(const Location& at,
-                                                        const std::string& url) {
-  archive::CheckedRecord checked = archive::read_checked_record(at.first, at.second, url);
+bool page_from_json(const Json& j, PageRef& p) {
+  try {
+    if (!j.is_object()) return false;
+    p.archive = j.value("file", "");
+    p.offset = j.value("offset", uint64_t{0});
+    if (p.archive.empty() || !j.contains("pageUrl")) return false;
+    p.url = j.value("pageUrl", "");
+    p.timestamp = j.value("pageTimestamp", "");
+    p.title = j.value("pageTitle", "");
+    p.host = j.value("pageHost", "");
+    p.collection = j.value("collection", "");
+    p.length = j.value("length", uint64_t{0});
+  } catch (const Json::exception&) {  // a field of the wrong type
+    return false;
+  }
+  return true;
+}
+
+Json page_json(const PageRef& p) {
+  return {{"file", p.archive},          {"offset", p.offset},
+          {"pageUrl", p.url},           {"pageTimestamp", p.timestamp},
+          {"pageTitle", p.title},       {"pageHost", p.host},
+          {"collection", p.collection}, {"length", p.length}};
+}
+
+std::string page_id(const PageRef& page) {
+  return page.timestamp + "/" + page.url;
+}
+
+std::optional<std::vector<uint64_t>> page_text(const PageRef& page) {
+  archive::CheckedRecord checked =
+      archive::read_checked_record(page.archive, page.offset, page.url);
   if (!checked.reader) return std::nullopt;
   std::string body;
   if (checked.reader->read_payload(body) != archive::PayloadStatus::ok) return std::nullopt;
@@ -29,71 +61,68 @@ std::optional<std::vector<uint64_t>> main_text_shingles(const Location& at,
   return similar::page_shingles(decoded.utf8);
 }
 
-}  // namespace
+Item page_item(const PageRef& page, const Uses& uses, std::optional<std::vector<uint64_t>> text) {
+  Item item;
+  auto set = [&](StringAttr a, const std::string& v) {
+    if (uses.strings[size_t(a)] && !v.empty()) item.set(a, v);
+  };
+  set(StringAttr::url, url::surt(page.url));
+  set(StringAttr::page, page.url);
+  set(StringAttr::host, page.host);
+  set(StringAttr::domain, last_two_labels(page.host));
+  if (auto epoch = timestamp_to_epoch(page.timestamp)) {
+    item.set(NumberAttr::ts, static_cast<double>(*epoch));
+    item.set(NumberAttr::pagets, static_cast<double>(*epoch));
+  }
+  if (page.length > 0) item.set(NumberAttr::bytes, static_cast<double>(page.length));
+  for (TextAttr t : {TextAttr::pagetitle, TextAttr::title})
+    if (uses.texts[size_t(t)])
+      if (auto words = word_shingles(page.title); !words.empty()) item.set(t, std::move(words));
+  if (uses.texts[size_t(TextAttr::text)] && text) item.set(TextAttr::text, std::move(*text));
+  if (uses.collection && !page.collection.empty()) item.collections = {page.collection};
+  return item;
+}
 
 void PageCollector::add_line(std::string_view line, const std::string& file, uint64_t offset,
                              ProblemLog& problems) {
-  if (line.empty()) return;
-  Json j = Json::parse(line, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) {
-    problems.report({file, offset, "bad_record", "not a JSON record"});
-    return;
+  PageRef page;
+  switch (parse_page_line(line, page)) {
+    case PageLine::other:
+      return;
+    case PageLine::not_json:
+      problems.report({file, offset, "bad_record", "not a JSON record"});
+      return;
+    case PageLine::no_page:
+      ++references_;
+      problems.report({file, offset, "bad_record", "a reference without its page"});
+      return;
+    case PageLine::page:
+      ++references_;
+      const std::pair<std::string, uint64_t> at{page.archive, page.offset};
+      pages_.try_emplace(at, std::move(page));  // another image of the same page: kept once
+      return;
   }
-  if (j.value("type", "") != "ref") return;  // images and revisits: not pages
-  ++references_;
-  const std::string archive = j.value("file", "");
-  const uint64_t at = j.value("offset", uint64_t{0});
-  if (archive.empty() || !j.contains("pageUrl")) {
-    problems.report({file, offset, "bad_record", "a reference without its page"});
-    return;
-  }
-  auto [it, added] = pages_.try_emplace({archive, at});
-  if (!added) return;  // another image of the same page
-  Page& p = it->second;
-  p.url = j.value("pageUrl", "");
-  p.timestamp = j.value("pageTimestamp", "");
-  p.title = j.value("pageTitle", "");
-  p.host = j.value("pageHost", "");
-  p.collection = j.value("collection", "");
-  p.length = j.value("length", uint64_t{0});
 }
 
-PageItems PageCollector::finish(const Uses& uses) {
+PageItems PageCollector::finish(const Uses& uses, ItemTexts* texts) {
   PageItems out;
   out.references = references_;
   for (const auto& [location, page] : pages_) {
-    Item item;
-    auto set = [&](StringAttr a, const std::string& v) {
-      if (uses.strings[size_t(a)] && !v.empty()) item.set(a, v);
-    };
-    set(StringAttr::url, url::surt(page.url));
-    set(StringAttr::page, page.url);
-    set(StringAttr::host, page.host);
-    set(StringAttr::domain, last_two_labels(page.host));
-    if (auto epoch = timestamp_to_epoch(page.timestamp)) {
-      item.set(NumberAttr::ts, static_cast<double>(*epoch));
-      item.set(NumberAttr::pagets, static_cast<double>(*epoch));
-    }
-    if (page.length > 0) item.set(NumberAttr::bytes, static_cast<double>(page.length));
-    for (TextAttr t : {TextAttr::pagetitle, TextAttr::title})
-      if (uses.texts[size_t(t)])
-        if (auto words = word_shingles(page.title); !words.empty()) item.set(t, std::move(words));
-    if (uses.texts[size_t(TextAttr::text)]) {
-      if (auto text = main_text_shingles(location, page.url))
-        item.set(TextAttr::text, std::move(*text));
-      else
-        ++out.without_text;
-    }
-    if (uses.collection && !page.collection.empty()) item.collections = {page.collection};
+    std::optional<std::vector<uint64_t>> text;
+    if (uses.texts[size_t(TextAttr::text)] && !(text = page_text(page))) ++out.without_text;
+    Item item = page_item(page, uses, std::move(text));
+    if (texts) texts->add(item);
     out.pages.items.push_back(std::move(item));
-    out.pages.ids.push_back(page.timestamp + "/" + page.url);
+    out.pages.ids.push_back(page_id(page));
     out.pages.bytes.push_back(page.length);
   }
+  if (texts) texts->finish();
   return out;
 }
 
 PageItems read_record_pages(const std::vector<std::string>& inputs, const Uses& uses,
-                            ProblemLog& problems, const std::function<void(uint64_t)>& progress) {
+                            ProblemLog& problems, const std::function<void(uint64_t)>& progress,
+                            ItemTexts* texts) {
   PageCollector pages;
   std::vector<std::filesystem::path> files;
   for (const auto& input : inputs) {
@@ -120,7 +149,7 @@ PageItems read_record_pages(const std::vector<std::string>& inputs, const Uses& 
       if (progress) progress(1);
     }
   }
-  return pages.finish(uses);
+  return pages.finish(uses, texts);
 }
 
 }  // namespace strata::cover

@@ -19,16 +19,48 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "core/json.hpp"
 #include "core/problems.hpp"
 #include "cover/documents.hpp"
 #include "cover/expr.hpp"
+#include "cover/item_texts.hpp"
 
 namespace strata::cover {
+
+// One page capture as its reference lines describe it (the same for every image of it).
+struct PageRef {
+  std::string archive;  // archive file
+  uint64_t offset = 0;  // the page record's offset in it
+  std::string url, timestamp, title, host, collection;
+  uint64_t length = 0;
+};
+
+// What a line of extraction JSONL is, for pages.
+enum class PageLine { page, other, not_json, no_page };
+// A reference line's page (`other`: an image, revisit or blank line; `no_page`: a reference
+// without its archive file or page URL).
+PageLine parse_page_line(std::string_view line, PageRef& out);
+
+// A page as JSON ({"file","offset","pageUrl","pageTimestamp","pageTitle","pageHost",
+// "collection","length"}: the reference's own names) and back (false when it is not one).
+Json page_json(const PageRef& page);
+bool page_from_json(const Json& j, PageRef& out);
+
+// "TIMESTAMP/URL", as a Wayback address names a capture.
+std::string page_id(const PageRef& page);
+// The page's main-text shingles, read again from its archive record; nullopt when the record
+// cannot be read (moved archive, another record at that offset, damaged bytes).
+std::optional<std::vector<uint64_t>> page_text(const PageRef& page);
+// The item of a page with the attributes `uses` names; `text` its main-text shingles (when
+// `uses` reads `text` and they could be read).
+Item page_item(const PageRef& page, const Uses& uses,
+               std::optional<std::vector<uint64_t>> text = std::nullopt);
 
 struct PageItems {
   IndexItems pages;           // items, ids and record lengths as bytes (no docids)
@@ -44,21 +76,19 @@ class PageCollector {
   void add_line(std::string_view line, const std::string& file, uint64_t offset,
                 ProblemLog& problems);
   // The items in (archive, offset) order, so the cover does not depend on the input's order;
-  // each page's record is read again when `uses` reads `text`.
-  PageItems finish(const Uses& uses);
+  // each page's record is read again when `uses` reads `text`. With `texts`, each item's
+  // texts go there as it is made (held apart from the items, out of core: item_texts.hpp).
+  PageItems finish(const Uses& uses, ItemTexts* texts = nullptr);
 
  private:
-  struct Page {  // one page capture, as its references describe it
-    std::string url, timestamp, title, host, collection;
-    uint64_t length = 0;
-  };
-  std::map<std::pair<std::string, uint64_t>, Page> pages_;  // by archive file, record offset
+  std::map<std::pair<std::string, uint64_t>, PageRef> pages_;  // by archive file, offset
   uint64_t references_ = 0;
 };
 
 // Pages from extraction JSONL files, or folders of part-*.jsonl; `progress(n)` per n lines.
 PageItems read_record_pages(const std::vector<std::string>& inputs, const Uses& uses,
                             ProblemLog& problems,
-                            const std::function<void(uint64_t)>& progress = {});
+                            const std::function<void(uint64_t)>& progress = {},
+                            ItemTexts* texts = nullptr);
 
 }  // namespace strata::cover

@@ -10,6 +10,7 @@
 
 #include "cover/candidates.hpp"
 #include "cover/documents.hpp"
+#include "cover/pages.hpp"
 
 namespace strata::cover {
 namespace {
@@ -72,6 +73,16 @@ void block_keys(const Expr& e, const Item& item, const std::string& prefix,
   out.push_back(prefix + "*");
 }
 
+// The distinct keys of `item` under `e` (its own "~ID" when it has none).
+void item_keys(const Expr& e, const Item& item, const std::string& id,
+               std::vector<std::string>& keys) {
+  keys.clear();
+  block_keys(e, item, "", keys);
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  if (keys.empty()) keys.push_back("~" + clean(id));
+}
+
 // Calls on_group(key, values) for each run of lines with the same first field.
 template <typename Handler>
 void for_each_group(std::istream& in, Counters& counters, Handler on_group) {
@@ -100,8 +111,46 @@ struct Parsed {
   Item item;
 };
 
-bool parse_value(const std::string& value, const Uses& uses, Parsed& out) {
+// Shingles as one string of 16 hex digits each (a page's text in job 1's values).
+std::string hex_shingles(const std::vector<uint64_t>& shingles) {
+  std::string out;
+  out.reserve(shingles.size() * 16);
+  for (uint64_t s : shingles) out += hex(s);
+  return out;
+}
+
+std::optional<std::vector<uint64_t>> shingles_from_hex(const std::string& text) {
+  if (text.size() % 16 != 0) return std::nullopt;
+  std::vector<uint64_t> out(text.size() / 16);
+  for (size_t k = 0; k < out.size(); ++k) {
+    const std::string_view digits(text.data() + k * 16, 16);
+    uint64_t v = 0;
+    for (char c : digits) {
+      const int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+      if (d < 0) return std::nullopt;
+      v = v << 4 | static_cast<uint64_t>(d);
+    }
+    out[k] = v;
+  }
+  return out;
+}
+
+// A page value of job 1: {"g": page (page_json), "t": its main-text shingles (hex)}.
+bool parse_page_value(const Json& j, const Uses& uses, Parsed& out) {
+  PageRef page;
+  if (!j.is_object() || !j.contains("g") || !page_from_json(j["g"], page)) return false;
+  std::optional<std::vector<uint64_t>> text;
+  if (const auto t = j.find("t"); t != j.end()) {
+    if (!t->is_string() || !(text = shingles_from_hex(t->get<std::string>()))) return false;
+  }
+  out.id = page_id(page);
+  out.item = page_item(page, uses, std::move(text));
+  return true;
+}
+
+bool parse_value(const std::string& value, const Uses& uses, bool pages, Parsed& out) {
   const Json j = Json::parse(value, nullptr, false);
+  if (pages) return !j.is_discarded() && parse_page_value(j, uses, out);
   merge::ImageDocument doc;
   try {
     if (j.is_discarded() || !j.is_object() || !j.contains("d") || !merge::from_json(j["d"], doc))
@@ -145,15 +194,66 @@ void map(const Expr& e, const StreamingOptions& o, std::istream& in, std::ostrea
       m.phash = it->second;
       value["p"] = hex(it->second);
     }
-    keys.clear();
-    block_keys(e, item_from_document(doc, m, uses), "", keys);
-    std::sort(keys.begin(), keys.end());
-    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-    if (keys.empty()) keys.push_back("~" + clean(doc.id));
+    item_keys(e, item_from_document(doc, m, uses), doc.id, keys);
     counters.add("keys", static_cast<int64_t>(keys.size()));
     const std::string text = value.dump(-1, ' ', false, Json::error_handler_t::replace);
     for (const auto& key : keys) out << key << '\t' << text << '\n';
   }
+}
+
+// Pages, job 0: each reference line's page under its record's location (archive file and
+// offset), so that the references of one page (one per image) meet in one reducer.
+void map0(std::istream& in, std::ostream& out, Counters& counters) {
+  for (std::string line; std::getline(in, line);) {
+    PageRef page;
+    switch (parse_page_line(line, page)) {
+      case PageLine::other:
+        continue;
+      case PageLine::not_json:
+        counters.add("lines_not_json");
+        continue;
+      case PageLine::no_page:
+        counters.add("references_without_page");
+        continue;
+      case PageLine::page:
+        counters.add("references");
+        out << clean(page.archive) << '@' << page.offset << '\t'
+            << page_json(page).dump(-1, ' ', false, Json::error_handler_t::replace) << '\n';
+    }
+  }
+}
+
+// Pages, job 0: one page per location (its references agree; the first value in byte order is
+// taken, so the choice does not depend on their order), its main text read again from the
+// archive when the expression reads `text`, sent to each of its blocks as `{"g","t"}`.
+void reduce0(const Expr& e, std::istream& in, std::ostream& out, Counters& counters) {
+  const Uses uses = attributes_used(e);
+  const bool reads_text = uses.texts[size_t(TextAttr::text)];
+  std::vector<std::string> keys;
+  for_each_group(in, counters, [&](const std::string&, const std::vector<std::string>& values) {
+    PageRef page;
+    const std::string* chosen = nullptr;
+    for (const auto& v : values)
+      if (!chosen || v < *chosen) chosen = &v;
+    if (!page_from_json(Json::parse(*chosen, nullptr, false), page)) {
+      counters.add("values_malformed");
+      return;
+    }
+    counters.add("pages");
+    Json value = {{"g", page_json(page)}};
+    std::optional<std::vector<uint64_t>> text;
+    if (reads_text) {
+      text = page_text(page);
+      if (text)
+        value["t"] = hex_shingles(*text);
+      else
+        counters.add("pages_without_text");
+    }
+    item_keys(e, page_item(page, uses, std::move(text)), page_id(page), keys);
+    counters.add("keys", static_cast<int64_t>(keys.size()));
+    const std::string line = value.dump(-1, ' ', false, Json::error_handler_t::replace);
+    for (const auto& key : keys) out << key << '\t' << line << '\n';
+  });
 }
 
 void reduce(const Expr& e, const StreamingOptions& o, std::istream& in, std::ostream& out,
@@ -164,7 +264,7 @@ void reduce(const Expr& e, const StreamingOptions& o, std::istream& in, std::ost
     std::vector<Parsed> docs(values.size());
     size_t n = 0;
     for (const auto& v : values)
-      if (parse_value(v, uses, docs[n]))
+      if (parse_value(v, uses, o.pages, docs[n]))
         ++n;
       else
         counters.add("values_malformed");
@@ -289,7 +389,8 @@ bool parse_streaming_stage(const std::string& text, StreamingStage& out) {
   static const std::pair<const char*, StreamingStage> names[] = {
       {"map", StreamingStage::map},   {"reduce", StreamingStage::reduce},
       {"map2", StreamingStage::map2}, {"reduce2", StreamingStage::reduce2},
-      {"map3", StreamingStage::map3}, {"reduce3", StreamingStage::reduce3}};
+      {"map3", StreamingStage::map3}, {"reduce3", StreamingStage::reduce3},
+      {"map0", StreamingStage::map0}, {"reduce0", StreamingStage::reduce0}};
   for (const auto& [name, stage] : names)
     if (text == name) return out = stage, true;
   return false;
@@ -299,6 +400,12 @@ Counters run_streaming(StreamingStage stage, const Expr& e, const StreamingOptio
                        std::istream& in, std::ostream& out) {
   Counters counters;
   switch (stage) {
+    case StreamingStage::map0:
+      map0(in, out, counters);
+      break;
+    case StreamingStage::reduce0:
+      reduce0(e, in, out, counters);
+      break;
     case StreamingStage::map:
       map(e, options, in, out, counters);
       break;

@@ -15,6 +15,14 @@
 // `cat documents.jsonl | map | LC_ALL=C sort | reduce | map2 | LC_ALL=C sort | reduce2 | map3 |
 // LC_ALL=C sort | reduce3 | cut -f2-` gives the lines of `strata cover --out` (in id order
 // after a sort), except in giant clusters of one pHash, which Streaming does not cap.
+// Pages (`--items pages`, pages.hpp) take one more job first, and job 1's map is the identity:
+//   map0     extraction JSONL         -> "FILE@OFFSET<TAB>page" per reference line (the page
+//                                         record's location; page: pages.hpp's page_json)
+//   reduce0  sorted map0 output       -> "BLOCK<TAB>{"g":page,"t":main-text shingles, hex}"
+//                                         one page per location, its text read again from the
+//                                         archive (FILE must be readable there)      (job 0)
+// then reduce (with pages) and jobs 2 and 3 as above: `cat part-*.jsonl | map0 | sort |
+// reduce0 | sort | reduce | ...` gives the lines of `strata cover --items pages --out`.
 //
 // Failure contract: run_streaming() skips and counts bad lines (never throws for them);
 // throws CoverError when a block of `*` compares more than the pair budget.
@@ -26,12 +34,13 @@
 
 namespace strata::cover {
 
-enum class StreamingStage { map, reduce, map2, reduce2, map3, reduce3 };
+enum class StreamingStage { map0, reduce0, map, reduce, map2, reduce2, map3, reduce3 };
 
 bool parse_streaming_stage(const std::string& text, StreamingStage& out);
 
 struct StreamingOptions {
   std::string analysis;  // map: an analysis.jsonl giving the documents their pHashes
+  bool pages = false;    // reduce: the values are pages (job 0's output), not documents
   CoverOptions cover;
 };
 

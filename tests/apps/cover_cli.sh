@@ -71,6 +71,16 @@ grep -q '"documents":13,"kept":5,' "$work/pages.json" || fail "pages: $(cat "$wo
 grep -q '"pages_without_text":0' "$work/pages.json" || fail "pages text: $(cat "$work/pages.json")"
 grep -q '{"id":"19960909060000/http://www.guanhambique0.pt/","keeper":"20101112050000/http://www.guanhambique0.pt/"' \
   "$work/pages.jsonl" || fail "pages --out: $(head -3 "$work/pages.jsonl")"
+# Within a tiny --memory the pages' texts are held apart in chunks of about one page, spilled
+# to --temp, and the pair tests join them chunk by chunk: the same report and --out.
+"$strata" cover --items pages --records "$work/records" --where pageversions --json -q \
+  --memory 2000 --temp "$work/spill" --out "$work/pages-spill.jsonl" >"$work/pages-spill.json" ||
+  fail "pages cover within 2000 bytes: $(cat "$work/pages-spill.json")"
+grep -q '"text_chunks":1[0-9]' "$work/pages-spill.json" || fail "chunks: $(cat "$work/pages-spill.json")"
+[ "$(grep -o '"cover":{[^}]*}' "$work/pages-spill.json")" = \
+  "$(grep -o '"cover":{[^}]*}' "$work/pages.json")" ] || fail "pages: spilled cover differs"
+cmp -s "$work/pages.jsonl" "$work/pages-spill.jsonl" || fail "pages: spilled --out differs"
+[ -z "$(ls -A "$work/spill")" ] || fail "spilled texts left behind: $(ls "$work/spill")"
 "$strata" cover --items pages --docs "$work/documents.jsonl" --where versions 2>/dev/null
 [ $? -eq 2 ] || fail "--items pages with --docs accepted"
 "$strata" cover --records "$work/records" --where versions 2>/dev/null

@@ -1,4 +1,5 @@
 #include "cover/cover.hpp"
+#include "cover/item_texts.hpp"
 #include "cover/spill_sort.hpp"
 #include "cover_checks.hpp"
 
@@ -295,6 +296,17 @@ std::vector<Item> page_versions(size_t n) {
   return items;
 }
 
+// The same pairs, edges and cover.
+void expect_same_cover(const CoverResult& got, const CoverResult& want) {
+  EXPECT_EQ(got.candidate_pairs, want.candidate_pairs);
+  EXPECT_EQ(got.edges, want.edges);
+  EXPECT_EQ(got.keeper, want.keeper);
+  EXPECT_EQ(got.covers, want.covers);
+  EXPECT_EQ(got.component, want.component);
+  EXPECT_EQ(got.kept, want.kept);
+  EXPECT_EQ(got.exact_components, want.exact_components);
+}
+
 TEST(CoverSpill, TinyBudgetsSpillManyRunsAndGiveTheSameCover) {
   const auto items = page_versions(1500);
   for (std::string_view text : {"containment(text)>=0.7,newer", "jaccard(text)>=0.5|same(url)"}) {
@@ -309,13 +321,48 @@ TEST(CoverSpill, TinyBudgetsSpillManyRunsAndGiveTheSameCover) {
       const CoverResult spilled =
           compute_cover(*e, items, {.spill = {.memory = budget, .temp = ::testing::TempDir()}});
       EXPECT_GT(spilled.spilled_runs, budget < 10'000 ? kMaxFanIn : 2);
-      EXPECT_EQ(spilled.candidate_pairs, memory.candidate_pairs);
-      EXPECT_EQ(spilled.edges, memory.edges);
-      EXPECT_EQ(spilled.keeper, memory.keeper);
-      EXPECT_EQ(spilled.covers, memory.covers);
-      EXPECT_EQ(spilled.component, memory.component);
-      EXPECT_EQ(spilled.kept, memory.kept);
-      EXPECT_EQ(spilled.exact_components, memory.exact_components);
+      expect_same_cover(spilled, memory);
+    }
+  }
+}
+
+// The texts held apart from the items (ItemTexts, as `strata cover --items pages` and
+// bench_cover --pages hold them): in memory, or in chunks of a tiny budget that the pair tests
+// stream past each other. The pairs, edges and cover are those of items holding their texts.
+TEST(CoverSpill, TextsHeldApartGiveTheSameCoverAtAnyBudget) {
+  const auto items = page_versions(1500);
+  const auto folder = std::filesystem::path(::testing::TempDir()) / "cover-texts-apart";
+  for (std::string_view text :
+       {"containment(text)>=0.7,newer", "jaccard(text)>=0.5|same(url)", "pageversions"}) {
+    SCOPED_TRACE(text);
+    const ExprPtr e = parse(text);
+    const CoverResult memory = compute_cover(*e, items);
+    ASSERT_GT(memory.edges, 300u);
+    for (uint64_t budget : {uint64_t{4096}, uint64_t{200'000}, uint64_t{1} << 30}) {
+      SCOPED_TRACE(budget);
+      std::filesystem::remove_all(folder);
+      std::filesystem::create_directories(folder);
+      {
+        // Added in reverse, then put back in order: a page's versions meet across chunks.
+        std::vector<Item> apart(items.rbegin(), items.rend());
+        ItemTexts texts({.memory = budget, .temp = folder});
+        for (Item& item : apart) texts.add(item);
+        texts.finish();
+        std::reverse(apart.begin(), apart.end());
+        std::vector<size_t> order(apart.size());
+        for (size_t k = 0; k < order.size(); ++k) order[k] = order.size() - 1 - k;
+        texts.reorder(order);
+        ASSERT_TRUE(apart.front().get(TextAttr::text).empty());
+        if (budget == uint64_t{1} << 30)
+          EXPECT_EQ(texts.chunks(), 1u);
+        else
+          EXPECT_GT(texts.chunks(), budget < 10'000 ? 500u : 10u);
+        const CoverResult r = compute_cover(
+            *e, apart, {.spill = {.memory = budget, .temp = folder}, .texts = &texts});
+        EXPECT_EQ(r.text_chunks, texts.chunks());
+        expect_same_cover(r, memory);
+      }
+      EXPECT_TRUE(std::filesystem::is_empty(folder));  // the spilled texts go with them
     }
   }
 }

@@ -117,5 +117,34 @@ TEST(CoverStreaming, BadLinesAreCountedAndUnblockableBlocksKeepToTheBudget) {
   EXPECT_TRUE(parse_streaming_stage("reduce3", stage));
 }
 
+// Pages, job 0: references keyed by their record, bad lines counted; a page whose archive is
+// gone goes on without text (counted), so job 1 tests it on its other attributes only.
+TEST(CoverStreaming, PageJobZeroKeysPagesByRecordAndCountsWhatItSkips) {
+  const ExprPtr e = parse("pageversions");
+  StreamingOptions o;
+  o.pages = true;
+  Counters c;
+  const std::string ref =
+      R"({"type":"ref","file":"/nonexistent/a.warc.gz","offset":42,"pageUrl":"http://x.example/p",)"
+      R"("pageTimestamp":"20010101000000","pageHost":"x.example","length":7})";
+  const std::string mapped =
+      step(StreamingStage::map0, *e, o,
+           "not json\n" + ref + "\n" + ref +
+               "\n{\"type\":\"ref\",\"offset\":1}\n{\"type\":\"document\"}\n",
+           &c);
+  EXPECT_EQ(c.get("lines_not_json"), 1);
+  EXPECT_EQ(c.get("references_without_page"), 1);
+  EXPECT_EQ(c.get("references"), 2);
+  EXPECT_EQ(mapped.substr(0, mapped.find('\t')), "/nonexistent/a.warc.gz@42");
+  Counters c0;
+  const std::string blocks = step(StreamingStage::reduce0, *e, o, mapped, &c0);
+  EXPECT_EQ(c0.get("pages"), 1);
+  EXPECT_EQ(c0.get("pages_without_text"), 1);
+  ASSERT_EQ(std::count(blocks.begin(), blocks.end(), '\n'), 1);  // one page, one block: its url
+  EXPECT_EQ(blocks.find("\"t\""), std::string::npos);
+  const std::string edges = step(StreamingStage::reduce, *e, o, blocks + "bad\n");
+  EXPECT_EQ(edges, "20010101000000/http://x.example/p\t20010101000000/http://x.example/p\n");
+}
+
 }  // namespace
 }  // namespace strata::cover
