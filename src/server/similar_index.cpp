@@ -61,8 +61,13 @@ class VisibleDocuments {
 }  // namespace
 
 std::shared_ptr<const SimilarSnapshot> build_similar_snapshot(Xapian::Database& db) {
+  return build_similar_snapshot(db, version_of(db));
+}
+
+std::shared_ptr<const SimilarSnapshot> build_similar_snapshot(Xapian::Database& db,
+                                                              const IndexVersion& version) {
   auto snapshot = std::make_shared<SimilarSnapshot>();
-  snapshot->version = version_of(db);
+  snapshot->version = version;
   std::vector<uint64_t> hashes;
   VisibleDocuments(db).each(index::slot::phash,
                             [&](const SimilarEntry& entry, const std::string& value) {
@@ -89,7 +94,14 @@ std::shared_ptr<const SimilarSnapshot> build_similar_snapshot(Xapian::Database& 
 }
 
 std::shared_ptr<const SimilarSnapshot> SimilarIndexCache::get(Xapian::Database& db) {
-  return cache_.get(db, build_similar_snapshot);
+  return cache_.get(db, [](Xapian::Database& d) { return build_similar_snapshot(d); });
+}
+
+std::shared_ptr<const SimilarSnapshot> SimilarIndexCache::get(Xapian::Database& db,
+                                                              const search::IndexParts& parts) {
+  const IndexVersion version = version_of(parts);
+  return cache_.get(db, version,
+                    [&](Xapian::Database& d) { return build_similar_snapshot(d, version); });
 }
 
 }  // namespace strata::server
