@@ -45,9 +45,11 @@ struct SimilarSnapshot {
 // revision.
 std::shared_ptr<const SimilarSnapshot> build_similar_snapshot(Xapian::Database& db);
 // The same of a combined database (shards: its documents numbered as it numbers them), at
-// `version` (version_of(parts)).
+// `version` (version_of(parts)); `remote`: it has remote parts (their values are then read
+// in one match, not a round trip a document).
 std::shared_ptr<const SimilarSnapshot> build_similar_snapshot(Xapian::Database& db,
-                                                              const IndexVersion& version);
+                                                              const IndexVersion& version,
+                                                              bool remote);
 
 class SimilarIndexCache {
  public:
