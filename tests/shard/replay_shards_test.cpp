@@ -4,7 +4,8 @@
 // loopback. Every image replays, every thumbnail and every CDX line is the one index's, from
 // whichever shard holds its document; "more like this" lists the one index's near-duplicates.
 // With a shard killed, what the others hold still answers, what it held is 503 (not served
-// unchecked), and the CDX reply says a shard is missing.
+// unchecked), and the CDX reply says a shard is missing. The shards served as local parts
+// (`strata serve --index SHARDED`) answer the same.
 #include <httplib.h>
 
 #include <set>
@@ -153,9 +154,10 @@ class ReplayShardsTest : public ::testing::Test {
       a.body.replace(at, was.size(), now);
     return a;
   }
-  void expect_same(const std::string& target) {
+  void expect_same(const std::string& target) { expect_same(*sharded_, target); }
+  void expect_same(RunningServer& server, const std::string& target) {
     const Answer one = get(one_->port(), target);
-    const Answer sharded = rebased(get(sharded_->port(), target), sharded_->port(), one_->port());
+    const Answer sharded = rebased(get(server.port(), target), server.port(), one_->port());
     EXPECT_EQ(sharded.status, one.status) << target;
     EXPECT_EQ(sharded.type, one.type) << target;
     EXPECT_TRUE(sharded.body == one.body) << target;
@@ -209,6 +211,24 @@ TEST_F(ReplayShardsTest, CdxLinesOfEveryShardAreTheOneIndexCdx) {
     EXPECT_EQ(a.missing, "");
   }
   EXPECT_GT(lines, docs_.size());
+}
+
+// `strata serve --index SHARDED` (the shards as local parts, cmd_serve.cpp): the same replay
+// and CDX.
+TEST_F(ReplayShardsTest, LocalPartsReplayAsOneIndex) {
+  const fs::path root = sample_->parent_path();
+  const auto folders = index::shard_folders(root / "sharded");
+  server::ServerOptions options;
+  options.index_dir = folders[0];
+  for (size_t k = 1; k < folders.size(); ++k) options.shards.push_back({"", 0, folders[k]});
+  options.archive_roots = {*sample_};
+  options.thumb_roots = {root / "sharded" / "thumbs"};
+  RunningServer local(options);
+  for (const Document& d : in_shard(2)) {
+    expect_same(local, "/wayback/" + d.img_ts + "im_/" + d.img_url);
+    expect_same(local, "/thumbnail/all/" + d.img_ts + "/" + d.img_url);
+    expect_same(local, "/cdx?matchType=domain&url=" + host_of(d.page_url));
+  }
 }
 
 TEST_F(ReplayShardsTest, MoreLikeThisListsTheOneIndexNearDuplicates) {
