@@ -84,7 +84,7 @@ const bool registered = strata::cli::register_command(
       auto timeout_ms = std::make_shared<long>(2000), retry_ms = std::make_shared<long>(5000);
       app.add_option("--index", *indexes,
                      "Index folder; repeated, the others are searched with it as shards "
-                     "(replay, CDX and more-like-this use the first); a sharded index folder "
+                     "(export and the summary use the first); a sharded index folder "
                      "(strata index --shards) stands for its shards");
       app.add_option("--shard", *shards,
                      "HOST:PORT of a xapian-tcpsrv serving a shard (repeatable; docs/scale.md)");

@@ -2,11 +2,12 @@
 
 namespace strata::search {
 
-IndexParts::IndexParts(const Xapian::Database& db, bool remote) : remote_(remote) {
+IndexParts::IndexParts(const Xapian::Database& db, bool remote) : parts_{db}, remote_(remote) {
   stored_.emplace_back(db);
 }
 
-IndexParts::IndexParts(const std::vector<Xapian::Database>& parts, bool remote) : remote_(remote) {
+IndexParts::IndexParts(const std::vector<Xapian::Database>& parts, bool remote)
+    : parts_(parts), remote_(remote) {
   for (const Xapian::Database& part : parts) stored_.emplace_back(part);
 }
 

@@ -27,7 +27,12 @@ class IndexParts {
   const index::StoredData& stored(Xapian::docid docid) const;
   bool remote() const { return remote_; }
 
+  size_t size() const { return parts_.size(); }
+  // Part k as opened (its metadata: the archive registry, replay's captures).
+  const Xapian::Database& part(size_t k) const { return parts_[k]; }
+
  private:
+  std::vector<Xapian::Database> parts_;
   std::vector<index::StoredData> stored_;
   bool remote_ = false;
 };

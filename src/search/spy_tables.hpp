@@ -10,7 +10,9 @@
 // Failure contract: the *_of() functions throw Xapian::Error when a slot cannot be read; they
 // return nullptr where a table does not apply (several parts, a remote part, an index that is
 // not a folder, more distinct years than a byte numbers), and the caller then counts with
-// Xapian's stock ValueCountMatchSpy.
+// Xapian's stock ValueCountMatchSpy. Several local parts cannot have tables: a match spy over a
+// combined database gets each document numbered within its own part, the parts one after the
+// other, so it cannot tell whose table to read (LocalParts.* in tests/shard, docs/scale.md).
 #include <xapian.h>
 
 #include <cstdint>

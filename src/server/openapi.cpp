@@ -118,7 +118,10 @@ std::string openapi_json() {
       {"422",
        {{"description",
          "no usable pHash (near: not analysed, not decodable, or flat) or no embedding (visual)"}}},
-      {"503", {{"description", "too many uploads at once; visual upload without the model"}}}};
+      {"503",
+       {{"description",
+         "too many uploads at once; visual upload without the model; over shards, a "
+         "digest only a shard that is down may hold"}}}};
   Json doc = {
       {"openapi", "3.0.3"},
       {"info", {{"title", "Strata ImageSearch API"}, {"version", "1.1"}}},

@@ -138,11 +138,21 @@ const Capture* choose(const std::vector<Capture>& captures, const std::string& t
   return replay::nearest(captures, low);
 }
 
+ReplayReply shards_down(size_t missing) {
+  ReplayReply r = error(503, std::to_string(missing) +
+                                 " shard(s) down: this URL's documents may be there; try again");
+  r.headers.emplace_back("Retry-After", "5");
+  return r;
+}
+
 // Blocked images (and pages all of whose images are blocked) are never served; with
-// safe_only, images that safe search hides are refused.
-std::optional<ReplayReply> moderation(Xapian::Database& db, const std::string& url,
-                                      bool safe_only) {
-  const index::StoredData stored(db);
+// safe_only, images that safe search hides are refused. With shards missing, a URL that no
+// answering shard holds a document of may be one they hold: refused (503) rather than served
+// unchecked.
+std::optional<ReplayReply> moderation(Xapian::Database& db, const search::IndexParts& parts,
+                                      const std::string& url, bool safe_only,
+                                      size_t shards_missing) {
+  bool found = false;
   for (bool image : {true, false}) {
     std::string term =
         index::url_term(image ? index::prefix::img_url : index::prefix::page_url, url);
@@ -150,16 +160,27 @@ std::optional<ReplayReply> moderation(Xapian::Database& db, const std::string& u
     for (auto it = db.postlist_begin(term); it != db.postlist_end(term); ++it) {
       merge::ImageDocument d;
       index::Moderation m;
-      if (!index::parse_document_data(stored.unpack(db.get_document(*it).get_data()), d, m))
+      if (!index::parse_document_data(parts.stored(*it).unpack(db.get_document(*it).get_data()), d,
+                                      m))
         continue;
       if ((image ? d.imgUrl : d.pageUrl) != url) continue;
-      any = true;
+      any = found = true;
       visible = visible || !m.blocked;
       shown = shown || (!m.blocked && (!image || !safe_only || search::safe_search_shows(m.safe)));
     }
     if (any && !visible) return error(404, "no capture of this URL in the index");
     if (any && !shown) return error(403, "hidden by safe search");
   }
+  if (!found && shards_missing > 0) return shards_down(shards_missing);
+  return std::nullopt;
+}
+
+// The registry entry of archive `key` in whichever part registers it (each shard registers
+// the archives its documents name).
+std::optional<archive::ArchiveEntry> registered_in(const search::IndexParts& parts,
+                                                   const std::string& key) {
+  for (size_t k = 0; k < parts.size(); ++k)
+    if (auto entry = index::registered_archive(parts.part(k), key)) return entry;
   return std::nullopt;
 }
 
@@ -170,11 +191,11 @@ struct Archived {
 
 // The payload and HTTP facts of the record at (archive key, offset) for `url` ("" for an
 // inline image, whose location is its page's record).
-std::optional<ReplayReply> read_record(Xapian::Database& db, const std::string& file,
+std::optional<ReplayReply> read_record(const search::IndexParts& parts, const std::string& file,
                                        uint64_t offset, const std::string& url,
                                        const std::vector<std::filesystem::path>& roots,
                                        Archived& out) {
-  const auto entry = index::registered_archive(db, file);
+  const auto entry = registered_in(parts, file);
   if (!entry) return error(404, "the capture's archive is not registered in this index");
   const archive::Located located = archive::locate_archive(*entry, roots);
   if (located.file.empty())
@@ -252,14 +273,15 @@ void add_memento_headers(ReplayReply& r, const replay::Routes& routes, const Cap
   r.headers.emplace_back("Link", replay::memento_link_header(routes, c.url));
 }
 
-ReplayReply serve_capture(Xapian::Database& db, const replay::CaptureIndex& index, const Capture& c,
-                          const std::vector<Capture>& captures, const std::string& mod,
-                          const std::string& request_ts, const ReplayContext& ctx) {
+ReplayReply serve_capture(const search::IndexParts& parts, const replay::CaptureIndex& index,
+                          const Capture& c, const std::vector<Capture>& captures,
+                          const std::string& mod, const std::string& request_ts,
+                          const ReplayContext& ctx) {
   const Capture* source = c.revisit ? index.original_of(c) : &c;
   if (!source) return error(404, "a revisit of a payload that the archives do not hold");
   Archived a;
   if (auto failed =
-          read_record(db, source->archive, source->offset, source->url, ctx.archive_roots, a))
+          read_record(parts, source->archive, source->offset, source->url, ctx.archive_roots, a))
     return *failed;
   const replay::Routes routes{ctx.service + kPrefix};
   ReplayReply r;
@@ -311,12 +333,19 @@ ReplayReply timemap(const replay::CaptureIndex& index, const std::string& target
 
 // Inline (data:) images and captures the archives no longer index: the nearest document's
 // own record, as replay served it before the capture index.
-ReplayReply document_capture(Xapian::Database& db, const Memento& m, const ReplayContext& ctx);
+ReplayReply document_capture(Xapian::Database& db, const search::IndexParts& parts,
+                             const Memento& m, const ReplayContext& ctx);
 
 }  // namespace
 
 ReplayReply replay(Xapian::Database& db, const replay::CaptureIndex& index,
                    const std::string& target, const ReplayContext& ctx) {
+  return replay(db, search::IndexParts(db), index, target, ctx);
+}
+
+ReplayReply replay(Xapian::Database& db, const search::IndexParts& parts,
+                   const replay::CaptureIndex& index, const std::string& target,
+                   const ReplayContext& ctx) {
   if (target.starts_with("timemap/")) return timemap(index, target.substr(8), ctx);
   auto m = parse_memento(target);
   if (!m) {
@@ -326,7 +355,8 @@ ReplayReply replay(Xapian::Database& db, const replay::CaptureIndex& index,
   }
   if (!m->ts.empty() && m->ts != "*" && !replay::pad_timestamp(m->ts, replay::Pad::down))
     return error(400, kUsage);
-  if (auto refused = moderation(db, m->url, ctx.safe_only)) return *refused;
+  if (auto refused = moderation(db, parts, m->url, ctx.safe_only, ctx.shards_missing))
+    return *refused;
   auto captures =
       prefer(captures_of(index, m->url), [&](const Capture& c) { return c.url == m->url; });
   if (m->ts == "*") {
@@ -337,7 +367,7 @@ ReplayReply replay(Xapian::Database& db, const replay::CaptureIndex& index,
     r.content_type = "text/html; charset=utf-8";
     return r;
   }
-  if (captures.empty()) return document_capture(db, *m, ctx);
+  if (captures.empty()) return document_capture(db, parts, *m, ctx);
   // Another URL's redirect (http: to https:, www to none) would only lead back here.
   if (captures.front().url != m->url)
     captures = prefer(std::move(captures), [](const Capture& c) { return c.status[0] != '3'; });
@@ -347,7 +377,7 @@ ReplayReply replay(Xapian::Database& db, const replay::CaptureIndex& index,
     add_memento_headers(r, replay::Routes{ctx.service + kPrefix}, *c);
     return r;
   }
-  return serve_capture(db, index, *c, captures, m->mod, m->ts, ctx);
+  return serve_capture(parts, index, *c, captures, m->mod, m->ts, ctx);
 }
 
 namespace {
@@ -374,16 +404,18 @@ bool find_document(Xapian::Database& db, const search::IndexParts& parts, bool i
   return best_gap >= 0;
 }
 
-ReplayReply document_capture(Xapian::Database& db, const Memento& m, const ReplayContext& ctx) {
+ReplayReply document_capture(Xapian::Database& db, const search::IndexParts& parts,
+                             const Memento& m, const ReplayContext& ctx) {
   const bool image = m.mod == "im_";
   const std::string ts = replay::pad_timestamp(m.ts.empty() ? "9999" : m.ts, replay::Pad::down)
                              .value_or("99990101000000");
   merge::ImageDocument d;
-  if (!find_document(db, search::IndexParts(db), image, m.url, ts, d))
-    return error(404, "no capture of this URL in the index");
+  if (!find_document(db, parts, image, m.url, ts, d))
+    return ctx.shards_missing ? shards_down(ctx.shards_missing)
+                              : error(404, "no capture of this URL in the index");
   Archived a;
   const std::string url = image ? (d.isInline ? std::string() : d.imgUrl) : d.pageUrl;
-  if (auto failed = read_record(db, image ? d.imgFile : d.pageFile,
+  if (auto failed = read_record(parts, image ? d.imgFile : d.pageFile,
                                 image ? d.imgOffset : d.pageOffset, url, ctx.archive_roots, a))
     return *failed;
   ServedType type = image ? served_image_type(a.body) : served_page_type(a.content_type);
@@ -405,7 +437,12 @@ bool is_page_memento(const std::string& target) {
 }
 
 bool replay_refuses(Xapian::Database& db, const std::string& url, bool safe_only) {
-  return moderation(db, url, safe_only).has_value();
+  return replay_refuses(db, search::IndexParts(db), url, safe_only, 0);
+}
+
+bool replay_refuses(Xapian::Database& db, const search::IndexParts& parts, const std::string& url,
+                    bool safe_only, size_t shards_missing) {
+  return moderation(db, parts, url, safe_only, shards_missing).has_value();
 }
 
 ReplayReply thumbnail(Xapian::Database& db, const std::string& target, bool safe_only,
@@ -415,7 +452,8 @@ ReplayReply thumbnail(Xapian::Database& db, const std::string& target, bool safe
 
 ReplayReply thumbnail(Xapian::Database& db, const search::IndexParts& parts,
                       const std::string& given, bool safe_only,
-                      const std::vector<std::filesystem::path>& thumb_roots) {
+                      const std::vector<std::filesystem::path>& thumb_roots,
+                      size_t shards_missing) {
   const char* usage = "expected /thumbnail/{safe|all}/[2x/]{14-digit ts}/{image url}";
   // 2x/: the high-density thumbnail, where the analysis made one (else the thumbnail).
   const bool retina = std::string_view(given).starts_with("2x/");
@@ -429,7 +467,8 @@ ReplayReply thumbnail(Xapian::Database& db, const search::IndexParts& parts,
   merge::ImageDocument d;
   index::Moderation m;
   if (!find_document(db, parts, true, url, target.substr(0, 14), d, &m))
-    return error(404, "no capture of this URL in the index");
+    return shards_missing ? shards_down(shards_missing)
+                          : error(404, "no capture of this URL in the index");
   if (safe_only && !search::safe_search_shows(m.safe)) return error(403, "hidden by safe search");
   ReplayReply r;
   r.status = 200;

@@ -47,11 +47,20 @@ struct ReplayContext {
   // ("/_strata/"); replayed pages then start wombat (replay/client_rewrite.hpp) and scripts
   // are served as JavaScript. Empty: no archived script runs (the search interface's origin).
   std::string client_static_prefix;
+  // Over shards (docs/scale.md): how many did not answer. A URL none of the others holds a
+  // document of is then refused (503, Retry-After) rather than served without its moderation.
+  size_t shards_missing = 0;
 };
 
 // `target` = the part after "/wayback/": "20200316144708im_/https://x.pt/a.png?b=1".
 ReplayReply replay(Xapian::Database& db, const replay::CaptureIndex& captures,
                    const std::string& target, const ReplayContext& context);
+// The same over a database of several parts (shards, search/index_parts.hpp): documents and
+// archive registrations are found in whichever part holds them; `captures` covers the
+// archives of every part (ReplayCaptures::of(parts)).
+ReplayReply replay(Xapian::Database& db, const search::IndexParts& parts,
+                   const replay::CaptureIndex& captures, const std::string& target,
+                   const ReplayContext& context);
 
 // Whether `target` (after "/wayback/") asks for a page to be replayed: a memento under no
 // modifier, if_, mp_ or fr_ (what runs scripts on the replay origin).
@@ -60,6 +69,9 @@ bool is_page_memento(const std::string& target);
 // Whether replay refuses every capture of `url`: a blocked image (or a page all of whose
 // images are blocked), or with safe_only an image safe search hides.
 bool replay_refuses(Xapian::Database& db, const std::string& url, bool safe_only);
+// Over parts; with shards missing, also a URL no answering shard holds a document of.
+bool replay_refuses(Xapian::Database& db, const search::IndexParts& parts, const std::string& url,
+                    bool safe_only, size_t shards_missing);
 
 // The search interface's thumbnail: `target` = "[2x/]{14-digit ts}/{image url}". The stored WebP
 // thumbnail of the nearest capture, read from `thumbs` (the index's thumbnail store) by its
@@ -71,9 +83,11 @@ bool replay_refuses(Xapian::Database& db, const std::string& url, bool safe_only
 ReplayReply thumbnail(Xapian::Database& db, const std::string& target, bool safe_only,
                       const std::filesystem::path& thumbs);
 // The same over a database of several parts (shards, search/index_parts.hpp), the thumbnail
-// read from the first of `thumb_roots` that holds it.
+// read from the first of `thumb_roots` that holds it; with shards missing, 503 (Retry-After)
+// rather than 404 for an image the others do not hold.
 ReplayReply thumbnail(Xapian::Database& db, const search::IndexParts& parts,
                       const std::string& target, bool safe_only,
-                      const std::vector<std::filesystem::path>& thumb_roots);
+                      const std::vector<std::filesystem::path>& thumb_roots,
+                      size_t shards_missing = 0);
 
 }  // namespace strata::server

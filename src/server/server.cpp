@@ -3,6 +3,7 @@
 #include <xapian.h>
 
 #include <fstream>
+#include <functional>
 #include <map>
 #include <sstream>
 #include <thread>
@@ -172,6 +173,37 @@ struct Server::Impl {
     return json_response(r.status, r.body);
   }
 
+  // Runs `work` over the local index, or over the shards that answer (with --shard, or a
+  // sharded index); `missing`: how many shards did not (none for one index).
+  using IndexWork =
+      std::function<void(Xapian::Database&, const search::IndexParts&, size_t missing)>;
+  shard::Coverage over_index(const IndexWork& work) {
+    if (!shards) {
+      auto& database = db();
+      work(database, search::IndexParts(database), 0);
+      return {};
+    }
+    const size_t total = shards->shards().size();
+    return shards->run([&](Xapian::Database& database, const search::IndexParts& parts) {
+      work(database, parts, total - parts.size());
+    });
+  }
+
+  // The capture index of the archives the index (or every shard answering) registers.
+  std::shared_ptr<const replay::CaptureIndex> captures_of(Xapian::Database& database,
+                                                          const search::IndexParts& parts) {
+    return shards ? captures->of(parts) : captures->of(database);
+  }
+
+  ReplayReply replay_over(const std::string& target, ReplayContext context) {
+    ReplayReply reply = error_reply(503, "no shard answers");
+    over_index([&](Xapian::Database& database, const search::IndexParts& parts, size_t missing) {
+      context.shards_missing = missing;
+      reply = replay(database, parts, *captures_of(database, parts), target, context);
+    });
+    return reply;
+  }
+
   HttpResponse shard_health() {
     Xapian::doccount documents = 0;
     const shard::Coverage c = shards->run(
@@ -193,9 +225,11 @@ struct Server::Impl {
     if (p == "/imagesearch/openapi.json") return json_response(200, openapi_json());
     for (std::string_view mode : {"/thumbnail/safe/", "/thumbnail/all/"})
       if (starts_with(req.target, mode)) return thumb(req.target.substr(mode.size()), mode);
-    // Replay, the CDX API and "more like this" read a local index only (docs/scale.md).
-    if (options.index_dir.empty() &&
-        (starts_with(p, "/imagesearch") || starts_with(req.target, "/wayback/") || p == "/cdx"))
+    if (p == kUploadPath) return similar(req);
+    if (starts_with(req.target, "/wayback/")) return wayback(req);
+    if (p == "/cdx") return cdx(req);
+    // Export and the summary read a local index only (docs/scale.md).
+    if (options.index_dir.empty() && starts_with(p, "/imagesearch"))
       return json_response(
           404,
           Json{{"error", {{"status", 404}, {"message", "needs a local index (serve --index)"}}}}
@@ -218,22 +252,28 @@ struct Server::Impl {
           req.query.count("prettyPrint") && req.query.find("prettyPrint")->second == "true";
       return json_response(200, summary_json(*summary.get(db(), locked_safe()), pretty));
     }
-    if (p == kUploadPath) return similar(req);
     if (starts_with(p, "/imagesearch")) return not_found();
-    if (starts_with(req.target, "/wayback/")) return wayback(req);
-    if (p == "/cdx") return cdx(req);
     if (starts_with(p, "/thumbnail/") || web_dir.empty()) return not_found();
     return static_file(req);
   }
 
   // More like this: by an indexed image's digest (GET) or an uploaded image (POST).
+  // Over shards, the reply says which answered, as /imagesearch does.
   HttpResponse similar(const HttpRequest& req) {
-    auto& database = db();
-    auto snapshot = similar_index.get(database);
     const RequestContext ctx{base, std::string(kUploadPath)};
-    Reply r = req.method == "POST"
-                  ? similar_by_upload(database, *snapshot, req.body, req.query, ctx, options.api)
-                  : similar_by_digest(database, *snapshot, req.query, ctx, options.api);
+    Reply r;
+    r.status = 503;
+    r.body = Json{{"error", {{"status", 503}, {"message", "no shard answers"}}}}.dump();
+    over_index([&](Xapian::Database& database, const search::IndexParts& parts, size_t missing) {
+      ShardAnswer answer;
+      if (shards) answer.shards = shards->shards().size(), answer.missing.resize(missing);
+      const ShardAnswer* said = shards ? &answer : nullptr;
+      auto snapshot = shards ? similar_index.get(database, parts) : similar_index.get(database);
+      r = req.method == "POST"
+              ? similar_by_upload(database, parts, *snapshot, req.body, req.query, ctx, options.api,
+                                  said)
+              : similar_by_digest(database, parts, *snapshot, req.query, ctx, options.api, said);
+    });
     return json_response(r.status, r.body);
   }
 
@@ -247,7 +287,7 @@ struct Server::Impl {
       return r;
     }
     ReplayContext context{options.archive_roots, locked_safe(), base, req.accept_datetime, ""};
-    return from_replay(replay(db(), *captures->of(db()), req.target.substr(9), context));
+    return from_replay(replay_over(req.target.substr(9), context));
   }
 
   // The replay origin: archived content and wombat, nothing of the interface or the API.
@@ -257,10 +297,10 @@ struct Server::Impl {
       out.body = file->second;
       out.content_type = "text/javascript; charset=utf-8";
       out.headers.emplace_back("Cache-Control", "public, max-age=86400");
-    } else if (starts_with(req.target, "/wayback/") && !options.index_dir.empty()) {
+    } else if (starts_with(req.target, "/wayback/")) {
       ReplayContext context{options.archive_roots, locked_safe(), replay_base, req.accept_datetime,
                             kWombatPrefix};
-      out = from_replay(replay(db(), *captures->of(db()), req.target.substr(9), context));
+      out = from_replay(replay_over(req.target.substr(9), context));
     } else {
       out = not_found();
     }
@@ -286,20 +326,27 @@ struct Server::Impl {
     }
   }
 
-  // The pywb-compatible CDX server API over every capture of the registered archives, less
-  // those replay refuses.
+  // The pywb-compatible CDX server API over every capture of the registered archives (of
+  // every shard answering), less those replay refuses. With shards missing, the captures of
+  // URLs that no answering shard holds a document of are left out, as replay refuses them,
+  // and the header Strata-Shards-Missing says how many shards did not answer.
   HttpResponse cdx(const HttpRequest& req) {
-    std::map<std::string, bool> refused;  // per URL: captures of one URL come together
-    auto hidden = [&](const replay::Capture& c) {
-      auto [it, added] = refused.try_emplace(c.url, false);
-      if (added) it->second = replay_refuses(db(), c.url, locked_safe());
-      return it->second;
-    };
-    replay::CdxAnswer a = replay::cdx_api(*captures->of(db()), req.query, hidden);
-    HttpResponse out;
-    out.status = a.status;
-    out.body = std::move(a.body);
-    out.content_type = std::move(a.content_type);
+    HttpResponse out = json_response(503, error_reply(503, "no shard answers").body);
+    const shard::Coverage coverage = over_index(
+        [&](Xapian::Database& database, const search::IndexParts& parts, size_t missing) {
+          std::map<std::string, bool> refused;  // per URL: captures of one URL come together
+          auto hidden = [&](const replay::Capture& c) {
+            auto [it, added] = refused.try_emplace(c.url, false);
+            if (added) it->second = replay_refuses(database, parts, c.url, locked_safe(), missing);
+            return it->second;
+          };
+          replay::CdxAnswer a = replay::cdx_api(*captures_of(database, parts), req.query, hidden);
+          out.status = a.status;
+          out.body = std::move(a.body);
+          out.content_type = std::move(a.content_type);
+        });
+    if (!coverage.missing.empty())
+      out.headers.emplace_back("Strata-Shards-Missing", std::to_string(coverage.missing.size()));
     return out;
   }
 
@@ -309,8 +356,8 @@ struct Server::Impl {
     bool safe = mode == "/thumbnail/safe/" || locked_safe();
     if (!shards) return from_replay(thumbnail(db(), target, safe, options.index_dir / "thumbs"));
     ReplayReply reply = error_reply(503, "no shard answers");
-    shards->run([&](Xapian::Database& db, const search::IndexParts& parts) {
-      reply = thumbnail(db, parts, target, safe, thumb_roots);
+    over_index([&](Xapian::Database& db, const search::IndexParts& parts, size_t missing) {
+      reply = thumbnail(db, parts, target, safe, thumb_roots, missing);
     });
     return from_replay(std::move(reply));
   }
@@ -345,8 +392,8 @@ Server::Server(ServerOptions options) : impl_(std::make_unique<Impl>()) {
   try {
     if (!o.index_dir.empty()) {
       Xapian::Database db(o.index_dir.string());  // built now rather than on the first request
-      impl_->similar_index.get(db);
-      search::capture_years_of(db, false);  // the match spies' tables, likewise
+      if (o.shards.empty()) impl_->similar_index.get(db);  // over shards: per parts answering
+      search::capture_years_of(db, false);                 // the match spies' tables, likewise
       search::group_members_of(db, false);
     }
   } catch (const Xapian::Error& e) {

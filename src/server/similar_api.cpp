@@ -100,8 +100,10 @@ bool is_blocked(Xapian::Database& db, Xapian::docid doc) {
   return it != db.postlist_end(term) && *it == doc;
 }
 
-// Blocked images are unknown here, as everywhere.
-QueryImage indexed_query(Xapian::Database& db, const Params& params, Mode mode) {
+// Blocked images are unknown here, as everywhere; with shards missing, a digest the others do
+// not hold may be theirs (503).
+QueryImage indexed_query(Xapian::Database& db, const Params& params, Mode mode,
+                         size_t shards_missing) {
   auto [first, end] = params.equal_range("digest");
   if (first == end || std::prev(end)->second.empty())
     throw Refusal{400, "digest", "digest is required (the imgDigest of an indexed image)"};
@@ -109,6 +111,10 @@ QueryImage indexed_query(Xapian::Database& db, const Params& params, Mode mode) 
   q.digest = std::prev(end)->second;
   q.own_documents = documents_of(db, q.digest);
   std::erase_if(q.own_documents, [&](Xapian::docid doc) { return is_blocked(db, doc); });
+  if (q.own_documents.empty() && shards_missing > 0)
+    throw Refusal{
+        503, "digest",
+        std::to_string(shards_missing) + " shard(s) down: the image may be there; try again"};
   if (q.own_documents.empty()) throw Refusal{404, "digest", "no image with this digest"};
   for (Xapian::docid doc : q.own_documents) {
     const Xapian::Document d = db.get_document(doc);
@@ -182,9 +188,9 @@ std::vector<Found> visible_matches(const SimilarSnapshot& snapshot, const QueryI
 }
 
 // The page's items, each with its distance; documents deleted since the snapshot are skipped.
-Json page_items(Xapian::Database& db, const std::vector<Found>& found, const ApiRequest& req,
+Json page_items(Xapian::Database& db, const search::IndexParts& parts,
+                const std::vector<Found>& found, const ApiRequest& req,
                 const std::string& wayback) {
-  const index::StoredData stored(db);
   Json items = Json::array();
   const size_t begin = std::min<size_t>(req.search.offset, found.size());
   const size_t end = std::min<size_t>(begin + req.search.max_items, found.size());
@@ -192,7 +198,8 @@ Json page_items(Xapian::Database& db, const std::vector<Found>& found, const Api
     search::Hit hit;
     try {
       Xapian::Document d = db.get_document(found[k].doc);
-      if (!index::parse_document_data(stored.unpack(d.get_data()), hit.doc, hit.moderation))
+      if (!index::parse_document_data(parts.stored(found[k].doc).unpack(d.get_data()), hit.doc,
+                                      hit.moderation))
         continue;
     } catch (const Xapian::DocNotFoundError&) {
       continue;
@@ -205,9 +212,10 @@ Json page_items(Xapian::Database& db, const std::vector<Found>& found, const Api
   return items;
 }
 
-Reply answer(Xapian::Database& db, const SimilarSnapshot& snapshot, const QueryImage& q,
-             const ApiRequest& req, int distance, Mode mode, const Params& params,
-             const RequestContext& ctx, const ApiConfig& config, bool links) {
+Reply answer(Xapian::Database& db, const search::IndexParts& parts, const SimilarSnapshot& snapshot,
+             const QueryImage& q, const ApiRequest& req, int distance, Mode mode,
+             const Params& params, const RequestContext& ctx, const ApiConfig& config, bool links,
+             const ShardAnswer* shards) {
   const auto found = visible_matches(snapshot, q, distance, req.search);
   const unsigned offset = req.search.offset, max = req.search.max_items;
   Json j = Json::object();
@@ -231,10 +239,15 @@ Reply answer(Xapian::Database& db, const SimilarSnapshot& snapshot, const QueryI
   returnability["distance"] = true;
   if (mode == Mode::visual) returnability["similarity"] = true;
   j["fieldReturnability"] = returnability;
-  Json items = page_items(
-      db, found, req, config.replay_prefix.empty() ? ctx.base + "/wayback/" : config.replay_prefix);
+  Json items =
+      page_items(db, parts, found, req,
+                 config.replay_prefix.empty() ? ctx.base + "/wayback/" : config.replay_prefix);
   j["numberOfResponseItems"] = items.size();
   j["responseItems"] = std::move(items);
+  if (shards) {  // as /imagesearch says it
+    j["partialResults"] = !shards->missing.empty();
+    j["shards"] = {{"total", shards->shards}, {"missing", shards->missing.size()}};
+  }
   return api_reply(200, j, req.pretty);
 }
 
@@ -252,14 +265,18 @@ ApiRequest parse_params(const Params& params, const ApiConfig& config) {
 }
 
 // `upload`: the uploaded bytes (POST), or null for a query by digest (GET).
-Reply similar(Xapian::Database& db, const SimilarSnapshot& snapshot, const std::string_view* upload,
-              const Params& params, const RequestContext& ctx, const ApiConfig& config) {
+Reply similar(Xapian::Database& db, const search::IndexParts& parts,
+              const SimilarSnapshot& snapshot, const std::string_view* upload, const Params& params,
+              const RequestContext& ctx, const ApiConfig& config, const ShardAnswer* shards) {
   try {
     const ApiRequest req = parse_params(params, config);
     const int distance = parse_distance(params);
     const Mode mode = parse_mode(params);
-    const QueryImage q = upload ? uploaded_query(*upload, mode) : indexed_query(db, params, mode);
-    return answer(db, snapshot, q, req, distance, mode, params, ctx, config, upload == nullptr);
+    const QueryImage q = upload
+                             ? uploaded_query(*upload, mode)
+                             : indexed_query(db, params, mode, shards ? shards->missing.size() : 0);
+    return answer(db, parts, snapshot, q, req, distance, mode, params, ctx, config,
+                  upload == nullptr, shards);
   } catch (const Refusal& r) {
     return refuse(r, config);
   }
@@ -267,15 +284,18 @@ Reply similar(Xapian::Database& db, const SimilarSnapshot& snapshot, const std::
 
 }  // namespace
 
-Reply similar_by_digest(Xapian::Database& db, const SimilarSnapshot& snapshot, const Params& params,
-                        const RequestContext& ctx, const ApiConfig& config) {
-  return similar(db, snapshot, nullptr, params, ctx, config);
+Reply similar_by_digest(Xapian::Database& db, const search::IndexParts& parts,
+                        const SimilarSnapshot& snapshot, const Params& params,
+                        const RequestContext& ctx, const ApiConfig& config,
+                        const ShardAnswer* shards) {
+  return similar(db, parts, snapshot, nullptr, params, ctx, config, shards);
 }
 
-Reply similar_by_upload(Xapian::Database& db, const SimilarSnapshot& snapshot,
-                        std::string_view image_bytes, const Params& params,
-                        const RequestContext& ctx, const ApiConfig& config) {
-  return similar(db, snapshot, &image_bytes, params, ctx, config);
+Reply similar_by_upload(Xapian::Database& db, const search::IndexParts& parts,
+                        const SimilarSnapshot& snapshot, std::string_view image_bytes,
+                        const Params& params, const RequestContext& ctx, const ApiConfig& config,
+                        const ShardAnswer* shards) {
+  return similar(db, parts, snapshot, &image_bytes, params, ctx, config, shards);
 }
 
 }  // namespace strata::server

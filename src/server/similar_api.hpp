@@ -21,11 +21,18 @@ namespace strata::server {
 // before any pixel is decoded. Its bytes are bounded by the listener (kMaxUploadBody).
 inline constexpr uint64_t kMaxUploadPixels = 25'000'000;
 
-Reply similar_by_digest(Xapian::Database& db, const SimilarSnapshot& snapshot, const Params& params,
-                        const RequestContext& ctx, const ApiConfig& config);
+// `parts`: what `db` combines (IndexParts(db) for one index; shards: search/index_parts.hpp,
+// the snapshot of SimilarIndexCache::get(db, parts)). `shards`: over shards, how many were
+// asked and which did not answer: the reply then says so as /imagesearch does
+// ("partialResults", "shards"), and a digest the others do not hold is 503, not 404.
+Reply similar_by_digest(Xapian::Database& db, const search::IndexParts& parts,
+                        const SimilarSnapshot& snapshot, const Params& params,
+                        const RequestContext& ctx, const ApiConfig& config,
+                        const ShardAnswer* shards = nullptr);
 
-Reply similar_by_upload(Xapian::Database& db, const SimilarSnapshot& snapshot,
-                        std::string_view image_bytes, const Params& params,
-                        const RequestContext& ctx, const ApiConfig& config);
+Reply similar_by_upload(Xapian::Database& db, const search::IndexParts& parts,
+                        const SimilarSnapshot& snapshot, std::string_view image_bytes,
+                        const Params& params, const RequestContext& ctx, const ApiConfig& config,
+                        const ShardAnswer* shards = nullptr);
 
 }  // namespace strata::server

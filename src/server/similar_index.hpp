@@ -44,12 +44,22 @@ struct SimilarSnapshot {
 // Every document with a pHash, and every one with an embedding, of `db` at its current
 // revision.
 std::shared_ptr<const SimilarSnapshot> build_similar_snapshot(Xapian::Database& db);
+// The same of a combined database (shards: its documents numbered as it numbers them), at
+// `version` (version_of(parts)); `remote`: it has remote parts (their values are then read
+// in one match, not a round trip a document).
+std::shared_ptr<const SimilarSnapshot> build_similar_snapshot(Xapian::Database& db,
+                                                              const IndexVersion& version,
+                                                              bool remote);
 
 class SimilarIndexCache {
  public:
   // The snapshot of `db`'s version, built here when there is none yet or it is out of date
   // and no other thread is building one (then the previous one).
   std::shared_ptr<const SimilarSnapshot> get(Xapian::Database& db);
+  // Over the parts `db` combines (shards): rebuilt when a part changes, or when the parts
+  // answering change (their documents are numbered anew), then never answered from the
+  // previous snapshot.
+  std::shared_ptr<const SimilarSnapshot> get(Xapian::Database& db, const search::IndexParts& parts);
 
  private:
   VersionedCache<SimilarSnapshot> cache_;

@@ -9,17 +9,45 @@
 #include <mutex>
 #include <string>
 
+#include "search/index_parts.hpp"
+
 namespace strata::server {
 
 // Which state of which database a value was computed from: an index rebuilt beside its folder
-// and renamed into place is another database (UUID) whose revisions start again.
+// and renamed into place is another database (UUID) whose revisions start again. Over several
+// parts (shards), `layout` names the parts in their order: the combined database numbers
+// their documents by it, so a value of another layout is never answered from.
 struct IndexVersion {
   std::string uuid;
   Xapian::rev revision = 0;
+  std::string layout;
   bool operator==(const IndexVersion&) const = default;
 };
 inline IndexVersion version_of(const Xapian::Database& db) {
-  return {db.get_uuid(), db.get_revision()};
+  return {db.get_uuid(), db.get_revision(), ""};
+}
+
+// A part's UUID and revision; a remote part (Xapian 1.4 gives no revision over the remote
+// protocol) by its UUID and what a commit that adds, replaces or deletes documents changes
+// (kept by the connection: no round trip).
+inline std::string part_version(const Xapian::Database& part) {
+  std::string version = part.get_uuid();
+  try {
+    return version + "@" + std::to_string(part.get_revision());
+  } catch (const Xapian::UnimplementedError&) {
+  } catch (const Xapian::InvalidOperationError&) {
+  }
+  return version + "#" + std::to_string(part.get_doccount()) + "/" +
+         std::to_string(part.get_lastdocid()) + "/" + std::to_string(part.get_total_length());
+}
+
+inline IndexVersion version_of(const search::IndexParts& parts) {
+  IndexVersion v;
+  for (size_t k = 0; k < parts.size(); ++k) {
+    v.uuid += part_version(parts.part(k)) + " ";
+    v.layout += parts.part(k).get_uuid() + " ";
+  }
+  return v;
 }
 
 // T has a member `IndexVersion version`; compute(db) returns a std::shared_ptr<const T> (or
@@ -29,13 +57,18 @@ class VersionedCache {
  public:
   template <typename Compute>
   std::shared_ptr<const T> get(Xapian::Database& db, Compute compute) {
+    return get(db, version_of(db), compute);
+  }
+  // `version`: db's, as version_of() gives it.
+  template <typename Compute>
+  std::shared_ptr<const T> get(Xapian::Database& db, const IndexVersion& version, Compute compute) {
     std::shared_ptr<const T> current;
     {
       std::lock_guard lock(current_);
       current = value_;
     }
-    const IndexVersion version = version_of(db);
     if (current && current->version == version) return current;
+    if (current && current->version.layout != version.layout) current.reset();  // wait for it
     std::unique_lock building(build_, std::defer_lock);
     if (!current)
       building.lock();  // the first: wait for it

@@ -85,12 +85,12 @@ class SimilarImages : public ::testing::Test {
   }
   Reply by_digest(const Params& p) {
     Xapian::Database db(dir_->string());
-    return similar_by_digest(db, *build_similar_snapshot(db), p,
+    return similar_by_digest(db, search::IndexParts(db), *build_similar_snapshot(db), p,
                              {"http://x", "/imagesearch/similar"}, {});
   }
   Reply by_upload(const std::string& bytes, const Params& p = {}) {
     Xapian::Database db(dir_->string());
-    return similar_by_upload(db, *build_similar_snapshot(db), bytes, p,
+    return similar_by_upload(db, search::IndexParts(db), *build_similar_snapshot(db), bytes, p,
                              {"http://x", "/imagesearch/similar"}, {});
   }
   // The digests and distances of a 200 reply.

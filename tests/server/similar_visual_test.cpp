@@ -74,7 +74,7 @@ class VisualNeighbours : public ::testing::Test {
   static Reply by_digest(Params p, const char* mode = "visual") {
     p.emplace("mode", mode);
     Xapian::Database db(dir_->string());
-    return similar_by_digest(db, *build_similar_snapshot(db), p,
+    return similar_by_digest(db, search::IndexParts(db), *build_similar_snapshot(db), p,
                              {"http://x", "/imagesearch/similar"}, {});
   }
   // (digest, distance or -1, similarity or -1) of a 200 reply.
@@ -148,9 +148,9 @@ TEST_F(VisualNeighbours, Refusals) {
   const Reply none = by_digest({{"digest", "no_embedding"}});
   EXPECT_EQ(none.status, 422) << none.body;
   Xapian::Database db(dir_->string());
-  const Reply bad =
-      similar_by_digest(db, *build_similar_snapshot(db), {{"digest", "query"}, {"mode", "colour"}},
-                        {"http://x", "/imagesearch/similar"}, {});
+  const Reply bad = similar_by_digest(db, search::IndexParts(db), *build_similar_snapshot(db),
+                                      {{"digest", "query"}, {"mode", "colour"}},
+                                      {"http://x", "/imagesearch/similar"}, {});
   EXPECT_EQ(bad.status, 400);
   EXPECT_EQ(Json::parse(bad.body)["error"]["parameter"], "mode");
 }
@@ -195,8 +195,8 @@ TEST(VisualUpload, RunsTheModelAsTheAnalysisDoes) {
     w.add(testing::doc("other", "20100101000000", "praia"));
   }
   Xapian::Database db(dir.string());
-  const Reply r = similar_by_upload(db, *build_similar_snapshot(db), png, {{"mode", "visual"}},
-                                    {"http://x", "/imagesearch/similar"}, {});
+  const Reply r = similar_by_upload(db, search::IndexParts(db), *build_similar_snapshot(db), png,
+                                    {{"mode", "visual"}}, {"http://x", "/imagesearch/similar"}, {});
   ASSERT_EQ(r.status, 200) << r.body;
   const Json j = Json::parse(r.body);
   ASSERT_GE(j["responseItems"].size(), 1u);

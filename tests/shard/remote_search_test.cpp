@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "same_results.hpp"
+#include "search/spy_tables.hpp"
 #include "sharded_collection.hpp"
 
 namespace strata::shard::testing {
@@ -97,6 +98,59 @@ TEST_F(RemoteSearchTest, PooledConnectionsServeManyThreadsAsOneIndex) {
       expect_same(expected[i], got[t][i], all[i].collapse, all[i].max_items,
                   "thread " + std::to_string(t) + " q=" + all[i].q);
   for (const auto& server : servers_) EXPECT_LE(connection_processes(server->pid()), 2u);
+}
+
+// Several local parts (`strata serve --index` of a sharded folder): the years facet and the
+// collapsed total cannot come from the in-memory tables (search/spy_tables.hpp), since a match
+// spy over a combined database gets each document numbered within its own part, the parts
+// one after the other, so it cannot tell whose table to read. The searcher falls back to
+// Xapian's stock spies, which read the value slots: the same facets and totals as one index.
+TEST(LocalParts, MatchSpyGetsEachPartsOwnDocidsSoTheTablesDoNotApply) {
+  const fs::path root = strata::testing::scratch_dir();
+  Xapian::Database combined;
+  for (const char* name : {"a", "b"}) {
+    Xapian::WritableDatabase part((root / name).string(), Xapian::DB_CREATE);
+    for (int i = 0; i < 3; ++i) {
+      Xapian::Document d;
+      d.add_term("word");
+      part.add_document(d);
+    }
+    part.commit();
+    combined.add_database(Xapian::Database((root / name).string()));
+  }
+  struct Docids : Xapian::MatchSpy {
+    std::vector<Xapian::docid> seen;
+    void operator()(const Xapian::Document& doc, double) override {
+      seen.push_back(doc.get_docid());
+    }
+  } spy;
+  Xapian::Enquire enquire(combined);
+  enquire.set_query(Xapian::Query("word"));
+  enquire.add_matchspy(&spy);
+  enquire.get_mset(0, 10);
+  EXPECT_EQ(spy.seen, (std::vector<Xapian::docid>{1, 2, 3, 1, 2, 3}));
+  EXPECT_EQ(search::capture_years_of(combined, false), nullptr);
+  EXPECT_EQ(search::group_members_of(combined, false), nullptr);
+}
+
+TEST_F(RemoteSearchTest, LocalPartsCountFacetsAndTotalsAsOneIndex) {
+  std::vector<ShardAddress> folders;
+  for (size_t k = 0; k < kShards; ++k)
+    folders.push_back(ShardAddress{"", 0, *root_ / ("shard-" + std::to_string(k))});
+  ShardSet local(folders);
+  for (const SearchRequest& r : requests()) {
+    SearchResult got;
+    const Coverage c = local.run([&](Xapian::Database& db, const search::IndexParts& parts) {
+      EXPECT_FALSE(parts.remote());
+      got = search::search(db, parts, r);
+    });
+    EXPECT_TRUE(c.missing.empty());
+    const SearchResult one = over_one(r);
+    if (!one.hits.empty()) {
+      EXPECT_FALSE(one.years.empty()) << r.q;
+    }
+    expect_same(one, got, r.collapse, r.max_items, "local parts q=" + r.q);
+  }
 }
 
 TEST_F(RemoteSearchTest, GroupsSpanShards) {

@@ -5,6 +5,7 @@
 
 #include "core/json.hpp"
 #include "server/running_server.hpp"
+#include "server/similar_visual.hpp"
 #include "sharded_collection.hpp"
 
 namespace strata::shard::testing {
@@ -54,6 +55,40 @@ TEST_F(ServeShardsTest, SearchesEveryShardThenAnswersFromTheOthersFlagged) {
   EXPECT_EQ(health["shardsMissing"], 1);
 }
 
+// "More like this" over shards, near-duplicates and visual neighbours (mode=visual), lists
+// what one index built from the same documents lists (images at equal pHash distance sorted by
+// digest: their order is the documents', which sharding changes).
+TEST_F(ServeShardsTest, SimilarAndVisuallySimilarImagesAreTheOneIndexs) {
+  server::ServerOptions options;
+  options.index_dir = *root_ / "one";
+  server::testing::RunningServer one(options);
+  auto listed = [](int port, const std::string& digest, const char* mode) {
+    httplib::Client client("127.0.0.1", port);
+    const auto r = client.Get(
+        "/imagesearch/similar?safeSearch=off&fields=imgDigest&maxItems=200"
+        "&mode=" +
+        std::string(mode) + "&digest=" + digest);
+    std::vector<std::tuple<int, double, std::string>> items;
+    if (!r || r->status != 200) return items;
+    const Json j = Json::parse(r->body);
+    for (const auto& item : j["responseItems"])
+      items.emplace_back(item.value("distance", -1), -item.value("similarity", 0.0),
+                         item["imgDigest"].get<std::string>());
+    std::sort(items.begin(), items.end());
+    return items;
+  };
+  size_t visual = 0;
+  for (const char* digest : {"sha1:D0", "sha1:D45", "sha1:D123", "sha1:D377", "sha1:D599"}) {
+    for (const char* mode : {"near", "visual"}) {
+      const auto expected = listed(one.port(), digest, mode);
+      EXPECT_FALSE(expected.empty()) << digest << " " << mode;
+      EXPECT_EQ(listed(server_->port(), digest, mode), expected) << digest << " " << mode;
+      if (std::string(mode) == "visual") visual += expected.size();
+    }
+  }
+  EXPECT_GE(visual, 5 * server::kMaxVisualNeighbours);
+}
+
 TEST_F(ServeShardsTest, ThumbnailsAreFoundInTheirShard) {
   httplib::Client client("127.0.0.1", server_->port());
   // Not analysed: the placeholder, found through the shard that holds the image.
@@ -64,10 +99,12 @@ TEST_F(ServeShardsTest, ThumbnailsAreFoundInTheirShard) {
   r = client.Get("/thumbnail/all/20100101000000/http://ex.pt/i/none.jpg");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 404);
-  // Replay needs a local index.
+  // Replay finds the document in its shard; these documents name no archive
+  // (replay_shards_test.cpp replays real ones).
   r = client.Get("/wayback/20100101000000im_/http://ex.pt/i/7.jpg");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 404);
+  EXPECT_NE(r->body.find("not registered"), std::string::npos) << r->body;
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "search/searcher.hpp"
 #include "shard/partition.hpp"
 #include "shard/shard_set.hpp"
+#include "similar/embedding_index.hpp"
 #include "tcpsrv.hpp"
 #include "testing/shared_data.hpp"
 
@@ -57,6 +58,12 @@ inline std::vector<std::pair<merge::ImageDocument, index::Moderation>> collectio
     // from the family's base.
     const size_t family = i < kLargeFamily ? 0 : i / 10, bit = i < kLargeFamily ? i : i % 10;
     m.phash = (0x9e3779b97f4a7c15ULL * (family + 1)) ^ (uint64_t{1} << bit);
+    // A visual embedding (mode=visual of "more like this"): random, so cosines rarely tie (its
+    // own generator: the documents stay as they were).
+    std::mt19937 embedding_random(static_cast<unsigned>(i));
+    similar::EmbeddingCode code;
+    for (auto& c : code) c = static_cast<int8_t>(static_cast<int>(embedding_random() % 255) - 127);
+    m.embedding = code;
     out.emplace_back(std::move(d), std::move(m));
   }
   return out;
