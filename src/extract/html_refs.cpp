@@ -102,8 +102,12 @@ class Finder {
   void css(std::string_view text, PagePosition position);
   void styled(const GumboNode* e) { css(attribute_or_empty(e, "style"), positions_.of(e)); }
   std::vector<HtmlRef> take() { return std::move(refs_); }
-  void drop_shared_captions();
-  void mark_repeated_pictures();
+  // Each element's picture, by its first URL (srcset candidates are one picture): the unit
+  // the two page-wide rules below count.
+  using PictureOf = std::map<const GumboNode*, std::string_view>;
+  PictureOf picture_of_elements() const;
+  void drop_shared_captions(const PictureOf& picture_of);
+  void mark_repeated_pictures(const PictureOf& picture_of);
   size_t captions_timed_out() const { return captions_.timed_out(); }
 
  private:
@@ -215,20 +219,23 @@ void Finder::add(HtmlRef ref, const GumboNode* described_by) {
   described_by_.push_back(described_by);
 }
 
+Finder::PictureOf Finder::picture_of_elements() const {
+  PictureOf picture_of;
+  for (size_t i = 0; i < refs_.size(); ++i)
+    if (described_by_[i]) picture_of.emplace(described_by_[i], refs_[i].url);
+  return picture_of;
+}
+
 // A text given to kSharedCaptionPictures or more different pictures of the page is the
 // page's (layout slices, a row of icons, a list's heading), not any one picture's. One picture
 // repeated beside its text keeps it: an author's avatar on each tweet, a rating's stars
-// (full, half and empty: three pictures). Each element counts by its first URL (srcset
-// candidates are one picture).
-void Finder::drop_shared_captions() {
+// (full, half and empty: three pictures).
+void Finder::drop_shared_captions(const PictureOf& picture_of) {
   constexpr size_t kSharedCaptionPictures = 4;
-  std::map<const GumboNode*, std::string_view> picture_of;
-  for (size_t i = 0; i < refs_.size(); ++i)
-    if (described_by_[i]) picture_of.emplace(described_by_[i], refs_[i].url);
   std::map<std::string_view, std::set<std::string_view>> pictures_by_caption;
   for (size_t i = 0; i < refs_.size(); ++i)
     if (described_by_[i] && !refs_[i].caption.empty())
-      pictures_by_caption[refs_[i].caption].insert(picture_of[described_by_[i]]);
+      pictures_by_caption[refs_[i].caption].insert(picture_of.at(described_by_[i]));
   std::set<std::string> shared;  // copies: the captions viewed above are cleared below
   for (const auto& [caption, pictures] : pictures_by_caption)
     if (pictures.size() >= kSharedCaptionPictures) shared.emplace(caption);
@@ -247,17 +254,14 @@ void Finder::drop_shared_captions() {
 // furniture wherever it stands, like its header and navigation: its references count as
 // chrome, so the page's title and URL, which name the page's subject, are not indexed as
 // its words (index/position_prior.hpp). A site's logo stays a logo.
-void Finder::mark_repeated_pictures() {
+void Finder::mark_repeated_pictures(const PictureOf& picture_of) {
   constexpr size_t kRepeatedPictureElements = 3;
-  std::map<std::string_view, std::set<const GumboNode*>> elements_of;
-  std::map<const GumboNode*, std::string_view> picture_of;
-  for (size_t i = 0; i < refs_.size(); ++i)
-    if (described_by_[i] && picture_of.emplace(described_by_[i], refs_[i].url).second)
-      elements_of[refs_[i].url].insert(described_by_[i]);
+  std::map<std::string_view, size_t> elements_showing;
+  for (const auto& [element, picture] : picture_of) ++elements_showing[picture];
   size_t marked = 0;
   for (size_t i = 0; i < refs_.size(); ++i) {
     if (!described_by_[i] || refs_[i].position == PagePosition::logo) continue;
-    if (elements_of[picture_of[described_by_[i]]].size() < kRepeatedPictureElements) continue;
+    if (elements_showing[picture_of.at(described_by_[i])] < kRepeatedPictureElements) continue;
     refs_[i].position = PagePosition::chrome;
     ++marked;
   }
@@ -407,8 +411,9 @@ PageRefs references_in(std::string base, const Elements& found, const GumboNode*
     counters.add("html_img_not_parsed", static_cast<int64_t>(found.images.size() - examined));
   }
   for (const GumboNode* s : found.sources) finder.source(s);
-  finder.drop_shared_captions();
-  finder.mark_repeated_pictures();
+  const auto pictures = finder.picture_of_elements();
+  finder.drop_shared_captions(pictures);
+  finder.mark_repeated_pictures(pictures);
   for (const GumboNode* a : found.anchors) finder.anchor(a);
   for (const GumboNode* s : found.styles) finder.css(text_content(s), PagePosition::page);
   for (const GumboNode* e : found.styled) finder.styled(e);
