@@ -80,9 +80,9 @@ int run(const Options& o) {
   try {
     req = strata::server::parse_export_params(to_params(o), config);
     req.options.archive_roots = o.archive_roots;
-    Xapian::Database db(o.index);
+    const auto source = strata::server::export_source(o.index);
     strata::exporter::Exporter exporter(
-        db, req.search, req.options,
+        source->db, source->parts, req.search, req.options,
         strata::server::export_rows(req.options.fields, config.replay_prefix));
     if (int rc = write(exporter, o.output); rc != strata::exit_code::ok) return rc;
     strata::Json report = strata::exporter::to_json(exporter.summary());

@@ -43,11 +43,12 @@ std::string_view file_extension(Format format) {
 }
 
 struct Exporter::Impl {
-  Impl(Xapian::Database& db, search::SearchRequest request, ExportOptions o, RowFn r)
+  Impl(Xapian::Database& db, const search::IndexParts& parts, search::SearchRequest request,
+       ExportOptions o, RowFn r)
       : options(std::move(o)),
         row(std::move(r)),
-        pages(db, std::move(request), options.max_images),
-        context{db, options, row, summary, problems.sink(), problems} {
+        pages(db, parts, std::move(request), options.max_images),
+        context{parts, options, row, summary, problems.sink(), problems} {
     using Make = std::unique_ptr<FormatWriter> (*)(const WriterContext&);
     constexpr std::array<Make, 5> make{make_csv_writer, make_jsonl_writer, make_warc_writer,
                                        make_zip_writer, make_wacz_writer};
@@ -66,9 +67,10 @@ struct Exporter::Impl {
   bool started = false, done = false;
 };
 
-Exporter::Exporter(Xapian::Database& db, search::SearchRequest request, ExportOptions options,
-                   RowFn row)
-    : impl_(std::make_unique<Impl>(db, std::move(request), std::move(options), std::move(row))) {}
+Exporter::Exporter(Xapian::Database& db, const search::IndexParts& parts,
+                   search::SearchRequest request, ExportOptions options, RowFn row)
+    : impl_(std::make_unique<Impl>(db, parts, std::move(request), std::move(options),
+                                   std::move(row))) {}
 
 Exporter::~Exporter() = default;
 

@@ -24,6 +24,7 @@
 
 #include "core/json.hpp"
 #include "core/problems.hpp"
+#include "search/index_parts.hpp"
 #include "search/request.hpp"
 #include "search/searcher.hpp"
 
@@ -56,9 +57,11 @@ struct ExportSummary {
 
 class Exporter {
  public:
-  // Runs the first search (throws search::RequestError for a bad q). `db` must outlive the
+  // Runs the first search (throws search::RequestError for a bad q) over `db`, one index or
+  // several combined (`parts`, search/index_parts.hpp: shards). Both must outlive the
   // exporter, which is used by one thread at a time.
-  Exporter(Xapian::Database& db, search::SearchRequest request, ExportOptions options, RowFn row);
+  Exporter(Xapian::Database& db, const search::IndexParts& parts, search::SearchRequest request,
+           ExportOptions options, RowFn row);
   ~Exporter();
   Exporter(const Exporter&) = delete;
   Exporter& operator=(const Exporter&) = delete;

@@ -20,7 +20,7 @@ class FormatWriter {
 
 // What a writer may use; everything outlives it.
 struct WriterContext {
-  Xapian::Database& db;
+  const search::IndexParts& parts;  // the index read (its archive registry)
   const ExportOptions& options;
   const RowFn& row;
   ExportSummary& summary;

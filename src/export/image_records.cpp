@@ -2,11 +2,11 @@
 
 #include "archive/locate.hpp"
 #include "archive/reader.hpp"
-#include "index/archive_registry.hpp"
 
 namespace strata::exporter {
 
-std::optional<ArchivedImage> read_image(Xapian::Database& db, const merge::ImageDocument& doc,
+std::optional<ArchivedImage> read_image(const search::IndexParts& parts,
+                                        const merge::ImageDocument& doc,
                                         const std::vector<std::filesystem::path>& roots,
                                         bool want_payload, const ProblemSink& problems) {
   auto fail = [&](std::string kind, std::string detail) {
@@ -15,7 +15,7 @@ std::optional<ArchivedImage> read_image(Xapian::Database& db, const merge::Image
   };
   if (doc.isInline || doc.imgUrl.empty())
     return fail("inline_image", "an inline (data:) image has no record of its own");
-  const auto entry = index::registered_archive(db, doc.imgFile);
+  const auto entry = parts.registered_archive(doc.imgFile);
   if (!entry) return fail("archive_not_registered", "the archive is not registered in the index");
   const archive::Located located = archive::locate_archive(*entry, roots);
   if (located.file.empty()) return fail("archive_unavailable", located.error);

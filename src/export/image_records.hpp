@@ -13,6 +13,7 @@
 #include "archive/record.hpp"
 #include "core/problems.hpp"
 #include "merge/document.hpp"
+#include "search/index_parts.hpp"
 
 namespace strata::exporter {
 
@@ -26,7 +27,8 @@ inline constexpr size_t kMaxImageRecord = 64 << 20;
 // Nothing (and one problem reported: the archive and offset, and why) when the record cannot
 // be read: an inline image (no record of its own), an unregistered, missing or changed
 // archive, no record for the URL at the offset, a damaged record or one over kMaxImageRecord.
-std::optional<ArchivedImage> read_image(Xapian::Database& db, const merge::ImageDocument& doc,
+std::optional<ArchivedImage> read_image(const search::IndexParts& parts,
+                                        const merge::ImageDocument& doc,
                                         const std::vector<std::filesystem::path>& roots,
                                         bool want_payload, const ProblemSink& problems);
 

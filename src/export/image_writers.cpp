@@ -13,7 +13,7 @@ namespace strata::exporter {
 namespace {
 
 std::optional<ArchivedImage> read(const WriterContext& c, const search::Hit& hit, bool payload) {
-  auto image = read_image(c.db, hit.doc, c.options.archive_roots, payload, c.problems);
+  auto image = read_image(c.parts, hit.doc, c.options.archive_roots, payload, c.problems);
   if (!image) ++c.summary.skipped;
   return image;
 }

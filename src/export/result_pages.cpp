@@ -4,12 +4,13 @@
 
 namespace strata::exporter {
 
-ResultPages::ResultPages(Xapian::Database& db, search::SearchRequest request, uint64_t limit)
-    : db_(db), request_(std::move(request)), limit_(limit) {
+ResultPages::ResultPages(Xapian::Database& db, const search::IndexParts& parts,
+                         search::SearchRequest request, uint64_t limit)
+    : db_(db), parts_(parts), request_(std::move(request)), limit_(limit) {
   request_.years_facet = false;
   request_.offset = 0;
   request_.max_items = kPageSize;
-  auto first = search::search(db_, request_);
+  auto first = search::search(db_, parts_, request_);
   total_ = first.total;
   first_ = std::move(first.hits);
 }
@@ -21,7 +22,7 @@ std::vector<search::Hit> ResultPages::next() {
     hits = std::move(first_);
   } else {
     request_.offset = static_cast<unsigned>(handed_);
-    hits = search::search(db_, request_).hits;
+    hits = search::search(db_, parts_, request_).hits;
   }
   if (hits.size() < kPageSize) done_ = true;
   if (limit_ && handed_ + hits.size() >= limit_) {

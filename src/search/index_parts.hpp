@@ -9,8 +9,11 @@
 // Failure contract: the constructors throw Xapian::Error when a part cannot be read.
 #include <xapian.h>
 
+#include <optional>
+#include <string>
 #include <vector>
 
+#include "archive/locate.hpp"
 #include "index/stored_data.hpp"
 
 namespace strata::search {
@@ -30,6 +33,9 @@ class IndexParts {
   size_t size() const { return parts_.size(); }
   // Part k as opened (its metadata: the archive registry, replay's captures).
   const Xapian::Database& part(size_t k) const { return parts_[k]; }
+  // The registry entry of archive `key` (index/archive_registry.hpp) in whichever part
+  // registers it: each shard registers the archives its own documents name.
+  std::optional<archive::ArchiveEntry> registered_archive(const std::string& key) const;
 
  private:
   std::vector<Xapian::Database> parts_;

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "core/timestamp.hpp"
+#include "index/shard_layout.hpp"
 #include "server/api_items.hpp"
 #include "server/api_params.hpp"
 
@@ -91,7 +92,19 @@ exporter::RowFn export_rows(std::vector<std::string> fields, std::string wayback
   };
 }
 
-HttpResponse export_reply(const std::filesystem::path& index_dir, const Params& params,
+std::shared_ptr<ExportSource> export_source(const std::filesystem::path& index_dir) {
+  std::vector<std::filesystem::path> folders = index::shard_folders(index_dir);
+  if (folders.empty()) folders.push_back(index_dir);
+  std::vector<Xapian::Database> parts;
+  Xapian::Database db;
+  for (const auto& folder : folders) {
+    parts.emplace_back(folder.string());
+    db.add_database(parts.back());
+  }
+  return std::make_shared<ExportSource>(ExportSource{db, search::IndexParts(parts, false)});
+}
+
+HttpResponse export_reply(std::shared_ptr<ExportSource> source, const Params& params,
                           const RequestContext& ctx, const ApiConfig& config,
                           const std::vector<std::filesystem::path>& archive_roots,
                           ExportProgress* progress) {
@@ -101,13 +114,12 @@ HttpResponse export_reply(const std::filesystem::path& index_dir, const Params& 
     out.body = r.body;
     return out;
   };
-  // The export reads its own Database (its pieces run on whichever worker is free), which
-  // outlives the exporter reading it.
+  // The source outlives the exporter reading it.
   struct Running {
-    Xapian::Database db;
+    std::shared_ptr<ExportSource> source;
     std::unique_ptr<exporter::Exporter> exporter;
   };
-  auto running = std::make_shared<Running>(Running{Xapian::Database(index_dir.string()), nullptr});
+  auto running = std::make_shared<Running>(Running{std::move(source), nullptr});
   auto& exporter = running->exporter;
   ExportRequest req;
   try {
@@ -116,7 +128,8 @@ HttpResponse export_reply(const std::filesystem::path& index_dir, const Params& 
     const std::string wayback =
         config.replay_prefix.empty() ? ctx.base + "/wayback/" : config.replay_prefix;
     const bool capped = last(params, "maxItems") == nullptr;
-    exporter = std::make_unique<exporter::Exporter>(running->db, req.search, req.options,
+    exporter = std::make_unique<exporter::Exporter>(running->source->db, running->source->parts,
+                                                    req.search, req.options,
                                                     export_rows(req.options.fields, wayback));
     if (capped && exporter->total() > config.export_max_images)
       throw RequestError("maxItems", over_cap_message(exporter->total(), config.export_max_images));

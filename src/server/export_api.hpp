@@ -6,11 +6,15 @@
 // apply (400). A result set over the cap without maxItems is refused (400 naming the cap)
 // before any byte is sent. Errors are /imagesearch's JSON; a failure once streaming has begun
 // ends the transfer without its last chunk.
+#include <xapian.h>
+
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "export/export.hpp"
+#include "search/index_parts.hpp"
 #include "server/api.hpp"
 #include "server/export_progress.hpp"
 #include "server/http_listener.hpp"
@@ -26,9 +30,19 @@ struct ExportRequest {
 // Throws search::RequestError naming the parameter.
 ExportRequest parse_export_params(const Params& params, const ApiConfig& config);
 
-// The reply: an error, or a streamed body reading its own copy of the index at `index_dir`.
-// With `progress`, an export asked for with a progress token counts its results there.
-HttpResponse export_reply(const std::filesystem::path& index_dir, const Params& params,
+// What an export reads for as long as it streams (its pieces run on whichever worker is free):
+// a database of its own, one index or shards combined (search/index_parts.hpp).
+struct ExportSource {
+  Xapian::Database db;
+  search::IndexParts parts;
+};
+// An index folder opened for an export: one index, or a sharded index's shards combined
+// (index/shard_layout.hpp). Throws Xapian::Error when it cannot be read.
+std::shared_ptr<ExportSource> export_source(const std::filesystem::path& index_dir);
+
+// The reply: an error, or a streamed body reading `source`. With `progress`, an export asked
+// for with a progress token counts its results there.
+HttpResponse export_reply(std::shared_ptr<ExportSource> source, const Params& params,
                           const RequestContext& ctx, const ApiConfig& config,
                           const std::vector<std::filesystem::path>& archive_roots,
                           ExportProgress* progress = nullptr);

@@ -16,8 +16,8 @@ namespace strata::server {
 namespace {
 
 // Every image a search lists (no words, no filter but `collection`), with its years.
-search::SearchResult count_images(Xapian::Database& db, bool safe_only,
-                                  const std::string& collection) {
+search::SearchResult count_images(Xapian::Database& db, const search::IndexParts& parts,
+                                  bool safe_only, const std::string& collection) {
   search::SearchRequest r;
   r.safe = safe_only;
   r.safe_fixed = true;
@@ -26,7 +26,7 @@ search::SearchResult count_images(Xapian::Database& db, bool safe_only,
   r.collapse_fixed = true;
   r.max_items = 0;
   if (!collection.empty()) r.collections = {collection};
-  return search::search(db, r);
+  return search::search(db, parts, r);
 }
 
 void year_range(const search::SearchResult& result, int& first, int& last) {
@@ -48,11 +48,11 @@ bool has_term(Xapian::Document& d, std::string_view prefix) {
 // The texts of well-described images (a title, alt text or caption) that safe search shows
 // and that are neither decorative, blocked nor inline, read from documents spread evenly
 // over the index.
-std::vector<std::vector<std::string>> sample_texts(Xapian::Database& db) {
+std::vector<std::vector<std::string>> sample_texts(Xapian::Database& db,
+                                                   const search::IndexParts& parts) {
   std::vector<std::vector<std::string>> texts;
   const Xapian::docid last = db.get_lastdocid();
   if (last == 0) return texts;
-  const index::StoredData stored(db);
   const Xapian::docid stride =
       std::max<Xapian::docid>(1, last / Xapian::docid(kSummarySampledDocuments));
   for (Xapian::docid id = 1; id <= last; id += stride) {
@@ -67,7 +67,7 @@ std::vector<std::vector<std::string>> sample_texts(Xapian::Database& db) {
       continue;
     merge::ImageDocument doc;
     index::Moderation m;
-    if (!index::parse_document_data(stored.unpack(d.get_data()), doc, m)) continue;
+    if (!index::parse_document_data(parts.stored(id).unpack(d.get_data()), doc, m)) continue;
     std::vector<std::string> own;
     for (const auto* field : {&doc.imgTitle, &doc.imgAlt, &doc.imgCaption})
       for (const auto& v : *field)
@@ -153,22 +153,31 @@ std::vector<std::string> example_queries(const std::vector<std::vector<std::stri
 }
 
 IndexSummary summarize_index(Xapian::Database& db, bool safe_only) {
-  IndexSummary s;
+  IndexSummary s = summarize_index(db, search::IndexParts(db), safe_only, 0, 0);
   s.version = version_of(db);
-  const search::SearchResult all = count_images(db, safe_only, "");
+  return s;
+}
+
+IndexSummary summarize_index(Xapian::Database& db, const search::IndexParts& parts,
+                             bool safe_only, size_t shards, size_t missing) {
+  IndexSummary s;
+  s.version = version_of(parts);
+  s.shards = shards;
+  s.shards_missing = missing;
+  const search::SearchResult all = count_images(db, parts, safe_only, "");
   s.images = all.total;
   year_range(all, s.first_year, s.last_year);
   const std::string prefix(index::prefix::collection);
   for (auto t = db.allterms_begin(prefix); t != db.allterms_end(prefix); ++t) {
     CollectionSummary c;
     c.name = (*t).substr(prefix.size());
-    const search::SearchResult in = count_images(db, safe_only, c.name);
+    const search::SearchResult in = count_images(db, parts, safe_only, c.name);
     c.images = in.total;
     if (c.images == 0) continue;  // only blocked or inline images
     year_range(in, c.first_year, c.last_year);
     s.collections.push_back(std::move(c));
   }
-  s.examples = example_queries(sample_texts(db), kSummaryExamples);
+  s.examples = example_queries(sample_texts(db, parts), kSummaryExamples);
   return s;
 }
 
@@ -186,12 +195,26 @@ std::string summary_json(const IndexSummary& s, bool pretty) {
   }
   j["collections"] = std::move(collections);
   j["examples"] = s.examples;
+  if (s.shards) {
+    j["partialResults"] = s.shards_missing > 0;
+    j["shards"] = {{"total", s.shards}, {"missing", s.shards_missing}};
+  }
   return pretty ? j.dump(2) : j.dump();
 }
 
 std::shared_ptr<const IndexSummary> IndexSummaryCache::get(Xapian::Database& db, bool safe_only) {
   return cache_.get(db, [safe_only](Xapian::Database& d) {
     return std::make_shared<const IndexSummary>(summarize_index(d, safe_only));
+  });
+}
+
+std::shared_ptr<const IndexSummary> IndexSummaryCache::get(Xapian::Database& db,
+                                                           const search::IndexParts& parts,
+                                                           bool safe_only, size_t shards,
+                                                           size_t missing) {
+  return cache_.get(db, version_of(parts), [&](Xapian::Database& d) {
+    return std::make_shared<const IndexSummary>(
+        summarize_index(d, parts, safe_only, shards, missing));
   });
 }
 

@@ -37,6 +37,8 @@ struct IndexSummary {
   int last_year = 0;
   std::vector<CollectionSummary> collections;  // by name
   std::vector<std::string> examples;           // most frequent first
+  // Over shards (docs/scale.md): how many there are and how many did not answer.
+  size_t shards = 0, shards_missing = 0;
 };
 
 // At most this many documents are read for the examples, spread evenly over the index.
@@ -44,6 +46,10 @@ inline constexpr size_t kSummarySampledDocuments = 4000;
 inline constexpr size_t kSummaryExamples = 8;
 
 IndexSummary summarize_index(Xapian::Database& db, bool safe_only);
+// The same over several parts combined in `db` (shards, search/index_parts.hpp), `missing` of
+// `shards` having not answered.
+IndexSummary summarize_index(Xapian::Database& db, const search::IndexParts& parts,
+                             bool safe_only, size_t shards, size_t missing);
 
 // Example queries from the texts of sampled documents (each document's title, alt and caption
 // values): word pairs found in at least two documents first, then single words, most
@@ -60,6 +66,9 @@ class IndexSummaryCache {
   // and no other thread is computing one (then the previous one). `safe_only` is the same on
   // every call (the operator's lock).
   std::shared_ptr<const IndexSummary> get(Xapian::Database& db, bool safe_only);
+  // Over shards: computed again whenever the parts that answer change.
+  std::shared_ptr<const IndexSummary> get(Xapian::Database& db, const search::IndexParts& parts,
+                                          bool safe_only, size_t shards, size_t missing);
 
  private:
   VersionedCache<IndexSummary> cache_;

@@ -8,7 +8,6 @@
 #include "analyze/thumbnail_store.hpp"
 #include "archive/locate.hpp"
 #include "core/json.hpp"
-#include "index/archive_registry.hpp"
 #include "index/document_builder.hpp"
 #include "index/schema.hpp"
 #include "index/stored_data.hpp"
@@ -175,15 +174,6 @@ std::optional<ReplayReply> moderation(Xapian::Database& db, const search::IndexP
   return std::nullopt;
 }
 
-// The registry entry of archive `key` in whichever part registers it (each shard registers
-// the archives its documents name).
-std::optional<archive::ArchiveEntry> registered_in(const search::IndexParts& parts,
-                                                   const std::string& key) {
-  for (size_t k = 0; k < parts.size(); ++k)
-    if (auto entry = index::registered_archive(parts.part(k), key)) return entry;
-  return std::nullopt;
-}
-
 struct Archived {
   std::string body, content_type, location;
   int status = 200;
@@ -195,7 +185,7 @@ std::optional<ReplayReply> read_record(const search::IndexParts& parts, const st
                                        uint64_t offset, const std::string& url,
                                        const std::vector<std::filesystem::path>& roots,
                                        Archived& out) {
-  const auto entry = registered_in(parts, file);
+  const auto entry = parts.registered_archive(file);
   if (!entry) return error(404, "the capture's archive is not registered in this index");
   const archive::Located located = archive::locate_archive(*entry, roots);
   if (located.file.empty())

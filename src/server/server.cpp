@@ -228,33 +228,65 @@ struct Server::Impl {
     if (p == kUploadPath) return similar(req);
     if (starts_with(req.target, "/wayback/")) return wayback(req);
     if (p == "/cdx") return cdx(req);
-    // Export and the summary read a local index only (docs/scale.md).
-    if (options.index_dir.empty() && starts_with(p, "/imagesearch"))
-      return json_response(
-          404,
-          Json{{"error", {{"status", 404}, {"message", "needs a local index (serve --index)"}}}}
-              .dump());
+    if (p == "/imagesearch/export") return export_results(req);
+    if (p == "/imagesearch/export/progress") {
+      Reply r = export_progress.reply(req.query, options.api);
+      return json_response(r.status, r.body);
+    }
+    if (p == "/imagesearch/summary") return index_summary(req);
     if (p == "/imagesearch") {
       Reply r = image_search(db(), req.query, RequestContext{base, "/imagesearch"}, options.api);
       return json_response(r.status, r.body);
     }
     if (p == "/imagesearch/healthcheck")
       return json_response(200, Json{{"index", "ok"}, {"documents", db().get_doccount()}}.dump());
-    if (p == "/imagesearch/export")
-      return export_reply(options.index_dir, req.query, RequestContext{base, p}, options.api,
-                          options.archive_roots, &export_progress);
-    if (p == "/imagesearch/export/progress") {
-      Reply r = export_progress.reply(req.query, options.api);
-      return json_response(r.status, r.body);
-    }
-    if (p == "/imagesearch/summary") {
-      const bool pretty =
-          req.query.count("prettyPrint") && req.query.find("prettyPrint")->second == "true";
-      return json_response(200, summary_json(*summary.get(db(), locked_safe()), pretty));
-    }
     if (starts_with(p, "/imagesearch")) return not_found();
     if (starts_with(p, "/thumbnail/") || web_dir.empty()) return not_found();
     return static_file(req);
+  }
+
+  // An export reads a database of its own while it streams: the local index, or the shards
+  // that answer when it starts (Strata-Shards-Missing counts the others). A shard that fails
+  // later ends the transfer without its last chunk, as any failure once streaming has begun.
+  HttpResponse export_results(const HttpRequest& req) {
+    const RequestContext ctx{base, req.path};
+    if (!shards)
+      return export_reply(export_source(options.index_dir), req.query, ctx, options.api,
+                          options.archive_roots, &export_progress);
+    shard::ShardSet::Apart apart = shards->open_apart();
+    if (apart.parts.size() == 0) return shards_unavailable("no shard answers");
+    const size_t missing = apart.coverage.missing.size();
+    HttpResponse r;
+    try {
+      r = export_reply(std::make_shared<ExportSource>(
+                           ExportSource{std::move(apart.db), std::move(apart.parts)}),
+                       req.query, ctx, options.api, options.archive_roots, &export_progress);
+    } catch (const Xapian::NetworkError& e) {
+      return shards_unavailable("a shard failed: " + e.get_description());
+    }
+    if (missing) r.headers.emplace_back("Strata-Shards-Missing", std::to_string(missing));
+    return r;
+  }
+
+  static HttpResponse shards_unavailable(const std::string& message) {
+    HttpResponse r = json_response(503, error_reply(503, message + "; try again").body);
+    r.headers.emplace_back("Retry-After", "5");
+    return r;
+  }
+
+  // The summary of the local index, or of the shards that answer (it then says how many did
+  // not); computed once per version of what answers.
+  HttpResponse index_summary(const HttpRequest& req) {
+    const bool pretty =
+        req.query.count("prettyPrint") && req.query.find("prettyPrint")->second == "true";
+    HttpResponse r = shards_unavailable("no shard answers");
+    over_index([&](Xapian::Database& database, const search::IndexParts& parts, size_t missing) {
+      const auto s = shards ? summary.get(database, parts, locked_safe(),
+                                          shards->shards().size(), missing)
+                            : summary.get(database, locked_safe());
+      r = json_response(200, summary_json(*s, pretty));
+    });
+    return r;
   }
 
   // More like this: by an indexed image's digest (GET) or an uploaded image (POST).

@@ -256,4 +256,13 @@ Coverage ShardSet::run(const Work& work) {
   return state_->coverage({});
 }
 
+ShardSet::Apart ShardSet::open_apart() {
+  std::vector<Connection> connections(state_->shards.size());
+  const Live live = state_->open_live(connections);
+  Apart apart{Xapian::Database(), search::IndexParts(live.parts, live.remote),
+              state_->coverage(live.shard)};
+  for (const Xapian::Database& part : live.parts) apart.db.add_database(part);
+  return apart;
+}
+
 }  // namespace strata::shard

@@ -66,6 +66,17 @@ class ShardSet {
   using Work = std::function<void(Xapian::Database&, const search::IndexParts&)>;
   Coverage run(const Work& work);
 
+  // The shards that answer now, combined on connections of their own that no query uses: for
+  // work that spans many requests, such as an export streamed in pieces. A shard that fails
+  // later is not left out: its Xapian::NetworkError reaches the caller. `parts` is empty when
+  // no shard answers.
+  struct Apart {
+    Xapian::Database db;
+    search::IndexParts parts;
+    Coverage coverage;
+  };
+  Apart open_apart();
+
  private:
   struct State;
   std::unique_ptr<State> state_;

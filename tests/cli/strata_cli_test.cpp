@@ -285,9 +285,23 @@ TEST(StrataCli, BooksExtractGoesOnPastABadItem) {
   EXPECT_EQ(strata("books extract -q -o '" + out + "' '" + missing + "'").code, 4);
 }
 
+// The SHA-256 of every response record's payload in an exported WARC or WACZ.
+std::set<std::string> payload_digests(const fs::path& file, ProblemLog& log) {
+  auto reader = archive::ArchiveReader::open(file, {}, log.sink());
+  std::set<std::string> payloads;
+  while (reader->next()) {
+    if (reader->record().type != archive::RecordType::response) continue;
+    std::string payload;
+    reader->read_payload(payload);
+    payloads.insert(sha256_hex(payload));
+  }
+  return payloads;
+}
+
 // `strata export` on a generated sample (strata sample, with its revisits) indexed without
 // analysis: every format written whole, the WARC and WACZ read back with no problem and their
 // payloads' SHA-256 the documents' digests, the WACZ valid; a bad format is a usage error.
+// The same sample as a sharded index (--shards 3) exports the same images.
 TEST(StrataCli, ExportWritesEveryFormatOfASample) {
   const fs::path dir = testing::scratch_dir();
   const std::string index = (dir / "index").string();
@@ -313,19 +327,24 @@ TEST(StrataCli, ExportWritesEveryFormatOfASample) {
     EXPECT_TRUE(fs::exists(out) && !fs::exists(out.string() + ".part")) << format;
     if (format == "zip" || format == "csv") continue;
     ProblemLog log;
-    auto reader = archive::ArchiveReader::open(out, {}, log.sink());
-    std::set<std::string> payloads;
-    while (reader->next()) {
-      if (reader->record().type != archive::RecordType::response) continue;
-      std::string payload;
-      reader->read_payload(payload);
-      payloads.insert(sha256_hex(payload));
-    }
+    EXPECT_EQ(payload_digests(out, log), digests) << format;
     EXPECT_EQ(log.total(), 0u) << format;
-    EXPECT_EQ(payloads, digests) << format;
   }
   EXPECT_EQ(exporter::check_wacz(dir / "all.wacz"), std::vector<std::string>{});
   EXPECT_EQ(strata(query + "--format pdf -o '" + (dir / "x").string() + "'").code, 2);
+
+  const std::string sharded = (dir / "sharded").string();
+  ASSERT_EQ(strata("index -q --no-analysis --shards 3 --index '" + sharded +
+                   "' --collection all '" + (dir / "sample").string() + "'")
+                .code,
+            0);
+  const fs::path out = dir / "sharded.warc";
+  const Result r = strata("export --json --index '" + sharded + "' '' --safe-search off " +
+                          "--format warc -o '" + out.string() + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  ProblemLog log;
+  EXPECT_EQ(payload_digests(out, log), digests);
+  EXPECT_EQ(log.total(), 0u);
 }
 
 }  // namespace

@@ -48,8 +48,8 @@ class Export : public ::testing::Test {
   Exported run(server::Params params, const std::string& name) {
     server::ApiConfig config;
     auto req = server::parse_export_params(params, config);
-    Xapian::Database db(archive_->index.string());
-    Exporter exporter(db, req.search, req.options,
+    const auto source = server::export_source(archive_->index);
+    Exporter exporter(source->db, source->parts, req.search, req.options,
                       server::export_rows(req.options.fields, "/wayback/"));
     Exported e{archive_->index.parent_path() / name, {}, 0, 0};
     std::ofstream out(e.file, std::ios::binary | std::ios::trunc);

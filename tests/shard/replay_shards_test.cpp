@@ -8,13 +8,16 @@
 // (`strata serve --index SHARDED`) answer the same.
 #include <httplib.h>
 
+#include <algorithm>
 #include <set>
+#include <sstream>
 
 #include "core/json.hpp"
 #include "index/shard_layout.hpp"
 #include "server/running_server.hpp"
 #include "shard/partition.hpp"
 #include "tcpsrv.hpp"
+#include "testing/containers.hpp"
 #include "testing/incremental.hpp"
 #include "testing/shared_data.hpp"
 
@@ -98,6 +101,38 @@ Similar similar(int port, const std::string& digest) {
   std::sort(s.items.begin(), s.items.end());
   s.partial = j.value("partialResults", Json());
   return s;
+}
+
+// The lines of an exported CSV, its header first and its rows sorted: results of equal score
+// come in the documents' order, which sharding changes (docs/scale.md).
+std::vector<std::string> sorted_rows(const std::string& csv) {
+  std::vector<std::string> rows;
+  std::istringstream in(csv);
+  for (std::string line; std::getline(in, line);) rows.push_back(line);
+  if (rows.size() > 1) std::sort(rows.begin() + 1, rows.end());
+  return rows;
+}
+
+// The target URI and length of every record of an exported WARC (warcinfo has neither),
+// sorted.
+std::vector<std::string> warc_records(const std::string& gz) {
+  std::vector<std::string> records;
+  std::istringstream in(strata::testing::gunzip_all(gz));
+  std::string target;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("WARC-Target-URI: ", 0) == 0) target = line;
+    if (line.rfind("Content-Length: ", 0) == 0 && !target.empty())
+      records.push_back(target + " " + line), target.clear();
+  }
+  std::sort(records.begin(), records.end());
+  return records;
+}
+
+// The summary without what only a summary of shards says.
+Json summary_of(int port) {
+  Json j = Json::parse(get(port, "/imagesearch/summary").body, nullptr, false);
+  if (j.is_object()) j.erase("partialResults"), j.erase("shards");
+  return j;
 }
 
 class ReplayShardsTest : public ::testing::Test {
@@ -231,6 +266,29 @@ TEST_F(ReplayShardsTest, LocalPartsReplayAsOneIndex) {
   }
 }
 
+TEST_F(ReplayShardsTest, ExportsAndTheSummaryAreTheOneIndexs) {
+  const std::string query = "/imagesearch/export?q=&safeSearch=off&collapse=off&decorative=show";
+  const Answer one_csv = get(one_->port(), query + "&fields=imgDigest,imgSrc,imgTstamp,pageURL");
+  const Answer csv = get(sharded_->port(), query + "&fields=imgDigest,imgSrc,imgTstamp,pageURL");
+  ASSERT_EQ(one_csv.status, 200) << one_csv.body;
+  EXPECT_EQ(csv.status, 200) << csv.body;
+  EXPECT_EQ(csv.missing, "");
+  EXPECT_GT(sorted_rows(one_csv.body).size(), docs_.size() / 2);
+  EXPECT_EQ(sorted_rows(csv.body), sorted_rows(one_csv.body));
+  // A WARC export reads each image's record from the archive its shard registers.
+  const auto one_warc = warc_records(get(one_->port(), query + "&format=warc").body);
+  EXPECT_GT(one_warc.size(), docs_.size() / 2);
+  EXPECT_EQ(warc_records(get(sharded_->port(), query + "&format=warc").body), one_warc);
+  const Json one = summary_of(one_->port());
+  ASSERT_TRUE(one.is_object());
+  EXPECT_GT(one["totalImages"].get<uint64_t>(), 0u);
+  EXPECT_FALSE(one["collections"].empty());  // (no examples: these images are not classified)
+  EXPECT_EQ(summary_of(sharded_->port()), one);
+  const Json said = Json::parse(get(sharded_->port(), "/imagesearch/summary").body);
+  EXPECT_EQ(said["partialResults"], false);
+  EXPECT_EQ(said["shards"]["total"], kShards);
+}
+
 TEST_F(ReplayShardsTest, MoreLikeThisListsTheOneIndexNearDuplicates) {
   size_t asked = 0, listed = 0;
   for (const Document& d : docs_) {
@@ -287,6 +345,17 @@ TEST_F(ReplayShardsTest, ShardDownLeavesTheOthersAnsweringAndRefusesWhatItHeld) 
   EXPECT_EQ(cdx.missing, "1");
   EXPECT_EQ(cdx.body.find(lost.img_url + "\""), std::string::npos) << "left out, not unchecked";
   EXPECT_EQ(similar(sharded_->port(), lost.digest).status, 503);
+  // An export of what the others hold, and a summary of them, each saying a shard is missing.
+  const Answer csv = get(sharded_->port(), "/imagesearch/export?q=&safeSearch=off&collapse=off"
+                                           "&decorative=show&fields=imgDigest");
+  EXPECT_EQ(csv.status, 200) << csv.body;
+  EXPECT_EQ(csv.missing, "1");
+  EXPECT_EQ(csv.body.find(lost.digest), std::string::npos);
+  EXPECT_NE(csv.body.find(kept.front().digest), std::string::npos);
+  const Json summary = Json::parse(get(sharded_->port(), "/imagesearch/summary").body);
+  EXPECT_EQ(summary["partialResults"], true);
+  EXPECT_EQ(summary["shards"]["missing"], 1);
+  EXPECT_LT(summary["totalImages"].get<uint64_t>(), summary_of(one_->port())["totalImages"]);
   for (const Document& d : kept)
     if (d.has_phash) {
       const Similar s = similar(sharded_->port(), d.digest);
