@@ -28,6 +28,7 @@
 #include "index/compact.hpp"
 #include "index/document_builder.hpp"
 #include "index/group_table.hpp"
+#include "index/hash_values.hpp"
 #include "index/near_duplicate_groups.hpp"
 #include "index/schema.hpp"
 #include "index/stored_data.hpp"
@@ -68,8 +69,16 @@ analyze::PdqHash synthetic_pdq(uint64_t phash) {
   return pdq;
 }
 
-// Rewrites every document with a pHash: `edit` changes its moderation (the stored data is
-// packed again from it) and its values and terms.
+// The hash slots as `m` has them.
+void set_hash_values(Xapian::Document& xd, const index::Moderation& m) {
+  for (const Xapian::valueno slot : {index::slot::phash, index::slot::pdq})
+    if (!xd.get_value(slot).empty()) xd.remove_value(slot);
+  if (m.phash) xd.add_value(index::slot::phash, index::phash_value(*m.phash));
+  if (m.pdq) xd.add_value(index::slot::pdq, index::pdq_value(*m.pdq));
+}
+
+// Rewrites every document with a pHash: `edit` changes its moderation (its stored data and
+// hash slots are written again from it) and its other values and terms.
 template <typename Edit>
 uint64_t rewrite(const fs::path& dir, const Edit& edit) {
   Xapian::WritableDatabase db(dir.string());
@@ -84,7 +93,9 @@ uint64_t rewrite(const fs::path& dir, const Edit& edit) {
     index::Moderation m;
     if (!index::parse_document_data(stored.unpack(xd.get_data()), doc, m))
       throw std::runtime_error("unreadable document " + std::to_string(docid));
+    index::read_hashes(xd, m);
     edit(xd, m);
+    set_hash_values(xd, m);
     xd.set_data(stored.pack(index::document_data(doc, m)));
     db.replace_document(docid, xd);
     if (++rewritten % 100'000 == 0) db.commit();
@@ -174,7 +185,6 @@ int run(int argc, char** argv) {
     rewrite(none, [](Xapian::Document& xd, index::Moderation& m) {
       m.pdq.reset();
       m.phash.reset();
-      xd.remove_value(index::slot::phash);
       remove_group(xd);
     });
   }

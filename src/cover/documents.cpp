@@ -134,7 +134,7 @@ IndexItems read_index(const std::string& dir, const Uses& uses,
     for (auto it = db.postlist_begin(""); it != db.postlist_end(""); ++it) {
       merge::ImageDocument doc;
       index::Moderation m;
-      if (!index::parse_document_data(stored.unpack(db.get_document(*it).get_data()), doc, m)) {
+      if (!index::read_indexed_document(stored, db.get_document(*it), doc, m)) {
         ++out.unreadable;
         continue;
       }

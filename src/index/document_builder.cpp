@@ -4,14 +4,13 @@
 #include <unordered_set>
 
 #include "analyze/embedding.hpp"
-#include "analyze/pdq.hpp"
-#include "analyze/phash.hpp"
 #include "core/digest.hpp"
 #include "core/json.hpp"
 #include "index/analysis.hpp"
 #include "index/book_facts.hpp"
 #include "index/capture_dates.hpp"
 #include "index/decorative.hpp"
+#include "index/hash_values.hpp"
 #include "index/position_prior.hpp"
 #include "index/schema.hpp"
 #include "index/stored_form.hpp"
@@ -113,7 +112,8 @@ void add_values(Xapian::Document& xd, const merge::ImageDocument& d, const Moder
   add_number(xd, slot::area, static_cast<double>(d.imgWidth) * d.imgHeight);
   if (m.classified()) add_number(xd, slot::safe, m.safe);
   xd.add_value(slot::img_url, tie_break_key(d.imgUrl));
-  if (m.phash) xd.add_value(slot::phash, analyze::phash_hex(*m.phash));
+  if (m.phash) xd.add_value(slot::phash, phash_value(*m.phash));
+  if (m.pdq) xd.add_value(slot::pdq, pdq_value(*m.pdq));
   if (m.embedding) xd.add_value(slot::embedding, analyze::embedding_bytes(*m.embedding));
 }
 
@@ -192,8 +192,6 @@ std::string document_data(const merge::ImageDocument& doc, const Moderation& m) 
   j["safe"] = m.safe;
   j["blocked"] = m.blocked;
   if (!m.analysis.empty()) j["analysis"] = m.analysis;
-  if (m.phash) j["phash"] = analyze::phash_hex(*m.phash);
-  if (m.pdq) j["pdq"] = analyze::pdq_hex(*m.pdq);
   if (m.drawing) j["isDrawing"] = true;
   if (!m.thumbnail.empty()) {
     j["thumbnail"] = m.thumbnail;
@@ -209,8 +207,6 @@ void read_moderation(const Json& j, Moderation& m) {
   read_field(j, "safe", m.safe);
   read_field(j, "blocked", m.blocked);
   read_field(j, "analysis", m.analysis);
-  if (j.contains("phash")) m.phash = analyze::phash_from_hex(j.at("phash").get<std::string>());
-  if (j.contains("pdq")) m.pdq = analyze::pdq_from_hex(j.at("pdq").get<std::string>());
   read_field(j, "isDrawing", m.drawing);
   read_field(j, "thumbnail", m.thumbnail);
   read_field(j, "thumbWidth", m.thumb_width);
@@ -233,6 +229,31 @@ bool parse_document_data(const std::string& data, merge::ImageDocument& doc, Mod
   } catch (const std::exception&) {
     return false;
   }
+}
+
+namespace {
+
+void read_hashes(const Xapian::Document& xd, Moderation& m) {
+  m.phash = phash_from_value(xd.get_value(slot::phash));
+  m.pdq = pdq_from_value(xd.get_value(slot::pdq));
+}
+
+}  // namespace
+
+bool read_indexed_document(const StoredData& stored, const Xapian::Document& xd,
+                           merge::ImageDocument& doc, Moderation& m) {
+  if (!parse_document_data(stored.unpack(xd.get_data()), doc, m)) return false;
+  read_hashes(xd, m);
+  return true;
+}
+
+void read_slot_moderation(const Xapian::Document& xd, Moderation& m) {
+  read_hashes(xd, m);
+  m.embedding = analyze::embedding_from_bytes(xd.get_value(slot::embedding));
+}
+
+bool same_slot_moderation(const Moderation& a, const Moderation& b) {
+  return a.phash == b.phash && a.pdq == b.pdq && a.embedding == b.embedding;
 }
 
 Xapian::Document build_document(const merge::ImageDocument& doc, const Moderation& m) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analyze/pdq.hpp"
+#include "index/stored_data.hpp"
 #include "merge/document.hpp"
 #include "similar/embedding_index.hpp"
 
@@ -19,8 +20,9 @@ struct Moderation {
   double safe = -1.0;  // safe-search score in [0,1]; -1 = not classified (hidden under safe search)
   bool blocked = false;
   std::string analysis;  // analysis status ("ok", "corrupt", ...); "" = not analysed
+  // These three are in value slots only (slot::phash, slot::embedding, slot::pdq), not in the
+  // stored data: read_slot_moderation() reads them, IndexWriter carries them over.
   std::optional<uint64_t> phash;
-  // In slot::embedding only: IndexWriter reads it back from there, the stored data lacks it.
   std::optional<similar::EmbeddingCode> embedding;
   std::optional<analyze::PdqHash> pdq;
   bool drawing = false;   // drawing/illustration rather than photo
@@ -36,6 +38,15 @@ struct Moderation {
 std::string document_data(const merge::ImageDocument& doc, const Moderation& m);
 // Reads it back; false on malformed data.
 bool parse_document_data(const std::string& data, merge::ImageDocument& doc, Moderation& m);
+// An indexed document as search shows it: its stored data (unpacked with the dictionary of
+// the index, or part, that holds it) and its pHash and PDQ (a value lookup each). False on
+// malformed data.
+bool read_indexed_document(const StoredData& stored, const Xapian::Document& xd,
+                           merge::ImageDocument& doc, Moderation& m);
+// Every moderation field kept in value slots only (pHash, PDQ, embedding).
+void read_slot_moderation(const Xapian::Document& xd, Moderation& m);
+// True when `a` and `b` have the same fields of the value slots only.
+bool same_slot_moderation(const Moderation& a, const Moderation& b);
 
 Xapian::Document build_document(const merge::ImageDocument& doc, const Moderation& m);
 // The values alone of build_document(doc, m) (no terms, no data).

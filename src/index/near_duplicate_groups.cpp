@@ -6,6 +6,7 @@
 
 #include "analyze/phash.hpp"
 #include "index/group_table.hpp"
+#include "index/hash_values.hpp"
 #include "index/schema.hpp"
 #include "similar/regroup.hpp"
 
@@ -46,7 +47,7 @@ Scanned scan_documents(const Xapian::Database& db, const std::vector<const Store
     merge::ImageDocument doc;
     Moderation m;
     const StoredData& part = *stored[(*it - 1) % stored.size()];
-    if (!parse_document_data(part.unpack(xd.get_data()), doc, m)) continue;
+    if (!read_indexed_document(part, xd, doc, m)) continue;
     if (auto image = grouping_image(doc, m)) {
       out.table.docids.push_back(*it);
       out.table.images.push_back(std::move(*image));
@@ -201,16 +202,11 @@ RegroupReport regroup_changed(Xapian::WritableDatabase& db, GroupTable&& old,
 }  // namespace
 
 std::string group_value(uint64_t leader) {
-  std::string value(8, '\0');
-  for (int i = 7; i >= 0; --i, leader >>= 8) value[static_cast<size_t>(i)] = char(leader & 0xff);
-  return value;
+  return phash_value(leader);
 }
 
 std::optional<uint64_t> group_leader(const std::string& value) {
-  if (value.size() != 8) return std::nullopt;
-  uint64_t leader = 0;
-  for (const char c : value) leader = leader << 8 | static_cast<unsigned char>(c);
-  return leader;
+  return phash_from_value(value);
 }
 
 std::string group_term(uint64_t leader) {

@@ -8,8 +8,9 @@
 
 namespace strata::index {
 
-// 10: book language (AL) and publication-year (AY) terms; stored field 46, distinctPages.
-inline constexpr std::string_view kSchemaVersion = "10";
+// 11: pHash (8 raw bytes) and PDQ (32, new slot 19) in value slots only, out of the stored
+// data. 10: book language (AL) and publication-year (AY) terms; stored field 46, distinctPages.
+inline constexpr std::string_view kSchemaVersion = "11";
 
 // Ranked text fields, one combined field (docs/search.md, "Analysis"). Every word, stop
 // words included, is indexed once, as its folded Portuguese stem (no prefix), wdf x field
@@ -81,13 +82,16 @@ inline constexpr Xapian::valueno timestamp = 0;  // imgCrawlTimestamp packed (ti
 inline constexpr Xapian::valueno area = 4;       // width * height, sortable_serialise
 inline constexpr Xapian::valueno safe = 8;       // safe-search score; no value = not classified
 inline constexpr Xapian::valueno img_url = 14;   // tie-break key: the URL cut short
-inline constexpr Xapian::valueno phash = 16;     // 64-bit pHash, 16 hex digits (near duplicates)
+// pHash and PDQ in raw bytes (index/hash_values.hpp), and not in the stored data: near
+// duplicates, the API's phash and pdq fields. The writer carries them over when it rewrites.
+inline constexpr Xapian::valueno phash = 16;  // 64-bit pHash, 8 bytes big-endian
 // The near-duplicate group's leader pHash, 8 bytes big-endian; only on members of a group of
 // two or more: the collapse key (index/near_duplicate_groups.hpp).
 inline constexpr Xapian::valueno group = 17;
 // The visual embedding, 128 raw bytes (analyze/embedding.hpp): "visually similar" search.
 // Kept only here (not in the stored data): the writer carries it over when it rewrites.
 inline constexpr Xapian::valueno embedding = 18;
+inline constexpr Xapian::valueno pdq = 19;  // 256-bit PDQ, 4 words of 8 bytes big-endian
 // The k-th distinct capture year (k from 0, oldest first; 2 packed bytes) is in slot
 // capture_year + k, for the years facet (capture_dates.hpp).
 inline constexpr Xapian::valueno capture_year = 20;

@@ -11,7 +11,7 @@ namespace {
 
 // The order of merge::to_json, then the moderation fields. Appending is safe; reordering or
 // removing a name changes how stored documents read (bump the schema version).
-constexpr std::array<std::string_view, 46> kStoredFields{"id",
+constexpr std::array<std::string_view, 44> kStoredFields{"id",
                                                          "imgDigest",
                                                          "imgUrl",
                                                          "imgMimeType",
@@ -49,12 +49,10 @@ constexpr std::array<std::string_view, 46> kStoredFields{"id",
                                                          "safe",
                                                          "blocked",
                                                          "analysis",
-                                                         "phash",
                                                          "isDrawing",
                                                          "thumbnail",
                                                          "thumbWidth",
                                                          "thumbHeight",
-                                                         "pdq",
                                                          "book",
                                                          "distinctPages"};
 

@@ -6,8 +6,6 @@
 #include <limits>
 #include <vector>
 
-#include "analyze/pdq.hpp"
-#include "analyze/phash.hpp"
 #include "index/stored_form.hpp"
 #include "url/url.hpp"
 
@@ -73,20 +71,6 @@ bool moderation_field(const Value& v, ImageDocument&, Moderation& m) {
   return read(v, m.*Field);
 }
 
-bool phash_field(const Value& v, ImageDocument&, Moderation& m) {
-  std::string hex;
-  if (!read(v, hex)) return false;
-  m.phash = analyze::phash_from_hex(hex);
-  return true;
-}
-
-bool pdq_field(const Value& v, ImageDocument&, Moderation& m) {
-  std::string hex;
-  if (!read(v, hex)) return false;
-  m.pdq = analyze::pdq_from_hex(hex);
-  return true;
-}
-
 // Every field merge::from_json and parse_document_data read, by name.
 struct NamedSetter {
   std::string_view name;
@@ -136,12 +120,10 @@ constexpr NamedSetter kSetters[] = {
     {"safe", moderation_field<&Moderation::safe>},
     {"blocked", moderation_field<&Moderation::blocked>},
     {"analysis", moderation_field<&Moderation::analysis>},
-    {"phash", phash_field},
     {"isDrawing", moderation_field<&Moderation::drawing>},
     {"thumbnail", moderation_field<&Moderation::thumbnail>},
     {"thumbWidth", moderation_field<&Moderation::thumb_width>},
     {"thumbHeight", moderation_field<&Moderation::thumb_height>},
-    {"pdq", pdq_field},
 };
 
 Setter setter_of(std::string_view name) {

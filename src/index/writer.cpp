@@ -3,7 +3,6 @@
 #include <stdexcept>
 #include <vector>
 
-#include "analyze/embedding.hpp"
 #include "index/archive_registry.hpp"
 #include "index/compact.hpp"
 #include "index/group_table.hpp"
@@ -97,7 +96,7 @@ bool IndexWriter::read(Xapian::docid docid, merge::ImageDocument& doc, Moderatio
   const Xapian::Document xd = db_.get_document(docid);
   std::string data = stored_.unpack(xd.get_data());
   if (!parse_document_data(data, doc, m)) return false;
-  m.embedding = analyze::embedding_from_bytes(xd.get_value(slot::embedding));
+  read_slot_moderation(xd, m);
   if (json) *json = std::move(data);
   return true;
 }
@@ -207,12 +206,11 @@ AddOutcome IndexWriter::replace(Xapian::docid docid, const merge::ImageDocument&
   Moderation m;
   const bool readable = parse_document_data(old_json, old_doc, m);
   if (!readable) m = Moderation();  // as a new document
-  m.embedding = analyze::embedding_from_bytes(stored.get_value(slot::embedding));
+  read_slot_moderation(stored, m);
   const Moderation old_m = m;
-  const auto old_embedding = m.embedding;
   if (moderate_) moderate_(doc, m);
   std::string data = document_data(doc, m);
-  if (data == old_json && m.embedding == old_embedding) return AddOutcome::unchanged;
+  if (data == old_json && same_slot_moderation(m, old_m)) return AddOutcome::unchanged;
   Xapian::Document xd = build_document(doc, m, std::move(data));
   const std::string group = stored.get_value(slot::group);
   keep_group(xd, group);
@@ -297,10 +295,10 @@ void IndexWriter::write_changes(Xapian::docid docid, Xapian::Document xd,
 
 AddOutcome IndexWriter::rewrite(Xapian::docid docid, const merge::ImageDocument& doc, Moderation& m,
                                 const std::string& old_json) {
-  const auto old_embedding = m.embedding;
+  const Moderation before = m;
   if (moderate_) moderate_(doc, m);
   std::string data = document_data(doc, m);
-  if (data == old_json && m.embedding == old_embedding) return AddOutcome::unchanged;
+  if (data == old_json && same_slot_moderation(m, before)) return AddOutcome::unchanged;
   write(docid, build_document(doc, m, std::move(data)));
   note(docid, grouping_image(doc, m));
   return AddOutcome::merged;

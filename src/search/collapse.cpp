@@ -125,8 +125,7 @@ void show_best_members(const Xapian::Database& db, const Xapian::Query& query,
     merge::ImageDocument doc;
     index::Moderation moderation;
     const auto& [docid, document] = found->second;
-    if (index::parse_document_data(parts.stored(docid).unpack(document.get_data()), doc,
-                                   moderation)) {
+    if (index::read_indexed_document(parts.stored(docid), document, doc, moderation)) {
       hit.doc = std::move(doc);
       hit.moderation = std::move(moderation);
     }

@@ -27,8 +27,7 @@ Hit to_hit(const Xapian::MSetIterator& it, const IndexParts& parts) {
   Hit hit;
   hit.score = it.get_weight();
   const Xapian::Document document = it.get_document();
-  index::parse_document_data(parts.stored(*it).unpack(document.get_data()), hit.doc,
-                             hit.moderation);
+  index::read_indexed_document(parts.stored(*it), document, hit.doc, hit.moderation);
   hit.group = document.get_value(index::slot::group);
   return hit;
 }

@@ -10,6 +10,7 @@
 #include "analyze/phash.hpp"
 #include "analyze/thumbnail.hpp"
 #include "index/document_builder.hpp"
+#include "index/hash_values.hpp"
 #include "index/schema.hpp"
 #include "index/stored_data.hpp"
 #include "search/request.hpp"
@@ -118,7 +119,7 @@ QueryImage indexed_query(Xapian::Database& db, const Params& params, Mode mode,
   if (q.own_documents.empty()) throw Refusal{404, "digest", "no image with this digest"};
   for (Xapian::docid doc : q.own_documents) {
     const Xapian::Document d = db.get_document(doc);
-    if (!q.phash) q.phash = analyze::phash_from_hex(d.get_value(index::slot::phash));
+    if (!q.phash) q.phash = index::phash_from_value(d.get_value(index::slot::phash));
     if (mode == Mode::visual && !q.embedding)  // near mode lists near-duplicates only
       q.embedding = analyze::embedding_from_bytes(d.get_value(index::slot::embedding));
   }
@@ -198,8 +199,7 @@ Json page_items(Xapian::Database& db, const search::IndexParts& parts,
     search::Hit hit;
     try {
       Xapian::Document d = db.get_document(found[k].doc);
-      if (!index::parse_document_data(parts.stored(found[k].doc).unpack(d.get_data()), hit.doc,
-                                      hit.moderation))
+      if (!index::read_indexed_document(parts.stored(found[k].doc), d, hit.doc, hit.moderation))
         continue;
     } catch (const Xapian::DocNotFoundError&) {
       continue;

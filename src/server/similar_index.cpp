@@ -4,7 +4,7 @@
 #include <string>
 
 #include "analyze/embedding.hpp"
-#include "analyze/phash.hpp"
+#include "index/hash_values.hpp"
 #include "index/schema.hpp"
 #include "search/request.hpp"
 #include "similar/groups.hpp"
@@ -107,7 +107,7 @@ std::shared_ptr<const SimilarSnapshot> build_similar_snapshot(Xapian::Database& 
   std::vector<uint64_t> hashes;
   VisibleDocuments(db, remote)
       .each(index::slot::phash, [&](const SimilarEntry& entry, const std::string& value) {
-        const auto hash = analyze::phash_from_hex(value);
+        const auto hash = index::phash_from_value(value);
         if (!hash) return;
         if (similar::gate(*hash) != similar::Gate::ok) {
           ++snapshot->degenerate;

@@ -74,6 +74,12 @@ TEST(StoredReader, ReadsEveryFieldOfTheArrayLayoutBack) {
   Moderation back_m;
   ASSERT_TRUE(read_stored_array(document_data(d, m), back, back_m));
   EXPECT_EQ(json_of(back), json_of(d));
+  // The hashes are in value slots only (read_slot_moderation), not in the stored data.
+  Moderation stored_part = m;
+  stored_part.phash.reset();
+  stored_part.pdq.reset();
+  EXPECT_EQ(back_m, stored_part);
+  read_slot_moderation(build_document(d, m), back_m);
   EXPECT_EQ(back_m, m);
 }
 
