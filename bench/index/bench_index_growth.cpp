@@ -91,9 +91,8 @@ uint64_t rewrite(const fs::path& dir, const Edit& edit) {
     if (xd.get_value(index::slot::phash).empty()) continue;
     merge::ImageDocument doc;
     index::Moderation m;
-    if (!index::parse_document_data(stored.unpack(xd.get_data()), doc, m))
+    if (!index::read_indexed_document(stored, xd, doc, m))
       throw std::runtime_error("unreadable document " + std::to_string(docid));
-    index::read_hashes(xd, m);
     edit(xd, m);
     set_hash_values(xd, m);
     xd.set_data(stored.pack(index::document_data(doc, m)));
