@@ -118,11 +118,9 @@ void build_one(const fs::path& dir, const Config& c, const Corpus& corpus) {
                process_cpu_seconds() - cpu0);
 }
 
-// The same documents as a sharded index (index/shard_layout.hpp), each in the shard of its
-// digest, grouped over all the shards at once (index::regroup_over_shards).
-void build_shards(const fs::path& root, const Config& c, const Corpus& corpus) {
-  const auto t0 = std::chrono::steady_clock::now();
-  const double cpu0 = process_cpu_seconds();
+// Documents [0, n) as the shard folders of a sharded index (index/shard_layout.hpp), each in
+// the shard of its digest, not yet grouped.
+void build_shard_folders(const fs::path& root, const Config& c, const Corpus& corpus) {
   std::vector<std::vector<uint64_t>> members(c.shards);
   for (uint64_t i = 0; i < c.docs; ++i)
     members[shard::shard_of(corpus.document(i).imgDigest, c.shards)].push_back(i);
@@ -138,6 +136,23 @@ void build_shards(const fs::path& root, const Config& c, const Corpus& corpus) {
       options.dictionary = Xapian::Database(index::shard_folder(root, 0).string())
                                .get_metadata(std::string(index::kMetaDictionary));
   }
+}
+
+// Whether `root` holds all the shard folders of the N documents: a run stopped after building
+// them (their regroup is long at 10M) goes on with --reuse from the regroup.
+bool have_shard_folders(const fs::path& root, const Config& c) {
+  uint64_t documents = 0;
+  for (size_t k = 0; k < c.shards; ++k) {
+    const fs::path folder = index::shard_folder(root, k);
+    if (!fs::exists(folder / "iamglass")) return false;
+    documents += Xapian::Database(folder.string()).get_doccount();
+  }
+  return documents == c.docs;
+}
+
+// Near-duplicate groups computed over all the shards at once (index::regroup_over_shards); the
+// `shards` file, written last, marks the sharded index complete.
+void group_shards(const fs::path& root, const Config& c) {
   std::vector<std::unique_ptr<index::IndexWriter>> writers;
   std::vector<Xapian::WritableDatabase> databases;
   for (size_t k = 0; k < c.shards; ++k) {
@@ -148,7 +163,20 @@ void build_shards(const fs::path& root, const Config& c, const Corpus& corpus) {
   index::regroup_over_shards(databases, c.jobs);
   for (auto& writer : writers) writer->commit();
   if (!index::write_shard_count(root, c.shards)) throw std::runtime_error("cannot write shards");
-  report_build((std::to_string(c.shards) + " shards").c_str(), root, c.docs,
+}
+
+// The same documents as a sharded index, grouped; with --reuse, from what a stopped run left.
+void build_shards(const fs::path& root, const Config& c, const Corpus& corpus) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const double cpu0 = process_cpu_seconds();
+  const bool built = c.reuse && have_shard_folders(root, c);
+  if (!built) {
+    fs::remove_all(root);
+    build_shard_folders(root, c, corpus);
+  }
+  group_shards(root, c);
+  report_build((std::to_string(c.shards) + " shards" + (built ? " (grouped only)" : "")).c_str(),
+               root, c.docs,
                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
                process_cpu_seconds() - cpu0);
 }
@@ -258,10 +286,7 @@ int run(const Config& c) {
     fs::remove_all(one);
     if (!c.one_from_shards) build_one(one, c, corpus);
   }
-  if (!c.reuse || !fs::exists(sharded)) {
-    fs::remove_all(sharded);
-    build_shards(sharded, c, corpus);
-  }
+  if (!c.reuse || index::shard_count(sharded) != c.shards) build_shards(sharded, c, corpus);
   if (!fs::exists(one)) merge_shards(sharded, one, c);
 
   Bench bench(every_kth(all, c.subset));
@@ -355,7 +380,8 @@ int main(int argc, char** argv) {
   app.add_option("--clients", c.clients, "also run N clients at once (0: not)");
   app.add_option("--jobs", c.jobs, "threads building each index");
   app.add_option("--seed", c.seed, "generator seed");
-  app.add_flag("--reuse", c.reuse, "keep indexes already built");
+  app.add_flag("--reuse", c.reuse,
+               "keep indexes already built, and group shard folders a stopped run left");
   app.add_option("--pool", c.pool,
                  "with --clients: also run them through N pooled connections a shard (0: not)");
   app.add_flag("--one-from-shards", c.one_from_shards,
