@@ -5,6 +5,7 @@
 #include <string_view>
 #include <utility>
 
+#include "core/pictographs.hpp"
 #include "extract/html_dom.hpp"
 #include "extract/html_text.hpp"
 
@@ -66,6 +67,14 @@ bool furniture(const GumboNode* n) {
     if (role == r) return true;
   return has_furniture_word(attribute_or_empty(n, "class")) ||
          has_furniture_word(attribute_or_empty(n, "id"));
+}
+
+// An emoji set in a sentence (Twitter's <img class="Emoji" alt="📢">, WordPress's smileys,
+// alt="*" bullets): part of the text's flow, neither a picture between two blocks nor the
+// owner of the text after it (a tweet's photo keeps the tweet that starts with an emoji). It
+// gets no caption: it is part of the sentence, not a picture the sentence describes.
+bool inline_pictograph(const GumboNode* image) {
+  return core::pictographs_only(attribute_or_empty(image, "alt"));
 }
 
 // Accumulates one block's text, collapsing whitespace (NBSP included, as jsoup's text()).
@@ -182,6 +191,7 @@ const CaptionBlocks::Index& CaptionBlocks::index(const GumboNode* container) {
       idx.boilerplate_seen = true;
       continue;
     }
+    if (element && is_tag(n, GUMBO_TAG_IMG) && inline_pictograph(n)) continue;
     if (element && is_tag(n, GUMBO_TAG_IMG)) {
       flush();
       Item item;

@@ -1,12 +1,12 @@
 #include "index/decorative.hpp"
 
-#include <unicode/uchar.h>
-#include <unicode/utf8.h>
-
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <string_view>
+#include <vector>
+
+#include "core/pictographs.hpp"
 
 namespace strata::index {
 namespace {
@@ -16,6 +16,12 @@ constexpr std::array<std::string_view, 21> kLayoutNames{
     "spacer", "blank", "pixel",  "clear",    "clearpixel", "transparent", "trans",
     "shim",   "1x1",   "dot",    "pix",      "bullet",     "divider",     "separator",
     "rule",   "hr",    "corner", "gradient", "shadow",     "sprite",      "sprites"};
+// Alt texts by which authors say an image is a pictogram or an icon, not a picture (the wine
+// guide's badges and pictograms: alt="picto"), in the languages of our archives.
+constexpr std::array<std::string_view, 19> kIconAlts{
+    "picto",  "pictogram", "pictogramme", "pictograma", "pictogramma", "icon", "icone",
+    "icône",  "ícone",     "icono",       "icona",      "bullet",      "puce", "arrow",
+    "flèche", "seta",      "spacer",      "separator",  "divider"};
 // Path folders of emoji sets (Twitter's twemoji, WordPress's, smiley packs).
 constexpr std::array<std::string_view, 5> kEmojiFolders{"emoji", "emojis", "twemoji", "smilies",
                                                         "smileys"};
@@ -68,18 +74,13 @@ bool in_emoji_folder(const std::string& path) {
   return false;
 }
 
-// True when the text has no letter or digit (emoji, symbols), and is not empty.
-bool pictographs_only(const std::string& text) {
-  bool any = false;
-  const auto* s = reinterpret_cast<const uint8_t*>(text.data());
-  const auto n = static_cast<int32_t>(text.size());
-  for (int32_t i = 0; i < n;) {
-    UChar32 c;
-    U8_NEXT(s, i, n, c);
-    if (c < 0 || u_isalnum(c)) return false;
-    any = any || !u_isspace(c);
-  }
-  return any;
+// Every alt of the image names it a pictogram or an icon ("picto", "Icon").
+bool icon_alts(const std::vector<std::string>& alts) {
+  auto icon = [](const std::string& alt) {
+    const std::string word = lower(alt);
+    return std::find(kIconAlts.begin(), kIconAlts.end(), word) != kIconAlts.end();
+  };
+  return !alts.empty() && std::all_of(alts.begin(), alts.end(), icon);
 }
 
 std::string size_reason(int w, int h) {
@@ -100,8 +101,11 @@ std::string decorative_reason(const merge::ImageDocument& d) {
   if (in_emoji_folder(path)) return "emoji";
   if (layout_name(file_stem(path))) return "layout-name";
   const bool small = std::max(d.imgWidth, d.imgHeight) <= kPictographSide;
-  if (small && !d.imgAlt.empty() && std::all_of(d.imgAlt.begin(), d.imgAlt.end(), pictographs_only))
+  if (small && !d.imgAlt.empty() &&
+      std::all_of(d.imgAlt.begin(), d.imgAlt.end(), core::pictographs_only))
     return "emoji";
+  const bool badge_sized = std::max(d.imgWidth, d.imgHeight) <= kBadgeSide;
+  if (badge_sized && icon_alts(d.imgAlt)) return "icon-alt";
   return "";
 }
 

@@ -20,8 +20,12 @@ inline constexpr int kBarThickness = 100;
 inline constexpr double kBarAspect = 10;
 inline constexpr double kStripAspect = 6;
 inline constexpr int kPictographSide = 128;  // emoji: alt of pictographs only, sides up to this
+// Pictograms and badges named so by their alt ("picto", "icon"): sides up to this (the wine
+// guide's lodging badges are 326x116); a larger image is a picture whatever its alt says.
+inline constexpr int kBadgeSide = 400;
 
-// Why an image is decorative ("bar", "spacer", "icon", "emoji", "layout-name"), or "".
+// Why an image is decorative ("bar", "spacer", "icon", "emoji", "layout-name", "icon-alt"),
+// or "".
 std::string decorative_reason(const merge::ImageDocument& doc);
 
 }  // namespace strata::index

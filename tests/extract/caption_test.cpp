@@ -250,13 +250,21 @@ TEST(CaptionBoilerplate, PixelsByStyleAndSpacersByName) {
             "Shown");
 }
 
-// twitter.com: hashtag links carry class="js-nav"; the tweet is content, not navigation.
+// twitter.com: hashtag links carry class="js-nav"; the tweet is content, not navigation. Its
+// text is its photo's caption although an emoji opens it; the emoji, part of the sentence,
+// gets none.
 TEST(CaptionBoilerplate, ClassWordsOnLinksDoNotMakeBoilerplate) {
-  EXPECT_EQ(
-      first_caption("<p class='tweet-text'><img class='Emoji' src='1f4e2.png' alt='📢'><a "
-                    "href='/hashtag/iipcWAC19' class='twitter-hashtag js-nav'>#iipcWAC19</a> "
-                    "preview: Divide-and-conquer – artistic strategies to curate the web</p>"),
-      "#iipcWAC19 preview: Divide-and-conquer – artistic strategies to curate the web");
+  const std::string tweet =
+      "<div class='content'><p class='tweet-text'><img class='Emoji' src='1f4e2.png' "
+      "alt='📢'><a href='/hashtag/iipcWAC19' class='twitter-hashtag js-nav'>#iipcWAC19</a> "
+      "preview: Technical Development of Croatian Web Archive</p><div class='media'><div>"
+      "<img src='D7XV7RFX4AEaNfO.png' alt=''></div></div><div>Reply Retweet</div></div>";
+  Counters c;
+  const PageRefs p = find_references("http://ex.com/", tweet, {}, c);
+  ASSERT_EQ(p.refs.size(), 2u);
+  EXPECT_EQ(p.refs[0].caption, "");
+  EXPECT_EQ(p.refs[1].caption,
+            "#iipcWAC19 preview: Technical Development of Croatian Web Archive\nReply Retweet");
   EXPECT_EQ(first_caption("<div role='navigation'><img src='home.png'> Home page</div><p>x</p>"),
             "");
 }

@@ -49,6 +49,25 @@ TEST(Decorative, EmojiByFolderOrPictographAlt) {
   EXPECT_EQ(decorative_reason(big), "");
 }
 
+// The wine guide's pictograms (a 126x119 heart beside each favourite entry) and lodging badges
+// (326x116), all alt="picto"; its labels (alt="etiquette") and a photo alt'd "Icon" stay.
+TEST(Decorative, PictogramsNamedSoByTheirAlt) {
+  auto heart = image("https://guide.epub.invalid/EPUB/Image/COEUR.jpg", 126, 119);
+  heart.imgAlt = {"picto"};
+  EXPECT_EQ(decorative_reason(heart), "icon-alt");
+  auto badge = image("https://guide.epub.invalid/EPUB/Image/LOGO_HOTE_2.jpg", 326, 116);
+  badge.imgAlt = {"Picto", "icône"};
+  EXPECT_EQ(decorative_reason(badge), "icon-alt");
+  auto label = image("https://guide.epub.invalid/EPUB/Image/2011-99ourysc.jpg", 153, 195);
+  label.imgAlt = {"etiquette"};
+  EXPECT_EQ(decorative_reason(label), "");
+  badge.imgAlt = {"picto", "Hôtel 2 épis"};  // one reference describes it
+  EXPECT_EQ(decorative_reason(badge), "");
+  auto photo = image("https://a.pt/app.jpg", 800, 600);
+  photo.imgAlt = {"Icon"};
+  EXPECT_EQ(decorative_reason(photo), "");
+}
+
 TEST(Decorative, LayoutFileNames) {
   EXPECT_EQ(decorative_reason(image("http://a.pt/img/spacer.gif", 50, 50)), "layout-name");
   EXPECT_EQ(decorative_reason(image("http://a.pt/img/Clear_Pixel.GIF", 0, 0)), "layout-name");
