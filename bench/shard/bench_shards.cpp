@@ -250,6 +250,23 @@ class Bench {
     return n;
   }
 
+  // How the first `shown` answers that differ differ: the total, or the page's ids.
+  void show_differences(const std::vector<std::string>& a, const std::vector<std::string>& b,
+                        size_t shown = 3) const {
+    size_t totals = 0, pages = 0;
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (a[i] == b[i]) continue;
+      const size_t a_ids = a[i].find(' '), b_ids = b[i].find(' ');
+      const bool same_page =
+          a[i].substr(std::min(a_ids, a[i].size())) == b[i].substr(std::min(b_ids, b[i].size()));
+      ++(same_page ? totals : pages);
+      if (totals + pages <= shown)
+        std::printf("  differs, %s: \"%s\": total %s against %s\n", same_page ? "total" : "page",
+                    qs_[i].c_str(), a[i].substr(0, a_ids).c_str(), b[i].substr(0, b_ids).c_str());
+    }
+    std::printf("  of those that differ: %zu by the total only, %zu by the page\n", totals, pages);
+  }
+
   size_t queries() const { return qs_.size(); }
 
   int exit_code() const {
@@ -325,6 +342,7 @@ int run(const Config& c) {
               remote_server_ms, l_remote.cpu_mean_ms + remote_server_ms);
   std::printf("same total and page as one index: %zu of %zu (shards in process), %zu (remote)\n",
               bench.same(one_answers, local_answers), nq, bench.same(one_answers, remote_answers));
+  bench.show_differences(one_answers, remote_answers);
 
   if (c.clients > 1) {
     const std::string many = std::to_string(c.clients) + " clients:";
