@@ -5,9 +5,9 @@
 // block is the text between block boundaries (block elements, <br>) and images, whitespace
 // collapsed. Images with no text between them form a group (a row of stars, a layout slice
 // of several pictures); an emoji inside a sentence (alt of pictographs only) is part of the
-// text, not an image there, and gets no caption. The neighbours of an image are
-// the nearest block before its group and the nearest block after it, nothing further: a
-// whole column's text is never a caption.
+// text, not an image there, and gets no caption. The neighbours of an image are the nearest
+// block before its group and the nearest block after it, nothing further: a whole column's
+// text is never a caption.
 //
 // Boilerplate blocks are left out: link lists (>= 3 links making up 70 % of the text or more)
 // and text inside navigation, menus, headers and footers, asides and ads (by element, ARIA

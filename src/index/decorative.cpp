@@ -100,12 +100,11 @@ std::string decorative_reason(const merge::ImageDocument& d) {
   const std::string path = url_path(d.imgUrl);
   if (in_emoji_folder(path)) return "emoji";
   if (layout_name(file_stem(path))) return "layout-name";
-  const bool small = std::max(d.imgWidth, d.imgHeight) <= kPictographSide;
-  if (small && !d.imgAlt.empty() &&
+  const int longer_side = std::max(d.imgWidth, d.imgHeight);
+  if (longer_side <= kPictographSide && !d.imgAlt.empty() &&
       std::all_of(d.imgAlt.begin(), d.imgAlt.end(), core::pictographs_only))
     return "emoji";
-  const bool badge_sized = std::max(d.imgWidth, d.imgHeight) <= kBadgeSide;
-  if (badge_sized && icon_alts(d.imgAlt)) return "icon-alt";
+  if (longer_side <= kBadgeSide && icon_alts(d.imgAlt)) return "icon-alt";
   return "";
 }
 
